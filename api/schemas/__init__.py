@@ -1,0 +1,1 @@
+"""DTOs: request and response bodies, separate from domain models."""

@@ -1,0 +1,1 @@
+"""Quality and speed measurement: `graphmem eval temporal|locomo|speed` (EVAL.md)."""

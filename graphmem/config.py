@@ -1,0 +1,83 @@
+"""Settings, read once from the environment at the edge (api/, ingest/, the CLI) and passed inward.
+
+Nothing in graphmem reads the environment except ``Settings()`` here.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import AliasChoices, Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+def _env(*names: str) -> AliasChoices:
+    return AliasChoices(*names)
+
+
+class Settings(BaseSettings):
+    """All configuration; see the README's configuration table."""
+
+    model_config = SettingsConfigDict(env_prefix="GRAPHMEM_", extra="ignore", populate_by_name=True)
+
+    # Neo4j: an external server when NEO4J_URI is set, else the local launcher.
+    neo4j_uri: str | None = Field(default=None, validation_alias=_env("NEO4J_URI"))
+    neo4j_user: str = Field(default="neo4j", validation_alias=_env("NEO4J_USER"))
+    neo4j_password: SecretStr | None = Field(default=None, validation_alias=_env("NEO4J_PASSWORD"))
+    neo4j_database: str = Field(default="neo4j", validation_alias=_env("NEO4J_DATABASE"))
+
+    home: Path = Path(".graphmem")
+    neo4j_dir: Path | None = None
+    cache_dir: Path = Path.home() / ".cache" / "graphmem"
+    neo4j_host: str = "127.0.0.1"
+    neo4j_port: int = 7687
+    neo4j_heap: str = "1g"
+    neo4j_pagecache_mb: int = 512
+    neo4j_auth: bool = False
+    neo4j_start_timeout_s: float = 120.0
+    java_home: Path | None = Field(default=None, validation_alias=_env("JAVA_HOME"))
+
+    embedder: str = "minilm"
+    embedding_dimension: int = 384
+    extractor: str = "rules"
+    llm_base_url: str | None = None
+    llm_model: str = "gpt-4o-mini"
+    llm_api_key: SecretStr | None = None
+    llm_timeout_s: float = 30.0
+    llm_max_retries: int = 2
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    workers: int = 1
+    api_keys: str = ""
+    no_auth: bool = False
+    max_batch: int = 500
+    max_body_bytes: int = 5_000_000
+
+    cypher_timeout_s: float = 10.0
+    cypher_row_cap: int = 10_000
+
+    vector_exact_threshold: int = 20_000
+    search_default_k: int = 10
+
+    decay_half_life_days: float = 90.0
+    archive_threshold: float = 0.05
+    archive_min_idle_days: float = 180.0
+
+    @property
+    def neo4j_data_dir(self) -> Path:
+        return self.neo4j_dir or (self.home / "neo4j")
+
+    @property
+    def local_uri(self) -> str:
+        return f"bolt://{self.neo4j_host}:{self.neo4j_port}"
+
+    @property
+    def effective_uri(self) -> str:
+        return self.neo4j_uri or self.local_uri
+
+    @property
+    def neo4j_auth_tuple(self) -> tuple[str, str] | None:
+        if self.neo4j_password is None:
+            return None
+        return (self.neo4j_user, self.neo4j_password.get_secret_value())

@@ -1,0 +1,91 @@
+"""One exception tree for graphmem, each class with a stable ``code``.
+
+    GraphMemError (internal)
+    ├── InvalidInput (invalid_input)
+    │   ├── InvalidTimeRange (invalid_time_range)
+    │   └── InvalidQuery (invalid_query)
+    ├── NotFound (not_found)
+    ├── AlreadyExists (already_exists)
+    ├── Conflict (conflict)
+    ├── Forbidden (forbidden)
+    ├── Unauthorized (unauthorized)
+    ├── PayloadTooLarge (payload_too_large)
+    ├── ExtractionFailed (extraction_failed)
+    ├── ConfigError (config_error)
+    │   └── EmbeddingMismatch (embedding_mismatch)
+    └── StoreUnavailable (store_unavailable, retryable)
+
+The API maps ``code`` to an HTTP status in one table; the CLI prints ``code: message``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class GraphMemError(Exception):
+    """Root of every error graphmem raises on purpose."""
+
+    code = "internal"
+    retryable = False
+
+    def __init__(self, message: str, *, details: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details: dict[str, Any] = details or {}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, "details": self.details}
+
+
+class InvalidInput(GraphMemError):
+    code = "invalid_input"
+
+
+class InvalidTimeRange(InvalidInput):
+    code = "invalid_time_range"
+
+
+class InvalidQuery(InvalidInput):
+    code = "invalid_query"
+
+
+class NotFound(GraphMemError):
+    code = "not_found"
+
+
+class AlreadyExists(GraphMemError):
+    code = "already_exists"
+
+
+class Conflict(GraphMemError):
+    code = "conflict"
+
+
+class Forbidden(GraphMemError):
+    code = "forbidden"
+
+
+class Unauthorized(GraphMemError):
+    code = "unauthorized"
+
+
+class PayloadTooLarge(GraphMemError):
+    code = "payload_too_large"
+
+
+class ExtractionFailed(GraphMemError):
+    code = "extraction_failed"
+
+
+class ConfigError(GraphMemError):
+    code = "config_error"
+
+
+class EmbeddingMismatch(ConfigError):
+    code = "embedding_mismatch"
+
+
+class StoreUnavailable(GraphMemError):
+    code = "store_unavailable"
+    retryable = True

@@ -1,0 +1,31 @@
+"""What the memory layer runs with: the store, the providers and the clock (built at the edge)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from graphmem.clock import Clock, utc_now
+from graphmem.ports import Embedder, Extractor
+from graphmem.store.driver import Store
+
+
+@dataclass
+class MemoryContext:
+    store: Store
+    embedder: Embedder
+    extractor: Extractor
+    clock: Clock = utc_now
+    vector_exact_threshold: int = 20_000
+    max_batch: int = 500
+    extract_timeout_s: float = 120.0
+    extra: dict[str, object] = field(default_factory=dict)
+
+    async def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Embedding is CPU-bound: run it off the event loop."""
+        if not texts:
+            return np.zeros((0, self.embedder.dimension), dtype=np.float32)
+        return await asyncio.to_thread(self.embedder.embed, list(texts))

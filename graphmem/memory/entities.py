@@ -1,0 +1,89 @@
+"""Resolve entity names to ids inside the caller's write transaction."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+
+import numpy as np
+
+from graphmem.store import writes
+from graphmem.store.driver import Tx
+from graphmem.temporal.entities import Candidate, fuzzy_match
+from graphmem.temporal.normalize import group_token, normalize_name
+from graphmem.text import query_terms, search_text
+
+
+@dataclass
+class ResolvedEntities:
+    ids: dict[str, str]  # normalized name -> entity id
+    names: dict[str, str]  # normalized name -> canonical display name
+    created: int
+
+
+async def resolve_entities(
+    tx: Tx,
+    *,
+    group_id: str,
+    wanted: dict[str, tuple[str, str]],  # normalized name -> (display name, kind)
+    vectors: dict[str, np.ndarray],
+    now: datetime,
+) -> ResolvedEntities:
+    found = await writes.find_entities(tx, group_id=group_id, keys=sorted(wanted))
+    ids = {k: r["id"] for k, r in found.items()}
+    names = {k: r["name"] for k, r in found.items()}
+    aliases: list[dict[str, str]] = []
+    for key in sorted(set(wanted) - set(ids)):
+        name, kind = wanted[key]
+        match = await _fuzzy(tx, group_id=group_id, name=name, kind=kind, vector=vectors.get(name))
+        if match is not None:
+            ids[key], names[key] = match.id, match.name
+            aliases.append(
+                {"id": match.id, "alias": name, "alias_key": key, "search_text": search_text(name)}
+            )
+    rows = [
+        {
+            "id": str(uuid.uuid4()),
+            "name": wanted[k][0],
+            "kind": wanted[k][1],
+            "normalized_name": k,
+            "search_text": search_text(wanted[k][0]),
+            "embedding": _vec(vectors, wanted[k][0]),
+        }
+        for k in sorted(set(wanted) - set(ids))
+    ]
+    merged = await writes.merge_entities(
+        tx, group_id=group_id, group_token=group_token(group_id), rows=rows, now=now
+    )
+    for row in merged:
+        ids[row["key"]], names[row["key"]] = row["id"], row["name"]
+    await writes.add_aliases(tx, rows=aliases)
+    return ResolvedEntities(ids, names, sum(1 for r in merged if r["created"]))
+
+
+def _vec(vectors: dict[str, np.ndarray], name: str) -> list[float]:
+    return [float(x) for x in vectors[name]]
+
+
+async def _fuzzy(
+    tx: Tx, *, group_id: str, name: str, kind: str, vector: np.ndarray | None
+) -> Candidate | None:
+    if kind == "person":
+        return None
+    terms = query_terms(name)
+    if not terms:
+        return None
+    lucene = f"+group_token:{group_token(group_id)} +search_text:({' '.join(terms)})"
+    rows = await writes.entity_candidates(tx, lucene=lucene, limit=10)
+    candidates = [
+        Candidate(
+            r["id"],
+            r["name"],
+            r["normalized_name"] or normalize_name(r["name"]),
+            r["kind"],
+            np.asarray(r["embedding"], dtype=np.float32) if r["embedding"] is not None else None,
+        )
+        for r in rows
+    ]
+    return fuzzy_match(name, kind, vector, candidates)

@@ -1,0 +1,211 @@
+"""Turn drafts into claims, resolve every touched slot and write the result (one transaction)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+
+from graphmem.memory.drafts import Draft
+from graphmem.memory.entities import ResolvedEntities
+from graphmem.models.fact import FactChange
+from graphmem.models.predicates import is_functional
+from graphmem.store import writes
+from graphmem.store.driver import Tx
+from graphmem.temporal.chain import Run, SlotFact, SlotPlan, resolve_slot
+from graphmem.temporal.claims import Claim
+from graphmem.temporal.normalize import group_token, normalize_name, slot_key, statement, value_key
+from graphmem.text import search_text
+
+
+@dataclass
+class SlotInfo:
+    subject_id: str
+    subject: str
+    predicate: str
+    qualifier: str
+    importance: float
+    claims: list[Claim] = field(default_factory=list)
+
+
+def build_claims(drafts: list[Draft], entities: ResolvedEntities, *, now: datetime) -> dict[str, SlotInfo]:
+    slots: dict[str, SlotInfo] = {}
+    for d in drafts:
+        subject_key = normalize_name(d.subject)
+        subject_id = entities.ids[subject_key]
+        object_id = entities.ids.get(normalize_name(d.object_name)) if d.object_name else None
+        value = entities.names.get(normalize_name(d.object_name), d.value) if d.object_name else d.value
+        slot = slot_key(subject_id, d.predicate, value, d.qualifier)
+        info = slots.setdefault(
+            slot,
+            SlotInfo(subject_id, entities.names[subject_key], d.predicate, d.qualifier, d.importance),
+        )
+        info.claims.append(
+            Claim(
+                ref=d.ref,
+                kind=d.kind,
+                value=value,
+                value_key=value_key(value),
+                at=d.at,
+                source_kind=d.source_kind,
+                recorded_at=now,
+                object_id=object_id,
+                until=d.until,
+                confidence=d.confidence,
+                episode_id=d.episode_id,
+                quote=d.quote,
+                start=d.start,
+                end=d.end,
+                replaces=value_key(d.replaces) if d.replaces else None,
+            )
+        )
+    return slots
+
+
+def _slot_fact(row: dict[str, Any]) -> SlotFact:
+    return SlotFact(
+        id=row["id"],
+        value=row["value"],
+        value_key=row["value_key"],
+        tier=row["tier"],
+        claims=[Claim.from_json(c) for c in row["claims"] or []],
+        valid_from=row["valid_from"],
+        valid_to=row["valid_to"],
+        expired_at=row["expired_at"],
+        object_id=row["object_id"],
+        version=row["version"] or 1,
+    )
+
+
+@dataclass
+class FactWrites:
+    facts: list[dict[str, Any]] = field(default_factory=list)
+    evidence: list[dict[str, Any]] = field(default_factory=list)
+    delete_ids: list[str] = field(default_factory=list)
+    supersedes: list[dict[str, Any]] = field(default_factory=list)
+    changes: list[FactChange] = field(default_factory=list)
+    created: int = 0
+
+
+async def resolve_and_write(
+    tx: Tx,
+    *,
+    group_id: str,
+    slots: dict[str, SlotInfo],
+    vectors: dict[str, np.ndarray],
+    embed_missing: Any,
+    now: datetime,
+) -> FactWrites:
+    rows = await writes.load_slots(tx, group_id=group_id, slots=sorted(slots))
+    existing: dict[str, list[SlotFact]] = defaultdict(list)
+    for row in rows:
+        existing[row["slot"]].append(_slot_fact(row))
+    out = FactWrites()
+    for slot in sorted(slots):
+        info = slots[slot]
+        plan = resolve_slot(existing[slot], info.claims, functional=is_functional(info.predicate))
+        _collect(out, slot, info, plan, {f.id: f for f in existing[slot]}, now)
+    missing = sorted({r["statement"] for r in out.facts if r["statement"] not in vectors})
+    if missing:
+        vectors.update(zip(missing, await embed_missing(missing), strict=True))
+    for row in out.facts:
+        row["embedding"] = [float(x) for x in vectors[row["statement"]]]
+    await writes.write_facts(
+        tx,
+        group_id=group_id,
+        group_token=group_token(group_id),
+        facts=out.facts,
+        evidence=out.evidence,
+        delete_ids=out.delete_ids,
+        slots=sorted(slots),
+        supersedes=out.supersedes,
+        now=now,
+    )
+    return out
+
+
+def _collect(
+    out: FactWrites,
+    slot: str,
+    info: SlotInfo,
+    plan: SlotPlan,
+    before: dict[str, SlotFact],
+    now: datetime,
+) -> None:
+    successors = {old for _, old, _ in plan.supersedes}
+    for run in plan.runs + plan.expired_runs:
+        expired = run.id in plan.expire_ids
+        if run.id not in plan.created_ids and run.id not in plan.changed_ids and not expired:
+            continue
+        out.facts.append(_fact_row(slot, info, run, now if expired else None))
+        out.evidence.extend(_evidence_rows(run))
+        out.changes.append(
+            FactChange(
+                fact_id=run.id,
+                change=_change(run, plan, before, successors, expired),
+                statement=statement(info.subject, info.predicate, run.value),
+            )
+        )
+        out.created += run.id in plan.created_ids
+    out.delete_ids.extend(plan.delete_ids)
+    out.changes.extend(FactChange(fact_id=i, change="merged", statement="") for i in plan.delete_ids)
+    out.supersedes.extend({"new_id": n, "old_id": o, "at": at} for n, o, at in plan.supersedes)
+
+
+def _change(
+    run: Run, plan: SlotPlan, before: dict[str, SlotFact], successors: set[str], expired: bool
+) -> Any:
+    if expired:
+        return "expired"
+    if run.id in plan.created_ids:
+        return "created"
+    old = before[run.id]
+    if old.valid_to is None and run.valid_to is not None:
+        return "superseded" if run.id in successors else "ended"
+    return "evidence_added" if old.valid_to == run.valid_to else "updated"
+
+
+def _fact_row(slot: str, info: SlotInfo, run: Run, expired_at: datetime | None) -> dict[str, Any]:
+    strongest = max(
+        run.claims, key=lambda c: (c.tier == "stated", c.source_kind == "user_stated", c.confidence)
+    )
+    text = statement(info.subject, info.predicate, run.value)
+    return {
+        "id": run.id,
+        "slot": slot,
+        "subject_id": info.subject_id,
+        "subject": info.subject,
+        "predicate": info.predicate,
+        "qualifier": info.qualifier,
+        "value": run.value,
+        "value_key": run.value_key,
+        "object_id": run.object_id,
+        "statement": text,
+        "valid_from": run.valid_from,
+        "valid_to": run.valid_to,
+        "expired_at": expired_at,
+        "claims": [c.to_json() for c in sorted(run.claims, key=lambda c: c.ref)],
+        "confidence": max(c.confidence for c in run.claims),
+        "source_kind": strongest.source_kind,
+        "tier": run.tier,
+        "search_text": search_text(text),
+        "importance": info.importance,
+    }
+
+
+def _evidence_rows(run: Run) -> list[dict[str, Any]]:
+    seen: dict[str, dict[str, Any]] = {}
+    for c in sorted(run.claims, key=lambda c: c.ref):
+        if c.episode_id and c.episode_id not in seen:
+            seen[c.episode_id] = {
+                "fact_id": run.id,
+                "episode_id": c.episode_id,
+                "quote": c.quote,
+                "start": c.start,
+                "end": c.end,
+                "claim": c.kind,
+            }
+    return list(seen.values())

@@ -1,0 +1,74 @@
+"""Search requests and results."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from graphmem.models.common import UtcDatetime
+from graphmem.models.entity import EntityRecord
+from graphmem.models.episode import EpisodeRecord
+from graphmem.models.fact import FactRecord
+
+ItemType = Literal["fact", "episode", "entity"]
+
+
+class SearchRequest(BaseModel):
+    query: str = Field(min_length=1, max_length=2000)
+    k: int = Field(default=10, ge=1, le=100)
+    recipe: str = "default"
+    as_of: UtcDatetime | None = None
+    include_history: bool = False
+    token_budget: int = Field(default=1000, ge=0, le=32_000)
+
+
+class Hit(BaseModel):
+    type: ItemType
+    id: str
+    score: float
+    channels: dict[str, float] = {}
+    ranks: dict[str, int] = {}
+
+
+class FactHit(Hit):
+    type: ItemType = "fact"
+    fact: FactRecord
+
+
+class EpisodeHit(Hit):
+    type: ItemType = "episode"
+    episode: EpisodeRecord
+
+
+class EntityHit(Hit):
+    type: ItemType = "entity"
+    entity: EntityRecord
+
+
+class SearchResult(BaseModel):
+    query: str
+    recipe: str
+    as_of: UtcDatetime | None = None
+    facts: list[FactHit] = []
+    episodes: list[EpisodeHit] = []
+    entities: list[EntityHit] = []
+    ranked: list[Hit] = []
+    context: str = ""
+    timings_ms: dict[str, float] = {}
+
+    def source_external_ids(self) -> list[str]:
+        """External ids of the evidence episodes, in rank order, de-duplicated (LoCoMo metric)."""
+        by_fact = {h.id: h.fact for h in self.facts}
+        by_episode = {h.id: h.episode for h in self.episodes}
+        out: dict[str, None] = {}
+        for hit in self.ranked:
+            if hit.type == "episode" and hit.id in by_episode:
+                ext = by_episode[hit.id].external_id
+                if ext:
+                    out.setdefault(ext, None)
+            elif hit.type == "fact" and hit.id in by_fact:
+                for ev in by_fact[hit.id].evidence:
+                    if ev.external_id:
+                        out.setdefault(ev.external_id, None)
+        return list(out)

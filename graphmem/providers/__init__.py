@@ -1,0 +1,1 @@
+"""Pluggable providers: embedders, extractors and LLM clients."""

@@ -1,0 +1,1 @@
+"""Embedders: MiniLM in numpy (default), sentence-transformers (optional), hashing (tests)."""

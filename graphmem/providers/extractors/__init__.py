@@ -1,0 +1,1 @@
+"""Extractors turn an episode's text into entities and claims (see ``graphmem.ports.Extractor``)."""

@@ -1,0 +1,255 @@
+"""The offline, deterministic ``rules`` extractor (English and Chinese).
+
+Steps for one episode: split sentences → per sentence, find and cut time phrases (``timeparse``) →
+parse claims (``rules_en`` / ``rules_zh``) → bind subjects (first person → the speaker, or "user")
+→ build facts (claim kind, source kind, confidence, valid_from, quote span) → collect entities
+(fact subjects/objects, capitalised names, jieba person/place/organization tags) → dedupe.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from graphmem.clock import as_utc
+from graphmem.models.common import SourceKind
+from graphmem.models.extraction import ExtractedEntity, ExtractedFact, Extraction
+from graphmem.models.predicates import lookup
+from graphmem.providers.extractors.rules_base import Claim, ParsedSentence
+from graphmem.providers.extractors.rules_en import parse_en
+from graphmem.providers.extractors.rules_en_objects import NOT_NAMES
+from graphmem.providers.extractors.rules_zh import parse_zh, zh_entities
+from graphmem.providers.extractors.timeparse import TimeMatch, find_times
+
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+_SENTENCE_END = re.compile(
+    r"(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)(?<!\bSt)(?<!\bProf)[.!?]+(?=[\s\"')\]]|$)|[。！？]+|\n+"
+)
+_SPACES = re.compile(r"[ \t]{2,}")
+_SPACE_PUNCT = re.compile(r"\s+([,.;:!?])")
+_NAME_RUN = re.compile(
+    r"(?<![\w'])(?!I\b|I')[A-Z][\w&'-]*"
+    r"(?:(?: (?:of|de|the|&|van|von|der))* (?!I\b|I')[A-Z][\w&'-]+)*"
+)
+_ORG_SUFFIX = re.compile(
+    r"\b(?:Inc|Corp|Corporation|Ltd|LLC|Co|Company|Bank|Group|Labs|Technologies|Systems|"
+    r"University|College|School|Institute|Academy|Hospital)\.?$"
+)
+_PLACE_BEFORE = re.compile(r"\b(?:in|from|near|to|visit|visiting|around)\s+$", re.IGNORECASE)
+_PERSON_BEFORE = re.compile(
+    r"\b(?:with|met|told|asked|call|friend|sister|brother|wife|husband|mom|dad|"
+    r"son|daughter|boss|colleague|and)\s+$",
+    re.IGNORECASE,
+)
+
+_NAMING = frozenset({"has_pet", "name"})
+
+USER = "user"
+"""Subject name for first-person claims when the episode has no speaker."""
+
+
+def split_sentences(content: str) -> list[tuple[int, int]]:
+    """(start, end) spans of the sentences in ``content``, terminators included, trimmed."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for m in _SENTENCE_END.finditer(content):
+        spans.append((start, m.end()))
+        start = m.end()
+    spans.append((start, len(content)))
+    trimmed = []
+    for begin, end in spans:
+        chunk = content[begin:end]
+        stripped = chunk.strip()
+        if stripped:
+            left = begin + len(chunk) - len(chunk.lstrip())
+            trimmed.append((left, left + len(stripped)))
+    return trimmed
+
+
+def _cut_times(sentence: str, times: list[TimeMatch], zh: bool) -> str:
+    pieces, last = [], 0
+    for t in times:
+        pieces.append(sentence[last : t.start])
+        last = t.end
+    pieces.append(sentence[last:])
+    text = ("" if zh else " ").join(pieces)
+    return _SPACE_PUNCT.sub(r"\1", _SPACES.sub(" ", text)).strip()
+
+
+class RulesExtractor:
+    """Pattern-based extractor: no I/O, no model; the same input always gives the same output."""
+
+    name = "rules"
+
+    def extract(self, *, content: str, speaker: str | None, reference_time: datetime) -> Extraction:
+        ref = as_utc(reference_time)
+        speaker_name = speaker.strip() if speaker and speaker.strip() else USER
+        facts: list[ExtractedFact] = []
+        for start, end in split_sentences(content):
+            facts.extend(_sentence_facts(content, start, end, speaker_name, ref, facts))
+        facts = _dedupe(facts)
+        return Extraction(entities=_entities(content, facts, ref), facts=facts)
+
+
+def _sentence_facts(
+    content: str,
+    start: int,
+    end: int,
+    speaker: str,
+    ref: datetime,
+    earlier: list[ExtractedFact],
+) -> list[ExtractedFact]:
+    sentence = content[start:end]
+    zh = bool(_CJK.search(sentence))
+    times = find_times(sentence, ref)
+    text = _cut_times(sentence, times, zh)
+    parsed = parse_zh(text) if zh else parse_en(text)
+    when = next((t.when for t in times if t.when is not None), None)
+    future = any(t.future for t in times)
+    time_words = "".join(t.text for t in times) if zh else " ".join(t.text for t in times)
+    _mark_corrections(parsed)
+    facts: list[ExtractedFact] = []
+    for claim in parsed.claims:
+        if claim.needs_future and not future:
+            continue
+        if claim.from_context and not _from_context(claim, parsed, earlier + facts):
+            continue
+        if claim.keeps_time and time_words:
+            claim.obj = f"{time_words}{claim.obj}" if zh else f"{claim.obj} {time_words}"
+        valid_from = ref if claim.keeps_time or when is None else when
+        facts.append(_fact(claim, parsed, speaker, valid_from, sentence, start, end))
+    return facts
+
+
+def _mark_corrections(parsed: ParsedSentence) -> None:
+    """ ", not Y" corrects the claim next to it (the last one); an explicit marker corrects all."""
+    correctable = [
+        c
+        for c in parsed.claims
+        if c.predicate != "knows" and c.kind == "assert" and not c.from_context
+    ]
+    if not parsed.correction or not correctable:
+        return
+    targets = correctable[-1:] if parsed.replaces is not None else correctable
+    for claim in targets:
+        claim.kind = "correct"
+        claim.replaces = claim.replaces or parsed.replaces
+
+
+def _from_context(claim: Claim, parsed: ParsedSentence, earlier: list[ExtractedFact]) -> bool:
+    """ "I meant X, not Y": borrow predicate and subject from the latest earlier fact about Y."""
+    wrong = (parsed.replaces or "").casefold()
+    for fact in reversed(earlier):
+        if fact.claim == "end" or (wrong and fact.literal.casefold() != wrong):
+            continue
+        claim.predicate = fact.predicate
+        claim.subject = fact.subject
+        claim.kind = "correct"
+        claim.replaces = parsed.replaces or fact.literal
+        return True
+    return False
+
+
+def _fact(
+    claim: Claim,
+    parsed: ParsedSentence,
+    speaker: str,
+    valid_from: datetime,
+    sentence: str,
+    start: int,
+    end: int,
+) -> ExtractedFact:
+    info = lookup(claim.predicate)
+    entity_object = info.object_is_entity or claim.object_kind is not None
+    source: SourceKind
+    if parsed.hedged:
+        source, confidence = "inferred", 0.5
+    elif claim.subject is None:
+        source, confidence = "user_stated", 0.9
+    else:
+        source, confidence = "extracted", 0.7
+    return ExtractedFact(
+        subject=claim.subject or speaker,
+        subject_kind="person",
+        predicate=claim.predicate,
+        object=claim.obj if entity_object else None,
+        object_kind=(claim.object_kind or info.object_kind) if entity_object else "thing",
+        value=None if entity_object else claim.obj,
+        qualifier=claim.qualifier,
+        claim=claim.kind,
+        replaces=claim.replaces if claim.kind == "correct" else None,
+        valid_from=valid_from,
+        confidence=confidence,
+        source_kind=source,
+        quote=sentence,
+        start=start,
+        end=end,
+    )
+
+
+def _dedupe(facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    seen: set[tuple[str, ...]] = set()
+    unique = []
+    for fact in facts:
+        key = (
+            fact.subject.casefold(),
+            fact.predicate,
+            fact.literal.casefold(),
+            fact.claim,
+            fact.qualifier,
+            str(fact.valid_from),
+        )
+        if key not in seen:
+            seen.add(key)
+            unique.append(fact)
+    return unique
+
+
+# --------------------------------------------------------------------------- entities
+
+
+def _entities(content: str, facts: list[ExtractedFact], ref: datetime) -> list[ExtractedEntity]:
+    found: dict[str, ExtractedEntity] = {}
+
+    def add(name: str, kind: str) -> None:
+        name = name.strip()
+        if name and len(name) <= 200 and name.casefold() not in found:
+            found[name.casefold()] = ExtractedEntity(name=name, kind=kind)
+
+    for fact in facts:
+        add(fact.subject, fact.subject_kind)
+        if fact.object is not None:
+            add(fact.object, fact.object_kind)
+    # "Italian" in "Italian food", "Max" in "dog named Max" are parts, not entities of their own
+    literals = [f.literal.casefold() for f in facts if f.object or f.predicate in _NAMING]
+    for name, kind in _mentions(content):
+        if any(name.casefold() in literal for literal in literals) or find_times(name, ref):
+            continue
+        add(name, kind)
+    return list(found.values())
+
+
+def _mentions(content: str) -> list[tuple[str, str]]:
+    mentions: list[tuple[str, str]] = []
+    if _CJK.search(content):
+        mentions.extend(zh_entities(content))
+    for start, end in split_sentences(content):
+        sentence = content[start:end]
+        for m in _NAME_RUN.finditer(sentence):
+            name = m.group(0).rstrip(".'")
+            words = name.split()
+            initial = sentence[: m.start()].strip(" \"'(") == ""
+            if words[0] in NOT_NAMES or (initial and len(words) == 1) or len(name) == 1:
+                continue
+            mentions.append((name, _mention_kind(name, sentence[: m.start()])))
+    return mentions
+
+
+def _mention_kind(name: str, before: str) -> str:
+    if _ORG_SUFFIX.search(name):
+        return "organization"
+    if _PLACE_BEFORE.search(before):
+        return "place"
+    if _PERSON_BEFORE.search(before):
+        return "person"
+    return "thing"

@@ -1,0 +1,49 @@
+"""``SearchConfig``: which channels run over which targets and how they are fused; named recipes."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from graphmem.errors import InvalidInput
+
+CHANNELS = ("bm25", "vector", "graph")
+TARGETS = ("fact", "episode", "entity")
+
+
+class SearchConfig(BaseModel):
+    weights: dict[str, float] = Field(default_factory=lambda: {"bm25": 1.0, "vector": 1.0, "graph": 0.6})
+    targets: tuple[str, ...] = ("fact", "episode")
+    type_weights: dict[str, float] = Field(
+        default_factory=lambda: {"fact": 1.0, "episode": 1.0, "entity": 0.5}
+    )
+    candidates: int = 50
+    rrf_k: int = 60
+    recency_weight: float = 0.05
+    confidence_weight: float = 0.05
+    mmr_lambda: float = 0.85
+    include_history: bool = False
+
+    def channel_on(self, name: str) -> bool:
+        return self.weights.get(name, 0.0) > 0
+
+
+RECIPES: dict[str, SearchConfig] = {
+    "default": SearchConfig(),
+    "facts_only": SearchConfig(targets=("fact",)),
+    "episodes_only": SearchConfig(targets=("episode",)),
+    "history": SearchConfig(include_history=True),
+    "hybrid": SearchConfig(weights={"bm25": 1.0, "vector": 1.0, "graph": 0.0}),
+    "bm25": SearchConfig(weights={"bm25": 1.0, "vector": 0.0, "graph": 0.0}),
+    "vector": SearchConfig(weights={"bm25": 0.0, "vector": 1.0, "graph": 0.0}),
+    "entities": SearchConfig(targets=("entity", "fact")),
+}
+
+
+def recipe(name: str) -> SearchConfig:
+    try:
+        return RECIPES[name]
+    except KeyError:
+        raise InvalidInput(
+            f"unknown recipe {name!r}; choose one of {', '.join(sorted(RECIPES))}",
+            details={"field": "recipe"},
+        ) from None

@@ -1,0 +1,69 @@
+"""Pure ranking functions: weighted reciprocal rank fusion, recency/confidence boosts, MMR."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
+
+Key = tuple[str, str]  # (type, id)
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def rrf(
+    rankings: Mapping[str, Sequence[Key]], weights: Mapping[str, float], *, k: int = 60
+) -> dict[Key, float]:
+    """Σ_channel weight / (k + rank), rank starting at 1. Items absent from a channel get nothing."""
+    scores: dict[Key, float] = {}
+    for channel, items in rankings.items():
+        w = weights.get(channel, 1.0)
+        if w <= 0:
+            continue
+        for rank, key in enumerate(items, start=1):
+            scores[key] = scores.get(key, 0.0) + w / (k + rank)
+    return scores
+
+
+def recency_boost(when: datetime | None, newest: datetime | None, *, half_life_days: float = 365.0) -> float:
+    """1.0 for the newest item, decaying with age relative to it; 0 when unknown."""
+    if when is None or newest is None:
+        return 0.0
+    age = max((newest - when).total_seconds(), 0.0) / 86400.0
+    return math.exp(-math.log(2) * age / half_life_days)
+
+
+def tokens(text: str) -> frozenset[str]:
+    return frozenset(t.lower() for t in _WORD.findall(text))
+
+
+def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    if not a or not b:
+        return 0.0
+    return len(a & b) / len(a | b)
+
+
+def mmr(
+    items: Sequence[Key],
+    scores: Mapping[Key, float],
+    similarity: Callable[[Key, Key], float],
+    *,
+    lam: float = 0.85,
+    limit: int | None = None,
+) -> list[Key]:
+    """Maximal marginal relevance: λ·relevance − (1−λ)·max similarity to what is already chosen."""
+    if not items:
+        return []
+    top = max(scores[i] for i in items) or 1.0
+    pool = list(items)
+    chosen: list[Key] = []
+    while pool and (limit is None or len(chosen) < limit):
+        best = max(
+            pool,
+            key=lambda i: (
+                lam * scores[i] / top - (1 - lam) * max((similarity(i, c) for c in chosen), default=0.0)
+            ),
+        )
+        chosen.append(best)
+        pool.remove(best)
+    return chosen

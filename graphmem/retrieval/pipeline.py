@@ -1,0 +1,281 @@
+"""The search pipeline: run channels concurrently, fuse, hydrate, rerank, assemble context."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from graphmem.clock import Clock
+from graphmem.models.entity import EntityRecord
+from graphmem.models.episode import EpisodeRecord
+from graphmem.models.search import EntityHit, EpisodeHit, FactHit, Hit, SearchRequest, SearchResult
+from graphmem.ports import Embedder
+from graphmem.retrieval.config import SearchConfig, recipe
+from graphmem.retrieval.context import build_context
+from graphmem.retrieval.fusion import Key, jaccard, mmr, recency_boost, rrf, tokens
+from graphmem.store import reads, search
+from graphmem.store.driver import Store
+from graphmem.temporal.normalize import group_token, normalize_name
+from graphmem.text import query_terms
+
+Hits = list[tuple[str, float]]
+
+
+@dataclass
+class Searcher:
+    store: Store
+    embedder: Embedder
+    clock: Clock
+    exact_threshold: int = 20_000
+    background: set[asyncio.Task[Any]] = field(default_factory=set)
+
+    async def search(
+        self, group_id: str, req: SearchRequest, cfg: SearchConfig | None = None
+    ) -> SearchResult:
+        cfg = cfg or recipe(req.recipe)
+        history = req.include_history or cfg.include_history
+        run = _Run(self, group_id, req, cfg, history)
+        return await run.execute()
+
+    def touch_later(self, group_id: str, ids: list[str]) -> None:
+        """Use-based decay bookkeeping, off the hot path."""
+        task = asyncio.create_task(self._touch(group_id, ids))
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
+
+    async def _touch(self, group_id: str, ids: list[str]) -> None:
+        try:
+            await search.touch(self.store, group_id=group_id, ids=ids, now=self.clock())
+        except Exception:  # bookkeeping must never fail a search
+            return
+
+
+class _Run:
+    def __init__(self, s: Searcher, group_id: str, req: SearchRequest, cfg: SearchConfig, history: bool):
+        self.s, self.group_id, self.req, self.cfg, self.history = s, group_id, req, cfg, history
+        self.timings: dict[str, float] = {}
+        self.rankings: dict[str, list[Key]] = {}
+        self.channel_scores: dict[Key, dict[str, float]] = {}
+        terms = query_terms(req.query)
+        tok = group_token(group_id)
+        self.lucene = f"+group_token:{tok} +search_text:({' '.join(terms)})" if terms else None
+        self.time = {"as_of": req.as_of, "history": history}
+
+    async def _timed(self, name: str, aw: Awaitable[Any]) -> Any:
+        began = time.perf_counter()
+        try:
+            return await aw
+        finally:
+            self.timings[name] = (time.perf_counter() - began) * 1000
+
+    def _add(self, channel: str, target: str, hits: Hits) -> None:
+        name = f"{channel}:{target}"
+        keys = [(target, i) for i, _ in hits]
+        self.rankings[name] = keys
+        for (t, i), (_, score) in zip(keys, hits, strict=True):
+            self.channel_scores.setdefault((t, i), {})[name] = round(score, 6)
+
+    async def execute(self) -> SearchResult:
+        began = time.perf_counter()
+        await self._channels()
+        fused = self._fuse()
+        result = await self._hydrate_and_rank(fused)
+        self.timings["total"] = (time.perf_counter() - began) * 1000
+        result.timings_ms = {k: round(v, 3) for k, v in self.timings.items()}
+        self.s.touch_later(self.group_id, [h.id for h in result.ranked if h.type != "entity"])
+        return result
+
+    async def _channels(self) -> None:
+        cfg, n = self.cfg, self.cfg.candidates
+        jobs: list[Awaitable[None]] = []
+        targets = list(cfg.targets)
+        if cfg.channel_on("bm25") and self.lucene:
+            jobs += [self._bm25(t, n) for t in targets]
+        if cfg.channel_on("vector"):
+            jobs.append(self._vectors(targets, n))
+        if cfg.channel_on("graph") and self.lucene:
+            jobs.append(self._graph(targets, n))
+        await asyncio.gather(*jobs)
+
+    async def _bm25(self, target: str, n: int) -> None:
+        assert self.lucene is not None
+        hits = await self._timed(
+            f"bm25:{target}",
+            search.bm25(
+                self.s.store, target=target, group_id=self.group_id, lucene=self.lucene, limit=n, **self.time
+            ),
+        )
+        self._add("bm25", target, hits)
+
+    async def _vectors(self, targets: list[str], n: int) -> None:
+        vec_task = self._timed("embed", asyncio.to_thread(self.s.embedder.embed, [self.req.query]))
+        sizes_task = self._timed("sizes", search.sizes(self.s.store, group_id=self.group_id))
+        matrix, sizes = await asyncio.gather(vec_task, sizes_task)
+        embedding = [float(x) for x in matrix[0]]
+        plural = {"episode": "episodes", "fact": "facts", "entity": "entities"}
+
+        async def one(target: str) -> None:
+            size = int(sizes["group"][plural[target]])
+            exact = size <= self.s.exact_threshold
+            fetch = search.overfetch(n, size, int(sizes["total"][plural[target]]))
+            hits = await self._timed(
+                f"vector:{target}",
+                search.vector(
+                    self.s.store,
+                    target=target,
+                    group_id=self.group_id,
+                    embedding=embedding,
+                    limit=n,
+                    exact=exact,
+                    fetch=fetch,
+                    **self.time,
+                ),
+            )
+            self._add("vector", target, hits)
+
+        await asyncio.gather(*(one(t) for t in targets))
+
+    async def _graph(self, targets: list[str], n: int) -> None:
+        assert self.lucene is not None
+        seeds = await self._timed(
+            "graph:seeds",
+            search.bm25(
+                self.s.store,
+                target="entity",
+                group_id=self.group_id,
+                lucene=self.lucene,
+                limit=3,
+                **self.time,
+            ),
+        )
+        seed_ids = [i for i, _ in seeds]
+        if "entity" in targets:
+            self._add("bm25", "entity", seeds)
+
+        async def one(target: str) -> None:
+            hits = await self._timed(
+                f"graph:{target}",
+                search.graph(
+                    self.s.store, target=target, group_id=self.group_id, seeds=seed_ids, limit=n, **self.time
+                ),
+            )
+            self._add("graph", target, hits)
+
+        await asyncio.gather(*(one(t) for t in targets if t != "entity"))
+
+    def _fuse(self) -> dict[Key, float]:
+        weights = {
+            name: self.cfg.weights.get(name.split(":")[0], 0.0)
+            * self.cfg.type_weights.get(name.split(":")[1], 1.0)
+            for name in self.rankings
+        }
+        return rrf(self.rankings, weights, k=self.cfg.rrf_k)
+
+    async def _hydrate_and_rank(self, fused: dict[Key, float]) -> SearchResult:
+        top = sorted(fused, key=lambda key: (-fused[key], key))[: max(self.req.k * 3, 30)]
+        ids = {t: [i for tt, i in top if tt == t] for t in ("fact", "episode", "entity")}
+        store, g = self.s.store, self.group_id
+        fact_rows, episodes, entities = await self._timed(
+            "hydrate",
+            asyncio.gather(
+                reads.facts_by_ids(store, group_id=g, ids=ids["fact"]),
+                search.hydrate_episodes(store, group_id=g, ids=ids["episode"]),
+                search.hydrate_entities(store, group_id=g, ids=ids["entity"]),
+            ),
+        )
+        facts = {r["fact"]["id"]: reads.to_fact(r) for r in fact_rows}
+        hits: dict[Key, Hit] = {}
+        for key in top:
+            hit = self._hit(key, fused[key], facts, episodes, entities)
+            if hit is not None:
+                hits[key] = hit
+        ranked = self._rerank(hits)
+        return self._result(ranked)
+
+    def _hit(
+        self,
+        key: Key,
+        score: float,
+        facts: dict[str, Any],
+        episodes: dict[str, Any],
+        entities: dict[str, Any],
+    ) -> Hit | None:
+        t, i = key
+        common: dict[str, Any] = {
+            "id": i,
+            "score": score,
+            "channels": self.channel_scores.get(key, {}),
+            "ranks": {n: r.index(key) + 1 for n, r in self.rankings.items() if key in r},
+        }
+        if t == "fact" and i in facts:
+            return FactHit.model_validate({**common, "fact": facts[i]})
+        if t == "episode" and i in episodes:
+            row = {k: v for k, v in episodes[i].items() if v is not None}
+            row.setdefault("ingested_at", row["reference_time"])
+            episode = EpisodeRecord.model_validate({**row, "group_id": self.group_id})
+            return EpisodeHit.model_validate({**common, "episode": episode})
+        if t == "entity" and i in entities:
+            ent = {k: v for k, v in entities[i].items() if v is not None}
+            entity = EntityRecord.model_validate(
+                {**ent, "group_id": self.group_id, "normalized_name": normalize_name(ent["name"])}
+            )
+            return EntityHit.model_validate({**common, "entity": entity})
+        return None
+
+    def _rerank(self, hits: dict[Key, Hit]) -> list[Hit]:
+        times = {k: _when(h) for k, h in hits.items()}
+        newest = self.req.as_of or max((t for t in times.values() if t), default=None)
+        scores: dict[Key, float] = {}
+        for key, hit in hits.items():
+            conf = hit.fact.confidence if isinstance(hit, FactHit) else 0.5
+            boost = (
+                self.cfg.recency_weight * recency_boost(times[key], newest)
+                + self.cfg.confidence_weight * conf
+            )
+            scores[key] = hit.score * (1.0 + boost)
+            hit.score = round(scores[key], 6)
+        toks = {k: tokens(_text(h)) for k, h in hits.items()}
+        order = mmr(
+            sorted(hits, key=lambda k: -scores[k]),
+            scores,
+            lambda a, b: jaccard(toks[a], toks[b]),
+            lam=self.cfg.mmr_lambda,
+            limit=self.req.k,
+        )
+        return [hits[k] for k in order]
+
+    def _result(self, ranked: list[Hit]) -> SearchResult:
+        return SearchResult(
+            query=self.req.query,
+            recipe=self.req.recipe,
+            as_of=self.req.as_of,
+            facts=[h for h in ranked if isinstance(h, FactHit)],
+            episodes=[h for h in ranked if isinstance(h, EpisodeHit)],
+            entities=[h for h in ranked if isinstance(h, EntityHit)],
+            ranked=[
+                Hit(type=h.type, id=h.id, score=h.score, channels=h.channels, ranks=h.ranks) for h in ranked
+            ],
+            context=build_context(ranked, self.req.token_budget),
+        )
+
+
+def _when(hit: Hit) -> datetime | None:
+    if isinstance(hit, FactHit):
+        return hit.fact.valid_from or hit.fact.recorded_at
+    if isinstance(hit, EpisodeHit):
+        return hit.episode.reference_time
+    return None
+
+
+def _text(hit: Hit) -> str:
+    if isinstance(hit, FactHit):
+        return hit.fact.statement
+    if isinstance(hit, EpisodeHit):
+        return hit.episode.content
+    if isinstance(hit, EntityHit):
+        return hit.entity.name
+    return ""

@@ -1,0 +1,1 @@
+"""The only package that imports ``neo4j``. All Cypher lives in ``graphmem/store/cypher/``."""

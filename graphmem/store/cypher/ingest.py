@@ -1,0 +1,166 @@
+"""Cypher for the write path: group lock, episodes, entities, facts and their edges."""
+
+LOCK_GROUP = (
+    "MERGE (g:Group {id: $group_id}) "
+    "ON CREATE SET g.created_at = $now, g.episodes = 0, g.facts = 0, g.entities = 0 "
+    "SET g.lock_seq = coalesce(g.lock_seq, 0) + 1 RETURN g.lock_seq AS seq"
+)
+
+EXISTING_EPISODE_KEYS = (
+    "UNWIND $keys AS k "
+    "OPTIONAL MATCH (e:Episode {key: k}) "
+    "OPTIONAL MATCH (t:Tombstone {key: k}) "
+    "RETURN k AS key, e.id AS id, t.key IS NOT NULL AS tombstoned"
+)
+
+CREATE_EPISODES = """
+UNWIND $rows AS r
+CREATE (e:Episode {
+  id: r.id, group_id: $group_id, key: r.key, external_id: r.external_id, session_id: r.session_id,
+  source: r.source, speaker: r.speaker, content: r.content, reference_time: r.reference_time,
+  ingested_at: $now, content_hash: r.content_hash, search_text: r.search_text,
+  group_token: $group_token, access_count: 0})
+WITH e, r
+CALL db.create.setNodeVectorProperty(e, 'embedding', r.embedding)
+RETURN count(e) AS created
+"""
+
+RELINK_SESSIONS = """
+UNWIND $sessions AS sid
+CALL (sid) {
+  MATCH (e:Episode {group_id: $group_id, session_id: sid})
+  OPTIONAL MATCH (e)-[n:NEXT]->()
+  DELETE n
+  WITH DISTINCT e
+  ORDER BY e.reference_time, e.external_id, e.id
+  WITH collect(e) AS chain
+  UNWIND range(0, size(chain) - 2) AS i
+  WITH chain[i] AS a, chain[i + 1] AS b
+  CREATE (a)-[:NEXT]->(b)
+}
+"""
+
+FIND_ENTITIES = """
+UNWIND $names AS n
+MATCH (x:Entity {group_id: $group_id})
+WHERE x.normalized_name = n OR n IN coalesce(x.alias_keys, [])
+RETURN n AS key, x.id AS id, x.name AS name, x.kind AS kind
+"""
+
+ENTITY_CANDIDATES = """
+CALL db.index.fulltext.queryNodes('entity_text', $lucene, {limit: $limit}) YIELD node, score
+RETURN node.id AS id, node.name AS name, node.normalized_name AS normalized_name, node.kind AS kind,
+       node.embedding AS embedding
+"""
+
+MERGE_ENTITIES = """
+UNWIND $rows AS r
+MERGE (x:Entity {group_id: $group_id, normalized_name: r.normalized_name})
+ON CREATE SET x.id = r.id, x.name = r.name, x.kind = r.kind, x.aliases = [], x.alias_keys = [],
+              x.summary = '', x.created_at = $now, x.search_text = r.search_text,
+              x.group_token = $group_token, x.new = true
+WITH x, r
+CALL (x, r) {
+  WITH x, r WHERE x.new = true
+  CALL db.create.setNodeVectorProperty(x, 'embedding', r.embedding)
+}
+WITH x, r, x.new IS NOT NULL AS created
+REMOVE x.new
+RETURN r.normalized_name AS key, x.id AS id, x.name AS name, created
+"""
+
+ADD_ALIASES = """
+UNWIND $rows AS r
+MATCH (x:Entity {id: r.id})
+WHERE NOT r.alias_key IN coalesce(x.alias_keys, [])
+SET x.aliases = coalesce(x.aliases, []) + r.alias,
+    x.alias_keys = coalesce(x.alias_keys, []) + r.alias_key,
+    x.search_text = x.search_text + ' ' + r.search_text
+"""
+
+LINK_MENTIONS = """
+UNWIND $rows AS r
+MATCH (e:Episode {id: r.episode_id}), (x:Entity {id: r.entity_id})
+MERGE (e)-[:MENTIONS]->(x)
+"""
+
+LOAD_SLOTS = """
+UNWIND $slots AS s
+MATCH (f:Fact {group_id: $group_id, slot: s})
+RETURN f.id AS id, f.slot AS slot, f.value AS value, f.value_key AS value_key, f.tier AS tier,
+       f.claims AS claims, f.valid_from AS valid_from, f.valid_to AS valid_to,
+       f.expired_at AS expired_at, f.object_id AS object_id, f.version AS version
+"""
+
+KNOWN_SLOT_VALUES = """
+UNWIND $slots AS s
+MATCH (f:Fact {group_id: $group_id, slot: s})
+RETURN DISTINCT s AS slot, f.value_key AS value_key
+"""
+
+UPSERT_FACTS = """
+UNWIND $rows AS r
+MERGE (f:Fact {id: r.id})
+ON CREATE SET f.group_id = $group_id, f.slot = r.slot, f.subject_id = r.subject_id,
+  f.predicate = r.predicate, f.qualifier = r.qualifier, f.value = r.value, f.value_key = r.value_key,
+  f.object_id = r.object_id, f.statement = r.statement, f.recorded_at = $now, f.version = 0,
+  f.status = 'active', f.tier = r.tier, f.search_text = r.search_text, f.group_token = $group_token,
+  f.access_count = 0, f.importance = r.importance, f.new = true
+SET f.valid_from = r.valid_from, f.valid_to = r.valid_to, f.expired_at = r.expired_at,
+  f.claims = r.claims, f.confidence = r.confidence, f.source_kind = r.source_kind,
+  f.subject = r.subject, f.version = f.version + 1, f.updated_at = $now
+WITH f, r
+CALL (f, r) {
+  WITH f, r WHERE f.new = true
+  MATCH (s:Entity {id: r.subject_id})
+  CREATE (f)-[:SUBJECT]->(s)
+  WITH f, r
+  CALL db.create.setNodeVectorProperty(f, 'embedding', r.embedding)
+}
+CALL (f, r) {
+  WITH f, r WHERE f.new = true AND r.object_id IS NOT NULL
+  MATCH (o:Entity {id: r.object_id})
+  CREATE (f)-[:OBJECT]->(o)
+}
+REMOVE f.new
+RETURN count(f) AS written
+"""
+
+RESET_EVIDENCE = """
+UNWIND $fact_ids AS fid
+MATCH (:Fact {id: fid})-[ev:EVIDENCED_BY]->()
+DELETE ev
+"""
+
+CREATE_EVIDENCE = """
+UNWIND $rows AS r
+MATCH (f:Fact {id: r.fact_id}), (e:Episode {id: r.episode_id})
+CREATE (f)-[:EVIDENCED_BY {quote: r.quote, start: r.start, end: r.end, claim: r.claim}]->(e)
+"""
+
+RESET_SUPERSEDES = """
+UNWIND $slots AS s
+MATCH (:Fact {group_id: $group_id, slot: s})-[r:SUPERSEDES]->()
+DELETE r
+"""
+
+CREATE_SUPERSEDES = """
+UNWIND $rows AS r
+MATCH (n:Fact {id: r.new_id}), (o:Fact {id: r.old_id})
+CREATE (n)-[:SUPERSEDES {at: r.at}]->(o)
+"""
+
+DELETE_FACTS = "UNWIND $ids AS fid MATCH (f:Fact {id: fid}) DETACH DELETE f"
+
+UPDATE_GROUP_COUNTS = """
+MATCH (g:Group {id: $group_id})
+SET g.episodes = g.episodes + $episodes, g.facts = g.facts + $facts,
+    g.entities = g.entities + $entities, g.updated_at = $now
+"""
+
+EPISODES_IN_GROUP = """
+UNWIND $ids AS eid
+MATCH (e:Episode {id: eid})
+WHERE e.group_id = $group_id
+RETURN e.id AS id
+"""

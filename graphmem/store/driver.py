@@ -1,0 +1,130 @@
+"""One async driver per process, transactions owned by the caller, driver errors translated once."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from typing import Any
+
+from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction, AsyncTransaction
+from neo4j.exceptions import (
+    AuthError,
+    ClientError,
+    ConstraintError,
+    DriverError,
+    Neo4jError,
+    ServiceUnavailable,
+    SessionExpired,
+    TransientError,
+)
+from neo4j.time import Date, DateTime
+
+from graphmem.errors import (
+    AlreadyExists,
+    ConfigError,
+    GraphMemError,
+    InvalidQuery,
+    StoreUnavailable,
+)
+
+Tx = AsyncTransaction | AsyncManagedTransaction
+
+
+@contextmanager
+def map_neo4j_errors() -> Iterator[None]:
+    """Translate driver exceptions into graphmem errors (the single boundary)."""
+    try:
+        yield
+    except GraphMemError:
+        raise
+    except (ServiceUnavailable, SessionExpired, OSError) as exc:
+        raise StoreUnavailable("Neo4j is not reachable", details={"reason": type(exc).__name__}) from exc
+    except TransientError as exc:
+        raise StoreUnavailable(
+            "Neo4j reported a transient error; retry", details={"neo4j_code": exc.code}
+        ) from exc
+    except AuthError as exc:
+        raise ConfigError("Neo4j rejected the credentials", details={"neo4j_code": exc.code}) from exc
+    except ConstraintError as exc:
+        raise AlreadyExists("a uniqueness constraint was violated", details={"neo4j_code": exc.code}) from exc
+    except ClientError as exc:
+        code = exc.code or ""
+        if "Statement" in code or "Procedure" in code or "Schema" in code:
+            raise InvalidQuery(_first_line(exc.message), details={"neo4j_code": code}) from exc
+        raise InvalidQuery(_first_line(exc.message), details={"neo4j_code": code}) from exc
+    except (Neo4jError, DriverError) as exc:
+        raise StoreUnavailable("Neo4j request failed", details={"reason": type(exc).__name__}) from exc
+
+
+def _first_line(message: str | None) -> str:
+    return (message or "query failed").strip().splitlines()[0][:500]
+
+
+class Store:
+    """Owns the async driver. ``async with store.transaction() as tx`` commits or rolls back."""
+
+    def __init__(self, driver: AsyncDriver, *, database: str) -> None:
+        self._driver = driver
+        self.database = database
+
+    @classmethod
+    def connect(cls, uri: str, *, auth: tuple[str, str] | None, database: str, max_pool: int = 50) -> Store:
+        driver = AsyncGraphDatabase.driver(
+            uri,
+            auth=auth,
+            max_connection_pool_size=max_pool,
+            connection_acquisition_timeout=30.0,
+            notifications_min_severity="OFF",
+        )
+        return cls(driver, database=database)
+
+    async def close(self) -> None:
+        await self._driver.close()
+
+    async def ping(self) -> None:
+        with map_neo4j_errors():
+            await self._driver.execute_query("RETURN 1", database_=self.database)
+
+    @asynccontextmanager
+    async def transaction(
+        self, *, write: bool = True, timeout: float | None = None
+    ) -> AsyncIterator[AsyncTransaction]:
+        with map_neo4j_errors():
+            mode = "WRITE" if write else "READ"
+            async with self._driver.session(database=self.database, default_access_mode=mode) as session:
+                tx = await session.begin_transaction(timeout=timeout)
+                try:
+                    yield tx
+                    await tx.commit()
+                except BaseException:
+                    if not tx.closed():
+                        await tx.rollback()
+                    raise
+
+    async def read(self, query: str, **params: Any) -> list[dict[str, Any]]:
+        """One auto-routed read query (a READ transaction); returns plain dict rows."""
+        async with self.transaction(write=False) as tx:
+            return await run(tx, query, **params)
+
+    async def write(self, query: str, **params: Any) -> list[dict[str, Any]]:
+        async with self.transaction(write=True) as tx:
+            result = await tx.run(query, params)
+            return [native(record.data()) async for record in result]
+
+
+async def run(tx: Tx, query: str, **params: Any) -> list[dict[str, Any]]:
+    """Run one query inside the caller's transaction and return plain dict rows."""
+    with map_neo4j_errors():
+        result = await tx.run(query, params)
+        return [native(record.data()) async for record in result]
+
+
+def native(value: Any) -> Any:
+    """Neo4j temporal values → Python datetimes, recursively through lists and dicts."""
+    if isinstance(value, DateTime | Date):
+        return value.to_native()
+    if isinstance(value, dict):
+        return {k: native(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [native(v) for v in value]
+    return value

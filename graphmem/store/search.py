@@ -1,0 +1,117 @@
+"""Retrieval channel queries. Each call runs in its own READ transaction so channels run concurrently."""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime
+from typing import Any
+
+from graphmem.store.cypher import search as q
+from graphmem.store.driver import Store
+
+Hits = list[tuple[str, float]]
+
+
+def _hits(rows: list[dict[str, Any]]) -> Hits:
+    return [(r["id"], float(r["score"])) for r in rows]
+
+
+def _time(as_of: datetime | None, history: bool) -> dict[str, Any]:
+    return {"as_of": as_of, "history": history}
+
+
+async def bm25(
+    store: Store,
+    *,
+    target: str,
+    group_id: str,
+    lucene: str,
+    limit: int,
+    as_of: datetime | None,
+    history: bool,
+) -> Hits:
+    query = {"episode": q.BM25_EPISODES, "fact": q.BM25_FACTS, "entity": q.BM25_ENTITIES}[target]
+    rows = await store.read(query, group_id=group_id, lucene=lucene, limit=limit, **_time(as_of, history))
+    return _hits(rows)
+
+
+async def sizes(store: Store, *, group_id: str) -> dict[str, dict[str, int]]:
+    group = (await store.read(q.GROUP_SIZE, group_id=group_id))[0]
+    total = (await store.read(q.LABEL_COUNTS))[0]
+    return {"group": group, "total": total}
+
+
+def overfetch(limit: int, group_size: int, total: int) -> int:
+    """ANN candidates to fetch so that ~``limit`` survive the group filter (Neo4j 5.26 filters
+    after the ANN step): scale by the group's share of the index, with a safety factor."""
+    share = max(group_size, 1) / max(total, 1)
+    return int(min(10_000, max(limit * 4, math.ceil(limit / share * 2))))
+
+
+async def vector(
+    store: Store,
+    *,
+    target: str,
+    group_id: str,
+    embedding: list[float],
+    limit: int,
+    exact: bool,
+    fetch: int,
+    as_of: datetime | None,
+    history: bool,
+) -> Hits:
+    queries = {
+        ("episode", True): q.VECTOR_EPISODES_EXACT,
+        ("episode", False): q.VECTOR_EPISODES_ANN,
+        ("fact", True): q.VECTOR_FACTS_EXACT,
+        ("fact", False): q.VECTOR_FACTS_ANN,
+        ("entity", True): q.VECTOR_ENTITIES_EXACT,
+        ("entity", False): q.VECTOR_ENTITIES_ANN,
+    }
+    rows = await store.read(
+        queries[(target, exact)],
+        group_id=group_id,
+        vector=embedding,
+        limit=limit,
+        fetch=fetch,
+        **_time(as_of, history),
+    )
+    return _hits(rows)
+
+
+async def entities_by_keys(store: Store, *, group_id: str, keys: list[str]) -> list[str]:
+    rows = await store.read(q.ENTITIES_BY_KEYS, group_id=group_id, keys=keys) if keys else []
+    return [r["id"] for r in rows]
+
+
+async def graph(
+    store: Store,
+    *,
+    target: str,
+    group_id: str,
+    seeds: list[str],
+    limit: int,
+    as_of: datetime | None,
+    history: bool,
+) -> Hits:
+    if not seeds:
+        return []
+    query = q.GRAPH_EXPAND if target == "fact" else q.GRAPH_EPISODES
+    return _hits(
+        await store.read(query, group_id=group_id, seeds=seeds, limit=limit, **_time(as_of, history))
+    )
+
+
+async def hydrate_episodes(store: Store, *, group_id: str, ids: list[str]) -> dict[str, dict[str, Any]]:
+    rows = await store.read(q.HYDRATE_EPISODES, group_id=group_id, ids=ids) if ids else []
+    return {r["episode"]["id"]: r["episode"] for r in rows}
+
+
+async def hydrate_entities(store: Store, *, group_id: str, ids: list[str]) -> dict[str, dict[str, Any]]:
+    rows = await store.read(q.HYDRATE_ENTITIES, group_id=group_id, ids=ids) if ids else []
+    return {r["entity"]["id"]: r["entity"] for r in rows}
+
+
+async def touch(store: Store, *, group_id: str, ids: list[str], now: datetime) -> None:
+    if ids:
+        await store.write(q.TOUCH, group_id=group_id, ids=ids, now=now)

@@ -1,0 +1,186 @@
+"""Fact resolution for one slot (DESIGN §1 rules 2-4) as a pure function.
+
+A *slot* is the history of one (group, subject, functional predicate[, qualifier]) or, for a
+multi-valued predicate, of one value. ``resolve_slot`` takes the slot's existing facts and new claims
+and returns the facts the slot should hold: runs of the same value merge (the same fact again adds
+evidence), a new value closes the previous interval and SUPERSEDES it, ``end`` claims close a fact
+without a successor, ``correct`` claims expire the mistaken fact (system time) and put the right value
+in its place. Inferred claims form a separate history, so they never supersede stated facts.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from graphmem.temporal.claims import Claim
+
+_MIN = datetime.min
+
+
+@dataclass
+class SlotFact:
+    """A fact already in the graph, as the resolver sees it."""
+
+    id: str
+    value: str
+    value_key: str
+    tier: str
+    claims: list[Claim]
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
+    expired_at: datetime | None = None
+    object_id: str | None = None
+    version: int = 1
+
+
+@dataclass
+class Run:
+    value: str
+    value_key: str
+    tier: str
+    object_id: str | None
+    valid_from: datetime | None
+    valid_to: datetime | None = None
+    claims: list[Claim] = field(default_factory=list)
+    previous: Run | None = None
+    id: str = ""
+
+    @property
+    def open(self) -> bool:
+        return self.valid_to is None
+
+
+@dataclass
+class SlotPlan:
+    runs: list[Run]
+    delete_ids: list[str]
+    expire_ids: list[str]
+    changed_ids: set[str]
+    created_ids: set[str]
+    supersedes: list[tuple[str, str, datetime | None]]  # (new id, old id, at)
+    expired_runs: list[Run]
+
+
+def _order(claim: Claim) -> tuple[bool, datetime, int, str, str]:
+    at = claim.at.replace(tzinfo=None) if claim.at else _MIN
+    rank = {"end": 0, "assert": 1}.get(claim.kind, 1)
+    return (claim.at is not None, at, rank, claim.value_key, claim.ref)
+
+
+def _runs(claims: list[Claim], *, functional: bool) -> list[Run]:
+    runs: list[Run] = []
+    for tier in ("stated", "inferred"):
+        runs.extend(_walk([c for c in claims if c.tier == tier], functional=functional))
+    return runs
+
+
+def _apply_corrections(claims: list[Claim], *, functional: bool) -> tuple[list[Claim], list[Run]]:
+    """Each ``correct`` claim expires the run of the mistaken value that held when it was made and
+    takes that run's place in time. Returns (remaining claims, expired runs)."""
+    plain = [c for c in claims if c.kind != "correct"]
+    expired: list[Run] = []
+    for claim in sorted((c for c in claims if c.kind == "correct"), key=_order):
+        candidates = [
+            r
+            for r in _runs(plain, functional=functional)
+            if r.value_key == claim.replaces
+            and (r.valid_from is None or claim.at is None or r.valid_from <= claim.at)
+        ]
+        if not candidates:
+            plain.append(claim.moved_to(claim.at))
+            continue
+        target = candidates[-1]
+        refs = {c.ref for c in target.claims}
+        plain = [c for c in plain if c.ref not in refs]
+        plain.append(claim.moved_to(target.valid_from))
+        target.previous = None
+        expired.append(target)
+    return plain, expired
+
+
+def _walk(claims: list[Claim], *, functional: bool) -> list[Run]:
+    """Turn one tier's claims into consecutive runs."""
+    runs: list[Run] = []
+    cur: Run | None = None
+    events = sorted(claims, key=_order)
+    for claim in events:
+        if claim.kind == "end":
+            _end(runs, cur, claim)
+            continue
+        if cur is not None and cur.open and cur.value_key == claim.value_key:
+            cur.claims.append(claim)
+            _apply_until(cur, claim)
+            continue
+        if cur is not None and cur.open:
+            cur.valid_to = claim.at
+        new = Run(claim.value, claim.value_key, claim.tier, claim.object_id, claim.at, claims=[claim])
+        if functional and cur is not None and cur.valid_to is not None and cur.valid_to == claim.at:
+            new.previous = cur
+        _apply_until(new, claim)
+        runs.append(new)
+        cur = new
+    return runs
+
+
+def _apply_until(run: Run, claim: Claim) -> None:
+    if claim.until is not None and (run.valid_from is None or claim.until > run.valid_from):
+        run.valid_to = claim.until
+
+
+def _end(runs: list[Run], cur: Run | None, claim: Claim) -> None:
+    if cur is not None and cur.open and cur.value_key == claim.value_key:
+        cur.valid_to = claim.at
+        cur.claims.append(claim)
+        return
+    earlier = [r for r in runs if r.value_key == claim.value_key]
+    if earlier:
+        earlier[-1].claims.append(claim)
+        return
+    start = None if cur is None or not cur.open else claim.at
+    if cur is not None and not cur.open:
+        start = cur.valid_to if cur.valid_to and claim.at and cur.valid_to <= claim.at else claim.at
+    runs.append(Run(claim.value, claim.value_key, claim.tier, claim.object_id, start, claim.at, [claim]))
+
+
+def _match(runs: list[Run], live: list[SlotFact]) -> list[str]:
+    """Give each run the id of the existing fact sharing most claims with it; return unused ids."""
+    unused = {f.id: f for f in live}
+    for run in sorted(runs, key=lambda r: -len(r.claims)):
+        refs = {c.ref for c in run.claims}
+        best = max(
+            (f for f in unused.values() if f.value_key == run.value_key and f.tier == run.tier),
+            key=lambda f: (len(refs & {c.ref for c in f.claims}), f.id),
+            default=None,
+        )
+        if best is not None and refs & {c.ref for c in best.claims}:
+            run.id = best.id
+            del unused[best.id]
+        else:
+            run.id = str(uuid.uuid4())
+    return sorted(unused)
+
+
+def resolve_slot(existing: list[SlotFact], new_claims: list[Claim], *, functional: bool) -> SlotPlan:
+    live = [f for f in existing if f.expired_at is None]
+    known = {c.ref for f in existing for c in f.claims}
+    claims = [c for f in live for c in f.claims] + [c for c in new_claims if c.ref not in known]
+    claims, expired_runs = _apply_corrections(claims, functional=functional)
+    runs = _runs(claims, functional=functional)
+    delete_ids = _match(runs + expired_runs, live)
+    by_id = {f.id: f for f in live}
+    created = {r.id for r in runs + expired_runs if r.id not in by_id}
+    changed = {r.id for r in runs if r.id in by_id and _differs(r, by_id[r.id])}
+    supersedes = [(r.id, r.previous.id, r.valid_from) for r in runs if r.previous is not None]
+    return SlotPlan(
+        runs, delete_ids, [r.id for r in expired_runs], changed, created, supersedes, expired_runs
+    )
+
+
+def _differs(run: Run, fact: SlotFact) -> bool:
+    return (
+        run.valid_from != fact.valid_from
+        or run.valid_to != fact.valid_to
+        or {c.ref for c in run.claims} != {c.ref for c in fact.claims}
+    )

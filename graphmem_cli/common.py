@@ -1,0 +1,59 @@
+"""Shared CLI plumbing: settings, one-line errors, running coroutines."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Awaitable, Callable, Coroutine
+from functools import wraps
+from typing import Any, TypeVar
+
+import click
+
+from graphmem.config import Settings
+from graphmem.errors import GraphMemError
+from graphmem.memory import GraphMemory
+from graphmem.store import local_server
+
+T = TypeVar("T")
+
+
+def settings() -> Settings:
+    return Settings()
+
+
+def fail(message: str, code: int = 1) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(code)
+
+
+def guarded(fn: Callable[..., T]) -> Callable[..., T]:
+    """Turn graphmem errors into a one-line reason and a non-zero exit."""
+
+    @wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> T:
+        try:
+            return fn(*args, **kwargs)
+        except GraphMemError as exc:
+            fail(f"{exc.code}: {exc.message}")
+            raise  # unreachable
+
+    return wrapper
+
+
+def run_async(coro: Coroutine[Any, Any, T]) -> T:
+    return asyncio.run(coro)
+
+
+def ensure_server(cfg: Settings) -> None:
+    """Start the local Neo4j unless NEO4J_URI points elsewhere."""
+    if cfg.neo4j_uri is None:
+        local_server.start(cfg)
+
+
+async def with_memory(cfg: Settings, work: Callable[[GraphMemory], Awaitable[T]]) -> T:
+    memory = await GraphMemory.from_settings(cfg)
+    try:
+        return await work(memory)
+    finally:
+        await memory.close()

@@ -1,0 +1,134 @@
+"""LoCoMo conversations (``locomo10.json`` schema): one episode per dialogue turn.
+
+Each conversation becomes group ``<group>-<sample_id>`` (or ``sample_id`` without a group); each
+turn keeps its ``dia_id`` as external id, ``<sample_id>:session_<N>`` as session, its speaker, and
+the session's date ("1:56 pm on 8 May, 2023") as reference time. An image's BLIP caption is
+appended as `` [image: ...]``. ``line`` is a running turn index; a resume skips ``start_line``
+turns. The file is one JSON document and is loaded whole.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from datetime import datetime, tzinfo
+from pathlib import Path
+from typing import Any
+
+from graphmem.models.episode import EpisodeIn
+from ingest.sources.base import (
+    RecordError,
+    SourceItem,
+    build_episode,
+    open_binary,
+    raw_text,
+    reference_time,
+    rejected,
+    resolve_group,
+    text_field,
+)
+
+_SESSION_KEY = re.compile(r"^session_(\d+)$")
+
+
+def read_locomo(
+    path: str | Path,
+    *,
+    zone: tzinfo,
+    group: str | None,
+    start_line: int = 0,
+) -> Iterator[SourceItem]:
+    """Yield one item per turn of every conversation in a LoCoMo JSON file."""
+    name = str(path)
+    try:
+        samples = _load(path)
+    except RecordError as exc:
+        yield rejected(name, 0, 0, str(exc), None)
+        return
+    index = 0
+    for sample in samples:
+        for group_id, outcome, raw in _sample_turns(sample, zone, group):
+            index += 1
+            if index <= start_line:
+                continue
+            if isinstance(outcome, RecordError):
+                yield rejected(name, index, 0, str(outcome), _dump(raw), group_id=group_id)
+            else:
+                yield SourceItem(name, index, 0, group_id, outcome)
+
+
+def _load(path: str | Path) -> list[Any]:
+    with open_binary(path) as fh:
+        data = fh.read()
+    try:
+        document = json.loads(data.decode("utf-8-sig"))
+    except (ValueError, RecursionError) as exc:
+        raise RecordError(f"malformed JSON document: {str(exc)[:200]}") from None
+    return document if isinstance(document, list) else [document]
+
+
+TurnOutcome = tuple[str, EpisodeIn | RecordError, Any]
+
+
+def _sample_turns(sample: Any, zone: tzinfo, group: str | None) -> Iterator[TurnOutcome]:
+    """(group id, episode or error, source) per turn; one error for a malformed conversation."""
+    try:
+        sample_id, conversation = _unpack(sample)
+        group_id = resolve_group(f"{group}-{sample_id}" if group else sample_id, None)
+    except RecordError as exc:
+        yield "", exc, sample
+        return
+    for number, turns in _sessions(conversation):
+        session_id = f"{sample_id}:session_{number}"
+        when: datetime | RecordError
+        try:
+            field = f"session_{number}_date_time"
+            when = reference_time(conversation.get(field), zone, field=field)
+        except RecordError as exc:
+            when = exc
+        for turn in turns:
+            outcome = when if isinstance(when, RecordError) else _turn(turn, when, session_id)
+            yield group_id, outcome, turn
+
+
+def _dump(value: Any) -> str | None:
+    return raw_text(json.dumps(value, ensure_ascii=False, default=str)[:4000])
+
+
+def _unpack(sample: Any) -> tuple[str, dict[str, Any]]:
+    if not isinstance(sample, dict):
+        raise RecordError(f"expected a conversation object, got {type(sample).__name__}")
+    sample_id = text_field(sample, "sample_id", required=True)
+    conversation = sample.get("conversation")
+    if not isinstance(conversation, dict):
+        raise RecordError("missing field: conversation")
+    return str(sample_id), conversation
+
+
+def _sessions(conversation: dict[str, Any]) -> list[tuple[int, list[Any]]]:
+    """``(N, turns)`` for every ``session_N`` list, in session order."""
+    found = []
+    for key, value in conversation.items():
+        match = _SESSION_KEY.match(key)
+        if match and isinstance(value, list):
+            found.append((int(match.group(1)), value))
+    return sorted(found, key=lambda pair: pair[0])
+
+
+def _turn(turn: Any, when: datetime, session_id: str) -> EpisodeIn | RecordError:
+    try:
+        if not isinstance(turn, dict):
+            raise RecordError(f"expected a turn object, got {type(turn).__name__}")
+        text = text_field(turn, "text") or ""
+        caption = text_field(turn, "blip_caption")
+        content = f"{text} [image: {caption}]" if caption else text
+        return build_episode(
+            content=content.strip(),
+            reference_time=when,
+            speaker=text_field(turn, "speaker"),
+            session_id=session_id,
+            external_id=text_field(turn, "dia_id", required=True),
+        )
+    except RecordError as exc:
+        return exc

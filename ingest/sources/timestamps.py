@@ -1,0 +1,124 @@
+"""Turn the timestamps found in logs into aware UTC datetimes, refusing absurd ones.
+
+Accepted: ISO 8601 strings (naive ones are read in ``tz``), epoch numbers or numeric strings
+(seconds, milliseconds, microseconds or nanoseconds, told apart by magnitude), and LoCoMo's
+"1:56 pm on 8 May, 2023". Anything before 1970, after 2100, or more than a day after ``now``
+raises ``ValueError`` with the reason.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from datetime import UTC, datetime, timedelta, tzinfo
+from functools import lru_cache
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from graphmem.clock import utc_now
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+MAX_YEAR = 2100
+FUTURE_SLACK = timedelta(days=1)
+# (threshold, units per second): the first threshold the magnitude exceeds wins.
+_EPOCH_SCALES = ((1e17, 1_000_000_000), (1e14, 1_000_000), (1e11, 1_000))
+_NUMERIC = re.compile(r"^[+-]?\d+(\.\d+)?$")
+_LOCOMO = re.compile(
+    r"^(\d{1,2}):(\d{2})\s*([ap])\.?m\.?\s+on\s+(\d{1,2})\s+([a-z]+)\.?,?\s+(\d{4})$", re.IGNORECASE
+)
+_MONTHS = (
+    "january", "february", "march", "april", "may", "june",
+    "july", "august", "september", "october", "november", "december",
+)  # fmt: skip
+
+
+@lru_cache(maxsize=64)
+def resolve_timezone(name: str) -> tzinfo:
+    """The tzinfo for a zoneinfo name ("UTC", "Asia/Shanghai"); ValueError when unknown."""
+    if name.upper() in ("UTC", "Z"):
+        return UTC
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ValueError(f"unknown timezone {name!r}") from None
+
+
+def normalize_timestamp(
+    value: object, tz: str | tzinfo = "UTC", *, now: datetime | None = None
+) -> datetime:
+    """Return ``value`` as an aware UTC datetime, or raise ValueError saying why it is refused."""
+    zone = resolve_timezone(tz) if isinstance(tz, str) else tz
+    moment = _parse(value, zone)
+    _check_plausible(moment, utc_now() if now is None else now)
+    return moment
+
+
+def _parse(value: object, zone: tzinfo) -> datetime:
+    if isinstance(value, bool) or value is None:
+        raise ValueError(f"not a timestamp: {value!r}")
+    if isinstance(value, datetime):
+        return _localize(value, zone)
+    if isinstance(value, int | float):
+        return _from_epoch(value)
+    if not isinstance(value, str):
+        raise ValueError(f"not a timestamp: {type(value).__name__}")
+    text = value.strip()
+    if not text:
+        raise ValueError("empty timestamp")
+    if _NUMERIC.match(text):
+        return _from_epoch(float(text) if "." in text else int(text))
+    match = _LOCOMO.match(text)
+    if match:
+        return _localize(_from_locomo(match), zone)
+    try:
+        parsed = datetime.fromisoformat(text)
+    except ValueError:
+        raise ValueError(f"unrecognised timestamp {text[:80]!r}") from None
+    return _localize(parsed, zone)
+
+
+def _localize(moment: datetime, zone: tzinfo) -> datetime:
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=zone)
+    try:
+        return moment.astimezone(UTC)
+    except OverflowError:
+        raise ValueError(f"timestamp {moment.isoformat()} is out of range") from None
+
+
+def _from_epoch(number: float) -> datetime:
+    if not math.isfinite(number):
+        raise ValueError(f"not a timestamp: {number!r}")
+    per_second = next((scale for limit, scale in _EPOCH_SCALES if abs(number) > limit), 1)
+    try:
+        if isinstance(number, int):
+            return EPOCH + timedelta(microseconds=number * 1_000_000 // per_second)
+        return EPOCH + timedelta(seconds=number / per_second)
+    except OverflowError:
+        raise ValueError(f"epoch timestamp {number!r} is out of range") from None
+
+
+def _from_locomo(match: re.Match[str]) -> datetime:
+    hour, minute, half, day, month_name, year = match.groups()
+    month = _month_number(month_name)
+    hour_24 = int(hour) % 12 + (12 if half.lower() == "p" else 0)
+    if int(hour) > 12:
+        raise ValueError(f"hour {hour} is not a 12-hour clock hour")
+    return datetime(int(year), month, int(day), hour_24, int(minute))
+
+
+def _month_number(name: str) -> int:
+    """1-12 for a month name or an abbreviation of at least three letters ("Sept", "may")."""
+    lowered = name.lower()
+    for number, month in enumerate(_MONTHS, start=1):
+        if len(lowered) >= 3 and month.startswith(lowered):
+            return number
+    raise ValueError(f"unknown month {name!r}")
+
+
+def _check_plausible(moment: datetime, now: datetime) -> None:
+    if moment < EPOCH:
+        raise ValueError(f"absurd timestamp {moment.isoformat()}: before 1970-01-01")
+    if moment.year > MAX_YEAR:
+        raise ValueError(f"absurd timestamp {moment.isoformat()}: after year {MAX_YEAR}")
+    if moment > now + FUTURE_SLACK:
+        raise ValueError(f"absurd timestamp {moment.isoformat()}: more than 1 day in the future")

@@ -1,0 +1,77 @@
+"""The local Neo4j launcher: start/stop, idempotence, persistence, crash recovery (real processes)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from neo4j import GraphDatabase
+
+from graphmem.config import Settings
+from graphmem.store import local_server
+
+PORT = 7699
+
+
+@pytest.fixture(scope="module")
+def own(tmp_path_factory: pytest.TempPathFactory) -> Settings:
+    base = Settings()
+    cfg = base.model_copy(
+        update={
+            "neo4j_uri": None,
+            "neo4j_dir": tmp_path_factory.mktemp("n4"),
+            "neo4j_port": PORT,
+            "neo4j_heap": "512m",
+            "neo4j_pagecache_mb": 64,
+        }
+    )
+    yield cfg
+    local_server.stop(cfg)
+
+
+def _count(cfg: Settings) -> int:
+    with GraphDatabase.driver(cfg.local_uri, auth=None, notifications_min_severity="OFF") as d:
+        records, _, _ = d.execute_query("MATCH (n:LauncherProbe) RETURN count(n) AS c")
+        return int(records[0]["c"])
+
+
+def test_start_is_idempotent_and_status_reports(own: Settings) -> None:
+    first = local_server.start(own)
+    assert first.running and first.bolt_ok
+    again = local_server.start(own)
+    assert again.pid == first.pid
+    assert "answers RETURN 1" in local_server.status(own).describe()
+
+
+def test_data_survives_stop_and_start(own: Settings) -> None:
+    local_server.start(own)
+    with GraphDatabase.driver(own.local_uri, auth=None) as d:
+        d.execute_query("UNWIND range(1, 10) AS i CREATE (:LauncherProbe {i: i})")
+    assert local_server.stop(own)
+    assert not local_server.status(own).running
+    local_server.start(own)
+    assert _count(own) == 10
+
+
+def test_kill_9_during_writes_loses_no_committed_write(own: Settings) -> None:
+    """Every write acknowledged before a SIGKILL is there after restart (transaction log recovery)."""
+    local_server.start(own)
+    before = _count(own)
+    committed = 0
+    with GraphDatabase.driver(own.local_uri, auth=None) as d:
+        for i in range(200):
+            d.execute_query("CREATE (:LauncherProbe {i: $i})", i=i)
+            committed += 1
+    assert local_server.kill(own)
+    assert not local_server.status(own).running
+    local_server.start(own)
+    assert _count(own) == before + committed
+
+
+def test_stop_when_not_running_says_so(own: Settings) -> None:
+    local_server.stop(own)
+    assert local_server.stop(own) is False
+
+
+def test_log_file_is_written(own: Settings) -> None:
+    assert Path(local_server.status(own).log_file).exists()
