@@ -63,7 +63,7 @@ class _Run:
         terms = query_terms(req.query)
         tok = group_token(group_id)
         self.lucene = f"+group_token:{tok} +search_text:({' '.join(terms)})" if terms else None
-        self.time = {"as_of": req.as_of, "history": history}
+        self.time: dict[str, Any] = {"as_of": req.as_of, "history": history}
 
     async def _timed(self, name: str, aw: Awaitable[Any]) -> Any:
         began = time.perf_counter()

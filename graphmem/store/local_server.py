@@ -147,8 +147,9 @@ def bolt_answers(settings: Settings, *, timeout: float = 3.0) -> bool:
             connection_timeout=timeout,
             notifications_min_severity="OFF",
         ) as driver:
-            records, _, _ = driver.execute_query("RETURN 1 AS one")
-            return bool(records and records[0]["one"] == 1)
+            with driver.session() as session:  # no managed-transaction retries: answer now or not
+                record = session.run("RETURN 1 AS one").single()
+                return bool(record and record["one"] == 1)
     except (ServiceUnavailable, Neo4jError, OSError, ValueError):
         return False
 

@@ -544,6 +544,7 @@ def test_resume_offset_that_no_longer_fits_the_file_is_an_error(tmp_path: Path, 
     assert list(open_source(path, "jsonl", group="g", start_offset=size)) == []
 
 
+@pytest.mark.slow
 def test_reading_a_large_file_streams_in_constant_memory(tmp_path: Path) -> None:
     path = tmp_path / "huge.jsonl"
     with path.open("w") as fh:

@@ -112,7 +112,7 @@ def _sentence_facts(
     for claim in parsed.claims:
         if claim.needs_future and not future:
             continue
-        if claim.from_context and not _from_context(claim, parsed, earlier + facts):
+        if claim.from_context and not _from_context(claim, parsed, earlier + facts, speaker):
             continue
         if claim.keeps_time and time_words:
             claim.obj = f"{time_words}{claim.obj}" if zh else f"{claim.obj} {time_words}"
@@ -136,14 +136,16 @@ def _mark_corrections(parsed: ParsedSentence) -> None:
         claim.replaces = claim.replaces or parsed.replaces
 
 
-def _from_context(claim: Claim, parsed: ParsedSentence, earlier: list[ExtractedFact]) -> bool:
+def _from_context(
+    claim: Claim, parsed: ParsedSentence, earlier: list[ExtractedFact], speaker: str
+) -> bool:
     """ "I meant X, not Y": borrow predicate and subject from the latest earlier fact about Y."""
     wrong = (parsed.replaces or "").casefold()
     for fact in reversed(earlier):
         if fact.claim == "end" or (wrong and fact.literal.casefold() != wrong):
             continue
         claim.predicate = fact.predicate
-        claim.subject = fact.subject
+        claim.subject = None if fact.subject == speaker else fact.subject
         claim.kind = "correct"
         claim.replaces = parsed.replaces or fact.literal
         return True
@@ -222,6 +224,7 @@ def _entities(content: str, facts: list[ExtractedFact], ref: datetime) -> list[E
             add(fact.object, fact.object_kind)
     # "Italian" in "Italian food", "Max" in "dog named Max" are parts, not entities of their own
     literals = [f.literal.casefold() for f in facts if f.object or f.predicate in _NAMING]
+    literals += [f.subject.casefold() for f in facts]
     for name, kind in _mentions(content):
         if any(name.casefold() in literal for literal in literals) or find_times(name, ref):
             continue

@@ -13,13 +13,14 @@ import re
 _I = re.IGNORECASE
 
 NOT_NAMES = frozenset(
-    "The A An This That These Those My Our Your His Her Their Its When After Before Since Last "
-    "Next Yesterday Today Tomorrow Actually Sorry Correction Maybe Also Then So Well Oh Yes No Hi Hello "
-    "Hey Thanks Thank Please Just Now Currently Recently Honestly Both Everyone Nobody Someone "
-    "Everybody What Where Who Why How Which If Because But And Or Let Here There Once Every Some "
-    "Many Most All Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March "
-    "April May June July August September October November December Okay Ok Yeah Guess Anyway I "
-    "Wow Lol Btw Sure Good Great Nice Cool Right Wait Oops Happy Merry Dear Mr Mrs Ms Dr".split()
+    "The A An This That These Those My Our Your His Her Their Its When After Before Since "
+    "Last Next Yesterday Today Tomorrow Actually Sorry Correction Maybe Also Then So Well Oh "
+    "Yes No Hi Hello Hey Thanks Thank Please Just Now Currently Recently Honestly Both "
+    "Everyone Nobody Someone Everybody What Where Who Why How Which If Because But And Or Let "
+    "Here There Once Every Some Many Most All Monday Tuesday Wednesday Thursday Friday "
+    "Saturday Sunday January February March April May June July August September October "
+    "November December Okay Ok Yeah Guess Anyway I Wow Lol Btw Sure Good Great Nice Cool "
+    "Right Wait Oops Happy Merry Dear Mr Mrs Ms Dr".split()
 )
 _NAME_WORD = r"[A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?"
 PERSON = rf"(?-i:{_NAME_WORD}(?: {_NAME_WORD}){{0,2}})"

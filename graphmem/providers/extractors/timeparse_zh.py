@@ -1,0 +1,175 @@
+"""Chinese time phrases: 今天 昨天 前天 大前天 明天, 上周二, 上个月, 去年5月, 三个月前, 2019年3月,
+5月3日, with an optional time of day (前天下午3点 is 15:00: 下午/晚上 add twelve hours)."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+
+from graphmem.providers.extractors.timeparse_calendar import (
+    Handler,
+    TimeRule,
+    add_months,
+    make_date,
+    past_date,
+    shift,
+)
+
+_ZH_DIGITS = {ch: i for i, ch in enumerate("零一二三四五六七八九")} | {"〇": 0, "两": 2}
+_ZN = r"\d{1,2}|[零〇一二两三四五六七八九十]{1,3}"
+_ZH_YEAR = r"\d{4}|[零〇一二三四五六七八九]{4}"
+_ZH_WD = r"(?P<wd>[一二三四五六日天1-7])"
+_ZH_TOD = (
+    rf"(?:(?P<tod>凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|夜里)?(?:(?P<hour>{_ZN})[点點]"
+    rf"(?:(?P<half>半)|(?P<minute>{_ZN})分?)?)?)"
+)
+_ZH_DAY_WORDS = {
+    "大前天": -3,
+    "前天": -2,
+    "昨天": -1,
+    "昨日": -1,
+    "昨晚": -1,
+    "今天": 0,
+    "今日": 0,
+    "今晚": 0,
+    "今早": 0,
+    "明天": 1,
+    "后天": 2,
+}
+_ZH_YEAR_WORDS = {"大前年": -3, "前年": -2, "去年": -1, "今年": 0, "明年": 1}
+
+
+def zh_number(text: str) -> int | None:
+    """Parse "3", "十二", "二十", "两", "二〇一九" (digit by digit) into an int."""
+    if text.isdigit():
+        return int(text)
+    if "十" in text:
+        tens, _, ones = text.partition("十")
+        high = _ZH_DIGITS.get(tens, -1) if tens else 1
+        low = _ZH_DIGITS.get(ones, -1) if ones else 0
+        return None if high < 0 or low < 0 else high * 10 + low
+    digits = [_ZH_DIGITS.get(ch) for ch in text]
+    if not digits or any(d is None for d in digits):
+        return None
+    return int("".join(str(d) for d in digits))
+
+
+def _zh_group(m: re.Match[str], name: str) -> int | None:
+    text = m.groupdict().get(name)
+    return zh_number(text) if text else None
+
+
+def _with_tod(value: datetime | None, m: re.Match[str], evening: bool = False) -> datetime | None:
+    hour = _zh_group(m, "hour")
+    if value is None or hour is None:
+        return value
+    if (evening or m.groupdict().get("tod") in ("下午", "傍晚", "晚上", "夜里")) and hour < 12:
+        hour += 12
+    elif m.groupdict().get("tod") == "中午" and hour < 6:
+        hour += 12
+    minute = 30 if m.groupdict().get("half") else (_zh_group(m, "minute") or 0)
+    if hour > 23 or minute > 59:
+        return value
+    return value.replace(hour=hour, minute=minute)
+
+
+def _zh_weekday(m: re.Match[str]) -> int:
+    wd = m.group("wd")
+    return (
+        6
+        if wd in ("日", "天", "7")
+        else (int(wd) - 1 if wd.isdigit() else "一二三四五六".index(wd))
+    )
+
+
+def _zh_day(m: re.Match[str], ref: datetime) -> datetime | None:
+    word = m.group("w")
+    return _with_tod(ref + timedelta(days=_ZH_DAY_WORDS[word]), m, evening=word.endswith("晚"))
+
+
+def _zh_week(m: re.Match[str], ref: datetime) -> datetime | None:
+    weeks = {"上上": -2, "上": -1, "这": 0, "本": 0, "下": 1}[m.group("rel")]
+    if not m.group("wd"):
+        return ref + timedelta(days=7 * weeks)
+    monday = ref - timedelta(days=ref.weekday()) + timedelta(days=7 * weeks)
+    return _with_tod(monday + timedelta(days=_zh_weekday(m)), m)
+
+
+def _zh_bare_weekday(m: re.Match[str], ref: datetime) -> datetime | None:
+    delta = (ref.weekday() - _zh_weekday(m)) % 7
+    return _with_tod(ref - timedelta(days=delta), m)
+
+
+def _zh_month_rel(m: re.Match[str], ref: datetime) -> datetime | None:
+    months = {"上上": -2, "上": -1, "这": 0, "本": 0, "下": 1}[m.group("rel")]
+    day = _zh_group(m, "d")
+    shifted = add_months(ref, months)
+    if day is None:
+        return shifted if months else shifted.replace(day=1)
+    return _with_tod(make_date(shifted.year, shifted.month, day), m)
+
+
+def _zh_year_rel(m: re.Match[str], ref: datetime) -> datetime | None:
+    years = _ZH_YEAR_WORDS[m.group("w")]
+    month, day = _zh_group(m, "m"), _zh_group(m, "d")
+    if month is None:
+        return add_months(ref, 12 * years) if years else ref.replace(month=1, day=1)
+    return _with_tod(make_date(ref.year + years, month, day or 1), m)
+
+
+def _zh_ago(sign: int) -> Handler:
+    units = {
+        "天": "day",
+        "日": "day",
+        "周": "week",
+        "星期": "week",
+        "礼拜": "week",
+        "月": "month",
+        "年": "year",
+    }
+
+    def handler(m: re.Match[str], ref: datetime) -> datetime | None:
+        amount = _zh_group(m, "n")
+        return None if amount is None else shift(ref, units[m.group("unit")], sign * amount)
+
+    return handler
+
+
+def _zh_ymd(m: re.Match[str], ref: datetime) -> datetime | None:
+    year, month, day = _zh_group(m, "year"), _zh_group(m, "m"), _zh_group(m, "d")
+    if year is None:
+        return None
+    return _with_tod(make_date(year, month or 1, day or 1), m)
+
+
+def _zh_md(m: re.Match[str], ref: datetime) -> datetime | None:
+    month, day = _zh_group(m, "m"), _zh_group(m, "d")
+    if month is None or not 1 <= month <= 12:
+        return None
+    return _with_tod(past_date(ref, month, day or 1), m)
+
+
+ZH_RULES: tuple[TimeRule, ...] = (
+    TimeRule(rf"(?P<w>大前天|前天|昨天|昨日|昨晚|今天|今日|今晚|今早){_ZH_TOD}", _zh_day),
+    TimeRule(rf"(?P<w>明天|后天){_ZH_TOD}", _zh_day, future=True),
+    TimeRule(rf"(?P<rel>上上|上|这|本)个?(?:周|星期|礼拜){_ZH_WD}?{_ZH_TOD}", _zh_week),
+    TimeRule(rf"(?P<rel>下)个?(?:周|星期|礼拜){_ZH_WD}?{_ZH_TOD}", _zh_week, future=True),
+    TimeRule(rf"(?P<rel>上上|上|这|本)个?月(?:(?P<d>{_ZN})[日号])?{_ZH_TOD}", _zh_month_rel),
+    TimeRule(rf"(?P<rel>下)个?月(?:(?P<d>{_ZN})[日号])?{_ZH_TOD}", _zh_month_rel, future=True),
+    TimeRule(
+        rf"(?P<w>大前年|前年|去年|今年)(?:(?P<m>{_ZN})月份?(?:(?P<d>{_ZN})[日号])?)?{_ZH_TOD}",
+        _zh_year_rel,
+    ),
+    TimeRule(
+        rf"(?P<w>明年)(?:(?P<m>{_ZN})月份?(?:(?P<d>{_ZN})[日号])?)?", _zh_year_rel, future=True
+    ),
+    TimeRule(rf"(?P<n>{_ZN}|几)个?(?P<unit>天|日|周|星期|礼拜|月|年)(?:前|以前|之前)", _zh_ago(-1)),
+    TimeRule(
+        rf"(?P<n>{_ZN})个?(?P<unit>天|周|星期|礼拜|月|年)(?:后|以后|之后)", _zh_ago(1), future=True
+    ),
+    TimeRule(
+        rf"(?P<year>{_ZH_YEAR})年(?:(?P<m>{_ZN})月份?(?:(?P<d>{_ZN})[日号])?)?{_ZH_TOD}", _zh_ymd
+    ),
+    TimeRule(rf"(?P<m>{_ZN})月份?(?:(?P<d>{_ZN})[日号])?{_ZH_TOD}", _zh_md),
+    TimeRule(rf"(?:周|星期|礼拜){_ZH_WD}{_ZH_TOD}", _zh_bare_weekday),
+)
