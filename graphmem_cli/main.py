@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
-
 import click
+
+from graphmem_cli.lazy import LazyGroup
 
 # name -> "module:attribute" of a click command or group
 COMMANDS: dict[str, str] = {
@@ -25,30 +24,7 @@ COMMANDS: dict[str, str] = {
 }
 
 
-class LazyGroup(click.Group):
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(name for name in COMMANDS if self._load(name) is not None)
-
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        return self._load(cmd_name)
-
-    @staticmethod
-    def _load(name: str) -> click.Command | None:
-        target = COMMANDS.get(name)
-        if target is None:
-            return None
-        module, attr = target.split(":")
-        try:
-            mod = importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name == module:  # not built (yet): hide it rather than crash the CLI
-                return None
-            raise
-        command: Any = getattr(mod, attr, None)
-        return command if isinstance(command, click.Command) else None
-
-
-@click.group(cls=LazyGroup)
+@click.group(cls=LazyGroup, lazy=COMMANDS)
 @click.version_option("0.1.0", prog_name="graphmem")
 def cli() -> None:
     """graphmem: temporal knowledge-graph memory for AI agents.
