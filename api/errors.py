@@ -28,6 +28,15 @@ STATUS_BY_CODE: dict[str, int] = {
     "internal": 500,
 }
 
+HEADERS_BY_CODE: dict[str, dict[str, str]] = {
+    "store_unavailable": {"Retry-After": "5"},
+    "unauthorized": {"WWW-Authenticate": 'Bearer realm="graphmem"'},
+}
+
+LOCATIONS = ("body", "query", "path", "header", "cookie")
+# Tags of the discriminated unions in api/schemas (single item or batch); not part of a field's path.
+UNION_TAGS = frozenset({"one", "batch"})
+
 HTTP_CODES = {
     400: "bad_request",
     401: "unauthorized",
@@ -50,21 +59,26 @@ def error_body(code: str, message: str, details: dict[str, Any] | None = None) -
 async def _graphmem_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, GraphMemError)
     status = STATUS_BY_CODE.get(exc.code, 500)
-    headers = {"Retry-After": "5"} if exc.code == "store_unavailable" else None
     request.state.error_code = exc.code
-    return JSONResponse(exc.to_dict(), status_code=status, headers=headers)
+    return JSONResponse(exc.to_dict(), status_code=status, headers=HEADERS_BY_CODE.get(exc.code))
+
+
+def _field(error: dict[str, Any]) -> tuple[str, str]:
+    """(field path, location) of one pydantic error: ``episodes.0.content``, ``body``."""
+    loc = [str(p) for p in error.get("loc", ())]
+    where = loc[0] if loc and loc[0] in LOCATIONS else "body"
+    parts = [p for p in (loc[1:] if loc and loc[0] in LOCATIONS else loc) if p not in UNION_TAGS]
+    if error.get("type") == "json_invalid":
+        parts = []
+    return ".".join(parts) or where, where
 
 
 async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
-    errors = [
-        {
-            "field": ".".join(str(p) for p in e.get("loc", ()) if p not in ("body",)) or "body",
-            "message": str(e.get("msg", "invalid")),
-            "type": e.get("type"),
-        }
-        for e in exc.errors()
-    ]
+    errors = []
+    for e in exc.errors():
+        field, where = _field(e)
+        errors.append({"field": field, "in": where, "message": str(e.get("msg", "invalid")), "type": e.get("type")})
     first = errors[0] if errors else {"field": "body", "message": "invalid request"}
     request.state.error_code = "invalid_input"
     return JSONResponse(

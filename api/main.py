@@ -8,12 +8,34 @@ from typing import Any
 
 from fastapi import FastAPI
 
+from api.auth import KeyRing
 from api.errors import install_error_handlers
-from api.routes import health
+from api.logs import configure_logging, logger
+from api.metrics import Metrics
+from api.middleware import BodyLimitMiddleware, RequestContextMiddleware
+from api.routes import cypher, entities, episodes, facts, groups, health, metrics, search
 from api.security import check_bind
 from graphmem.config import Settings
 from graphmem.errors import ConfigError
 from graphmem.memory import GraphMemory
+
+DESCRIPTION = """Temporal knowledge-graph memory for AI agents.
+
+Authenticate with `Authorization: Bearer <key>` or `X-API-Key: <key>`. A key is an `agent` (its
+groups only), an `analyst` (every group, read-only, plus `/v1/cypher`) or an `admin`. Errors are
+`{code, message, details}` with stable codes; every response carries `X-Request-ID`.
+"""
+
+ROUTERS = (
+    health.router,
+    metrics.router,
+    episodes.router,
+    facts.router,
+    search.router,
+    entities.router,
+    groups.router,
+    cypher.router,
+)
 
 
 def create_app(settings: Settings, *, memory: GraphMemory | None = None) -> FastAPI:
@@ -21,6 +43,7 @@ def create_app(settings: Settings, *, memory: GraphMemory | None = None) -> Fast
     problem = check_bind(settings)
     if problem:
         raise ConfigError(problem)
+    keys = KeyRing.from_json(settings.api_keys)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Any]]:
@@ -29,25 +52,30 @@ def create_app(settings: Settings, *, memory: GraphMemory | None = None) -> Fast
         app.state.memory = mem
         if owned:
             mem.ctx.embedder.embed(["warm-up"])  # load the model before the first request
+        if not settings.no_auth and not len(keys):
+            logger.warning("no_api_keys_configured")
         app.state.ready = True
         try:
             yield {}
         finally:
+            app.state.memory = None
             if owned:
                 await mem.close()
 
-    app = FastAPI(
-        title="graphmem",
-        version="0.1.0",
-        description="Temporal knowledge-graph memory for AI agents.",
-        lifespan=lifespan,
-    )
+    app = FastAPI(title="graphmem", version="0.1.0", description=DESCRIPTION, lifespan=lifespan)
     app.state.settings = settings
+    app.state.keys = keys
+    app.state.metrics = Metrics()
+    app.state.memory = None
     install_error_handlers(app)
-    app.include_router(health.router)
+    for router in ROUTERS:
+        app.include_router(router)
+    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
+    app.add_middleware(RequestContextMiddleware, metrics=app.state.metrics)
     return app
 
 
 def app_from_env() -> FastAPI:
     """uvicorn factory: settings read here, at the edge."""
+    configure_logging()
     return create_app(Settings())

@@ -2,17 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Sequence
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from graphmem.clock import Clock, utc_now
 from graphmem.config import Settings
-from graphmem.memory import ingestion, reads
+from graphmem.memory import corrections, ingestion, lifecycle, reads
 from graphmem.memory.context import MemoryContext
 from graphmem.models.entity import EntityRecord
 from graphmem.models.episode import EpisodeIn, EpisodeRecord, IngestResult
 from graphmem.models.fact import FactIn, FactRecord
+from graphmem.models.lifecycle import (
+    BackupReport,
+    DecayPolicy,
+    ForgetReport,
+    ImportReport,
+    MaintainReport,
+    ReembedReport,
+)
 from graphmem.models.search import SearchRequest, SearchResult
 from graphmem.ports import Embedder, Extractor
 from graphmem.providers.embedders.factory import build_embedder
@@ -81,6 +90,37 @@ class GraphMemory:
     async def add_facts(self, group_id: str, facts: Sequence[FactIn]) -> IngestResult:
         return await ingestion.add_facts(self.ctx, group_id, facts)
 
+    async def correct_fact(
+        self,
+        group_id: str,
+        fact_id: str,
+        *,
+        expected_version: int,
+        value: str | None = None,
+        object: str | None = None,
+        valid_from: datetime | None = None,
+        valid_to: datetime | None = None,
+        end: bool = False,
+    ) -> FactRecord:
+        """Correct a fact's value (expires it, the new value takes its place) or end it in the world."""
+        return await corrections.correct_fact(
+            self.ctx,
+            group_id,
+            fact_id,
+            expected_version=expected_version,
+            value=value,
+            obj=object,
+            valid_from=valid_from,
+            valid_to=valid_to,
+            end=end,
+        )
+
+    async def retract_fact(
+        self, group_id: str, fact_id: str, *, expected_version: int | None = None
+    ) -> FactRecord:
+        """Retract a fact that was never true (system-time expiry); its slot is re-resolved."""
+        return await corrections.retract_fact(self.ctx, group_id, fact_id, expected_version=expected_version)
+
     # reads
     async def facts_about(
         self,
@@ -143,3 +183,59 @@ class GraphMemory:
 
     async def get_episode(self, group_id: str, episode_id: str) -> tuple[EpisodeRecord, list[FactRecord]]:
         return await reads.get_episode(self.ctx, group_id, episode_id)
+
+    # lifecycle (docs/lifecycle.md)
+    async def forget_episode(self, group_id: str, episode_id: str) -> ForgetReport:
+        """Delete an episode, the evidence it gave and the facts only it supported; tombstone it."""
+        return await lifecycle.forget_episode(self.ctx, group_id, episode_id)
+
+    async def forget_entity(self, group_id: str, entity_id: str) -> ForgetReport:
+        """Delete an entity, its aliases and every fact it is the subject or object of."""
+        return await lifecycle.forget_entity(self.ctx, group_id, entity_id)
+
+    async def forget_before(self, group_id: str, before: datetime) -> ForgetReport:
+        """Forget every episode with ``reference_time < before`` (and the facts only they support)."""
+        return await lifecycle.forget_before(self.ctx, group_id, before)
+
+    async def forget_group(self, group_id: str, *, purge_tombstones: bool = False) -> ForgetReport:
+        """Tenant purge. Tombstones stay (a re-ingest reports "forgotten") unless purged."""
+        return await lifecycle.forget_group(self.ctx, group_id, purge_tombstones=purge_tombstones)
+
+    def export_group(
+        self, group_id: str, since: datetime | None = None, *, consistent: bool = True
+    ) -> AsyncIterator[dict[str, Any]]:
+        """Header, nodes, relationships of one group as JSON-ready dicts (write each as a JSONL line)."""
+        return lifecycle.export_group(self.ctx, group_id, since, consistent=consistent)
+
+    async def import_records(
+        self,
+        records: Iterable[dict[str, Any]] | AsyncIterable[dict[str, Any]],
+        *,
+        target_group: str | None = None,
+    ) -> ImportReport:
+        """Import exported records (idempotent); re-embeds when the file's model differs."""
+        return await lifecycle.import_records(self.ctx, records, target_group=target_group)
+
+    async def reembed(
+        self, *, batch_size: int = 256, resume: bool = True, group_id: str | None = None
+    ) -> ReembedReport:
+        """Rewrite embeddings with the configured embedder (all groups unless ``group_id``)."""
+        return await lifecycle.reembed(self.ctx, batch_size=batch_size, resume=resume, group_id=group_id)
+
+    async def maintain(
+        self,
+        now: datetime | None = None,
+        *,
+        group_id: str | None = None,
+        policy: DecayPolicy | None = None,
+    ) -> MaintainReport:
+        """Archive facts whose use-decayed importance fell below the policy's threshold."""
+        return await lifecycle.maintain(self.ctx, now, group_id=group_id, policy=policy)
+
+    async def backup(self, out_dir: Path, *, group_ids: list[str] | None = None) -> BackupReport:
+        """Logical, stop-free backup: one JSONL export per group plus a manifest."""
+        return await lifecycle.backup(self.ctx, out_dir, group_ids=group_ids)
+
+    async def restore(self, in_dir: Path) -> ImportReport:
+        """Import a backup written by ``backup`` (checksums verified first)."""
+        return await lifecycle.restore(self.ctx, in_dir)

@@ -65,7 +65,8 @@ def build_claims(drafts: list[Draft], entities: ResolvedEntities, *, now: dateti
     return slots
 
 
-def _slot_fact(row: dict[str, Any]) -> SlotFact:
+def slot_fact(row: dict[str, Any]) -> SlotFact:
+    """A LOAD_SLOTS row as the resolver sees it."""
     return SlotFact(
         id=row["id"],
         value=row["value"],
@@ -88,6 +89,7 @@ class FactWrites:
     supersedes: list[dict[str, Any]] = field(default_factory=list)
     changes: list[FactChange] = field(default_factory=list)
     created: int = 0
+    created_ids: set[str] = field(default_factory=set)
 
 
 async def resolve_and_write(
@@ -102,17 +104,63 @@ async def resolve_and_write(
     rows = await writes.load_slots(tx, group_id=group_id, slots=sorted(slots))
     existing: dict[str, list[SlotFact]] = defaultdict(list)
     for row in rows:
-        existing[row["slot"]].append(_slot_fact(row))
+        existing[row["slot"]].append(slot_fact(row))
+    out = plan_slots(slots, existing, now=now)
+    await write_plans(
+        tx,
+        group_id=group_id,
+        slots=sorted(slots),
+        out=out,
+        vectors=vectors,
+        embed_missing=embed_missing,
+        now=now,
+    )
+    return out
+
+
+def plan_slots(
+    slots: dict[str, SlotInfo],
+    existing: dict[str, list[SlotFact]],
+    *,
+    now: datetime,
+    force_ids: frozenset[str] = frozenset(),
+) -> FactWrites:
+    """Resolve every slot (pure). ``force_ids``: facts to rewrite even when their interval did not
+    change (forget strips claims from them before resolving)."""
     out = FactWrites()
     for slot in sorted(slots):
         info = slots[slot]
-        plan = resolve_slot(existing[slot], info.claims, functional=is_functional(info.predicate))
-        _collect(out, slot, info, plan, {f.id: f for f in existing[slot]}, now)
-    missing = sorted({r["statement"] for r in out.facts if r["statement"] not in vectors})
+        plan = resolve_slot(existing.get(slot, []), info.claims, functional=is_functional(info.predicate))
+        _collect(out, slot, info, plan, {f.id: f for f in existing.get(slot, [])}, now, force_ids)
+    return out
+
+
+def keep_expired(out: FactWrites, slot: str, info: SlotInfo, fact: SlotFact) -> None:
+    """Rewrite an expired fact's claims and evidence, leaving it expired (forget uses this)."""
+    run = Run(fact.value, fact.value_key, fact.tier, fact.object_id, fact.valid_from, fact.valid_to)
+    run.claims, run.id = list(fact.claims), fact.id
+    out.facts.append(_fact_row(slot, info, run, fact.expired_at))
+    out.evidence.extend(_evidence_rows(run))
+
+
+async def write_plans(
+    tx: Tx,
+    *,
+    group_id: str,
+    slots: list[str],
+    out: FactWrites,
+    vectors: dict[str, np.ndarray],
+    embed_missing: Any,
+    now: datetime,
+) -> None:
+    """Write resolved slots; only facts created here need an embedding."""
+    created = [r for r in out.facts if r["id"] in out.created_ids]
+    missing = sorted({r["statement"] for r in created if r["statement"] not in vectors})
     if missing:
         vectors.update(zip(missing, await embed_missing(missing), strict=True))
     for row in out.facts:
-        row["embedding"] = [float(x) for x in vectors[row["statement"]]]
+        vector = vectors.get(row["statement"]) if row["id"] in out.created_ids else None
+        row["embedding"] = [float(x) for x in vector] if vector is not None else None
     await writes.write_facts(
         tx,
         group_id=group_id,
@@ -120,11 +168,10 @@ async def resolve_and_write(
         facts=out.facts,
         evidence=out.evidence,
         delete_ids=out.delete_ids,
-        slots=sorted(slots),
+        slots=slots,
         supersedes=out.supersedes,
         now=now,
     )
-    return out
 
 
 def _collect(
@@ -134,11 +181,13 @@ def _collect(
     plan: SlotPlan,
     before: dict[str, SlotFact],
     now: datetime,
+    force_ids: frozenset[str] = frozenset(),
 ) -> None:
     successors = {old for _, old, _ in plan.supersedes}
     for run in plan.runs + plan.expired_runs:
         expired = run.id in plan.expire_ids
-        if run.id not in plan.created_ids and run.id not in plan.changed_ids and not expired:
+        touched = run.id in plan.created_ids or run.id in plan.changed_ids or run.id in force_ids
+        if not touched and not expired:
             continue
         out.facts.append(_fact_row(slot, info, run, now if expired else None))
         out.evidence.extend(_evidence_rows(run))
@@ -150,6 +199,8 @@ def _collect(
             )
         )
         out.created += run.id in plan.created_ids
+        if run.id in plan.created_ids:
+            out.created_ids.add(run.id)
     out.delete_ids.extend(plan.delete_ids)
     out.changes.extend(FactChange(fact_id=i, change="merged", statement="") for i in plan.delete_ids)
     out.supersedes.extend({"new_id": n, "old_id": o, "at": at} for n, o, at in plan.supersedes)

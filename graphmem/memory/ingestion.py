@@ -95,7 +95,7 @@ async def add_episodes(
             fresh.append((key, ep))
     extractions = await asyncio.to_thread(_extract, ctx, fresh)
     prepared = [Prepared(new_ids[k], k, ep, x) for (k, ep), x in zip(fresh, extractions, strict=True)]
-    result = await _commit(ctx, group_id, prepared, _drafts(prepared))
+    result = await _commit(ctx, group_id, prepared, _drafts(prepared), allow_forgotten=allow_forgotten)
     outcomes: list[EpisodeOutcome] = []
     reported: set[str] = set()
     for key, ep in keyed:
@@ -140,7 +140,12 @@ class _CommitResult:
 
 
 async def _commit(
-    ctx: MemoryContext, group_id: str, prepared: list[Prepared], drafts: list[Draft]
+    ctx: MemoryContext,
+    group_id: str,
+    prepared: list[Prepared],
+    drafts: list[Draft],
+    *,
+    allow_forgotten: bool = False,
 ) -> _CommitResult:
     wanted = _wanted_entities(prepared, drafts)
     statements = {statement(d.subject, d.predicate, d.value) for d in drafts}
@@ -149,9 +154,10 @@ async def _commit(
     episode_vectors = matrix[: len(prepared)]
     vectors = dict(zip(texts[len(prepared) :], matrix[len(prepared) :], strict=True))
     now = ctx.clock()
-    async with ctx.store.transaction() as tx:
+
+    async def work(tx: Tx) -> _CommitResult:
         await writes.lock_group(tx, group_id=group_id, now=now)
-        kept, existing = await _recheck(tx, prepared)
+        kept, existing = await _recheck(tx, prepared, allow_forgotten)
         await _check_evidence(tx, group_id, drafts)
         rows = [_row(p, v) for p, v in zip(kept, episode_vectors, strict=True) if p is not None]
         await writes.create_episodes(
@@ -161,30 +167,36 @@ async def _commit(
         sessions = sorted({p.episode.session_id for p in live if p.episode.session_id})
         await writes.relink_sessions(tx, group_id=group_id, session_ids=sessions)
         live_ids = {p.id for p in live}
-        drafts = [
+        kept_drafts = [
             d
             for d in drafts
             if d.episode_id is None or d.episode_id in live_ids or d.ref.startswith("explicit:")
         ]
         entities = await resolve_entities(tx, group_id=group_id, wanted=wanted, vectors=vectors, now=now)
         await writes.link_mentions(tx, rows=_mentions(live, entities.ids))
-        slots = build_claims(drafts, entities, now=now)
+        slots = build_claims(kept_drafts, entities, now=now)
         fw = await resolve_and_write(
             tx, group_id=group_id, slots=slots, vectors=vectors, embed_missing=ctx.embed, now=now
         )
         await writes.update_group_counts(
             tx, group_id=group_id, episodes=len(rows), facts=fw.created, entities=entities.created, now=now
         )
-    return _CommitResult({p.key for p in live}, existing, fw.changes)
+        return _CommitResult({p.key for p in live}, existing, fw.changes)
+
+    return await ctx.store.execute(work)
 
 
-async def _recheck(tx: Tx, prepared: list[Prepared]) -> tuple[list[Prepared | None], dict[str, str]]:
-    """Under the group lock, drop episodes a concurrent writer stored meanwhile."""
+async def _recheck(
+    tx: Tx, prepared: list[Prepared], allow_forgotten: bool
+) -> tuple[list[Prepared | None], dict[str, str]]:
+    """Under the group lock, drop episodes a concurrent writer stored (or forgot) meanwhile;
+    a forgotten (tombstoned) episode comes back only when ``allow_forgotten``."""
     if not prepared:
         return [], {}
     known = await writes.existing_episode_keys(tx, keys=[p.key for p in prepared])
     existing = {k: r["id"] for k, r in known.items() if r.get("id")}
-    return [None if p.key in known else p for p in prepared], existing
+    dropped = set(existing) if allow_forgotten else set(known)
+    return [None if p.key in dropped else p for p in prepared], existing
 
 
 async def _check_evidence(tx: Tx, group_id: str, drafts: list[Draft]) -> None:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+import asyncio
+import random
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction, AsyncTransaction
 from neo4j.exceptions import (
@@ -28,6 +30,7 @@ from graphmem.errors import (
 )
 
 Tx = AsyncTransaction | AsyncManagedTransaction
+T = TypeVar("T")
 
 
 @contextmanager
@@ -41,7 +44,7 @@ def map_neo4j_errors() -> Iterator[None]:
         raise StoreUnavailable("Neo4j is not reachable", details={"reason": type(exc).__name__}) from exc
     except TransientError as exc:
         raise StoreUnavailable(
-            "Neo4j reported a transient error; retry", details={"neo4j_code": exc.code}
+            "Neo4j reported a transient error; retry", details={"neo4j_code": exc.code, "transient": True}
         ) from exc
     except AuthError as exc:
         raise ConfigError("Neo4j rejected the credentials", details={"neo4j_code": exc.code}) from exc
@@ -100,6 +103,20 @@ class Store:
                     if not tx.closed():
                         await tx.rollback()
                     raise
+
+    async def execute(
+        self, work: Callable[[AsyncTransaction], Awaitable[T]], *, write: bool = True, attempts: int = 6
+    ) -> T:
+        """Run ``work(tx)`` in one transaction, retrying it on transient errors (deadlocks)."""
+        for attempt in range(attempts):
+            try:
+                async with self.transaction(write=write) as tx:
+                    return await work(tx)
+            except StoreUnavailable as exc:
+                if not exc.details.get("transient") or attempt == attempts - 1:
+                    raise
+                await asyncio.sleep(0.05 * (2**attempt) * (1 + random.random()))
+        raise AssertionError("unreachable")
 
     async def read(self, query: str, **params: Any) -> list[dict[str, Any]]:
         """One auto-routed read query (a READ transaction); returns plain dict rows."""

@@ -138,9 +138,14 @@ def _end(runs: list[Run], cur: Run | None, claim: Claim) -> None:
     if earlier:
         earlier[-1].claims.append(claim)
         return
-    start = None if cur is None or not cur.open else claim.at
-    if cur is not None and not cur.open:
-        start = cur.valid_to if cur.valid_to and claim.at and cur.valid_to <= claim.at else claim.at
+    # A value that never held here: keep the claim on a fact that ends at the claim's time and
+    # starts after whatever came before (an empty interval when another value holds then).
+    start: datetime | None = None
+    if cur is not None and cur.open:
+        start = claim.at
+    elif runs and claim.at is not None:
+        ends = [r.valid_to for r in runs if r.valid_to is not None]
+        start = min(max(ends), claim.at) if ends else claim.at
     runs.append(Run(claim.value, claim.value_key, claim.tier, claim.object_id, start, claim.at, [claim]))
 
 

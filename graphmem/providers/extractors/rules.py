@@ -83,7 +83,7 @@ class RulesExtractor:
 
     def extract(self, *, content: str, speaker: str | None, reference_time: datetime) -> Extraction:
         ref = as_utc(reference_time)
-        speaker_name = speaker.strip() if speaker and speaker.strip() else USER
+        speaker_name = (speaker or "").strip()[:200] or USER
         facts: list[ExtractedFact] = []
         for start, end in split_sentences(content):
             facts.extend(_sentence_facts(content, start, end, speaker_name, ref, facts))
@@ -122,11 +122,9 @@ def _sentence_facts(
 
 
 def _mark_corrections(parsed: ParsedSentence) -> None:
-    """ ", not Y" corrects the claim next to it (the last one); an explicit marker corrects all."""
+    """A trailing ", not Y" corrects the claim next to it (the last); "Correction:" corrects all."""
     correctable = [
-        c
-        for c in parsed.claims
-        if c.predicate != "knows" and c.kind == "assert" and not c.from_context
+        c for c in parsed.claims if c.predicate != "knows" and c.kind == "assert" and not c.from_context
     ]
     if not parsed.correction or not correctable:
         return
@@ -136,10 +134,8 @@ def _mark_corrections(parsed: ParsedSentence) -> None:
         claim.replaces = claim.replaces or parsed.replaces
 
 
-def _from_context(
-    claim: Claim, parsed: ParsedSentence, earlier: list[ExtractedFact], speaker: str
-) -> bool:
-    """ "I meant X, not Y": borrow predicate and subject from the latest earlier fact about Y."""
+def _from_context(claim: Claim, parsed: ParsedSentence, earlier: list[ExtractedFact], speaker: str) -> bool:
+    """For "I meant X, not Y": borrow predicate and subject from the latest earlier fact about Y."""
     wrong = (parsed.replaces or "").casefold()
     for fact in reversed(earlier):
         if fact.claim == "end" or (wrong and fact.literal.casefold() != wrong):
@@ -234,10 +230,10 @@ def _entities(content: str, facts: list[ExtractedFact], ref: datetime) -> list[E
 
 def _mentions(content: str) -> list[tuple[str, str]]:
     mentions: list[tuple[str, str]] = []
-    if _CJK.search(content):
-        mentions.extend(zh_entities(content))
     for start, end in split_sentences(content):
         sentence = content[start:end]
+        if _CJK.search(sentence):
+            mentions.extend(zh_entities(sentence))
         for m in _NAME_RUN.finditer(sentence):
             name = m.group(0).rstrip(".'")
             words = name.split()

@@ -142,10 +142,8 @@ _ADV = (
     r"kind of|sort of|pretty much|both|all)\s+)*"
 )
 _AUX_ADV = re.compile(rf"^{_ADV}((?:am|is|are|was|were|have|has|had)(?: been)?\s+)?{_ADV}", _I)
-_NEG = re.compile(
-    r"^(?P<aux>(?:am|is|are|do|does|have|has)\s+)?(?P<neg>no longer|not|never)\s+", _I
-)
-_STOPPED = re.compile(r"^(?:have |has )?stopped\s+", _I)
+_NEG = re.compile(r"^(?P<aux>(?:am|is|are|do|does|have|has)\s+)?(?P<neg>no longer|not|never)\s+", _I)
+_STOPPED = re.compile(r"^(?:(?:have |has )?stopped|used to)\s+", _I)
 _WE_OK = frozenset({"lives_in", "relationship_status", "located_at", "has_pet", "owns", "plans"})
 
 # Subject kinds: "first" (speaker), "we" (speaker, household predicates only), "name".

@@ -55,6 +55,8 @@ _EMPTY = frozenset(
     "lots it all work school".split()
 )
 _MAX_WORDS = 8
+_NOT_OBJECT_START = frozenset("how what when where why who whether if that idea thought".split())
+_SECOND_PERSON = frozenset("you your yours you're".split())
 
 JOBS = frozenset(
     "engineer teacher nurse doctor designer developer manager lawyer student writer artist "
@@ -104,7 +106,10 @@ def phrase(text: str) -> str | None:
     text = _CUT.sub("", text.strip())
     text = _TRAILING.sub("", text).strip(" .!?'\"")
     text = _ARTICLE.sub("", text)
-    if not text or text.lower() in _EMPTY or len(text.split()) > _MAX_WORDS:
+    words = text.lower().split()
+    if not words or text.lower() in _EMPTY or len(words) > _MAX_WORDS:
+        return None
+    if words[0] in _NOT_OBJECT_START or _SECOND_PERSON.intersection(words):
         return None
     return text
 

@@ -68,9 +68,7 @@ def _relationship(m: re.Match[str]) -> list[Claim]:
 
 
 def _prefers(m: re.Match[str]) -> list[Claim]:
-    parts = re.split(
-        r"\s+(?:over|to|rather than|instead of|more than)\s+", m.group("obj"), maxsplit=1
-    )
+    parts = re.split(r"\s+(?:over|to|rather than|instead of|more than)\s+", m.group("obj"), maxsplit=1)
     choice = object_for("phrase", re.sub(r"^to\s+", "", parts[0], flags=_I))
     if choice is None:
         return []
@@ -88,11 +86,9 @@ def _has(verb_owns: bool) -> Build:
 
 
 def _going(m: re.Match[str]) -> list[Claim]:
-    obj = object_for("phrase", m.group("obj"))
-    if obj is None:
-        return []
-    value = f"go to {obj}" if obj[:1].isupper() else obj
-    return [Claim("plans", value, needs_future=True, keeps_time=True)]
+    place = leading_name(m.group("obj"))
+    value = f"go to {place}" if place else object_for("phrase", m.group("obj"))
+    return [] if value is None else [Claim("plans", value, needs_future=True, keeps_time=True)]
 
 
 def _plan(prefix: str) -> Build:

@@ -15,9 +15,7 @@ from graphmem.providers.extractors.rules_base import Claim
 
 # --------------------------------------------------------------------------- objects
 
-_TRAIL = re.compile(
-    r"(?:了|啦|呢|哦|呀|吧|啊|嘛|喔|的|现在|目前|最近|一下|很久|好久|好几年|多年)+$"
-)
+_TRAIL = re.compile(r"(?:了|啦|呢|哦|呀|吧|啊|嘛|喔|的|现在|目前|最近|一下|很久|好久|好几年|多年)+$")
 _PLACE_TRAIL = re.compile(r"(?:去|来|住|生活|定居|发展|工作)+$")
 _EMPTY = frozenset(
     "你 您 他 她 它 这 那 这里 那里 这儿 那儿 家 家里 它们 他们 她们 你们 我 我们 自己".split()
@@ -123,6 +121,8 @@ def _favourite(m: re.Match[str]) -> list[Claim]:
 
 
 _PET = "|".join(_PETS)
+# what may stand between 在 and 工作/读书/出差: not a verb phrase ("我在想要不要换工作")
+_PLACE_CHARS = r"[^想要不换找做没考虑，,]"
 _RULE_TABLE: tuple[tuple[str, Build], ...] = (
     # ends expressed by the verb itself
     (r"离开了?(?P<obj>.+)", _simple("works_at", "end")),
@@ -140,15 +140,15 @@ _RULE_TABLE: tuple[tuple[str, Build], ...] = (
     (r"家(?:住)?在(?P<obj>.+)", _simple("lives_in", place=True)),
     # studies_at before works_at: both are "在X<verb>"
     (
-        r"(?:正)?在(?P<obj>.+?)(?:读书|上学|学习|念书|读大学|上大学|读研究生|读研|读博|读本科|留学)",
+        rf"(?:正)?在(?P<obj>{_PLACE_CHARS}+?)(?:读书|上学|学习|念书|读大学|上大学|读研究生|读研|读博|读本科|留学)",
         _simple("studies_at"),
     ),
     (r"考上了?(?P<obj>.+)", _simple("studies_at")),
-    (r"(?:正)?在(?P<obj>.+?)(?:出差|旅游|旅行|度假|玩|开会)", _simple("located_at")),
+    (rf"(?:正)?在(?P<obj>{_PLACE_CHARS}+?)(?:出差|旅游|旅行|度假|玩|开会)", _simple("located_at")),
     (r"(?:去了?|到)(?P<obj>.+?)(?:旅游|出差|旅行|度假|玩)", _simple("located_at")),
     (r"(?:到了|抵达了?)(?P<obj>.+)", _simple("located_at", place=True)),
     (r"在(?P<obj>.+?)(?:当|做|担任)(?P<job>.+)", _work_as),
-    (r"在(?P<obj>.+?)(?:工作|上班|任职|实习)", _simple("works_at")),
+    (rf"在(?P<obj>{_PLACE_CHARS}+?)(?:工作|上班|任职|实习)", _simple("works_at")),
     (r"(?:加入了?|入职了?|就职于|供职于|任职于)(?P<obj>.+)", _simple("works_at")),
     # job_title
     (r"(?:被)?(?:升职|提拔|晋升|提升)(?:为|成|成为)了?(?P<obj>.+)", _job(False)),

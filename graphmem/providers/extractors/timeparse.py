@@ -179,9 +179,7 @@ _EN_RULES: tuple[TimeRule, ...] = (
     ),
     TimeRule(rf"{_NUM} {_UNIT} ago", lambda m, ref: shift(ref, m.group("unit"), -_n(m))),
     TimeRule(rf"in {_NUM} {_UNIT}", lambda m, ref: shift(ref, m.group("unit"), _n(m)), future=True),
-    TimeRule(
-        rf"(?:last|this past|on|this) {_WEEKDAYS}", lambda m, ref: past_weekday(ref, _weekday(m))
-    ),
+    TimeRule(rf"(?:last|this past|on|this) {_WEEKDAYS}", lambda m, ref: past_weekday(ref, _weekday(m))),
     TimeRule(rf"next {_WEEKDAYS}", lambda m, ref: next_weekday(ref, _weekday(m)), future=True),
     TimeRule(r"(?:on |since |from )?(?P<year>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})", _iso),
     TimeRule(

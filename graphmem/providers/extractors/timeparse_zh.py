@@ -75,11 +75,7 @@ def _with_tod(value: datetime | None, m: re.Match[str], evening: bool = False) -
 
 def _zh_weekday(m: re.Match[str]) -> int:
     wd = m.group("wd")
-    return (
-        6
-        if wd in ("日", "天", "7")
-        else (int(wd) - 1 if wd.isdigit() else "一二三四五六".index(wd))
-    )
+    return 6 if wd in ("日", "天", "7") else (int(wd) - 1 if wd.isdigit() else "一二三四五六".index(wd))
 
 
 def _zh_day(m: re.Match[str], ref: datetime) -> datetime | None:
@@ -160,16 +156,10 @@ ZH_RULES: tuple[TimeRule, ...] = (
         rf"(?P<w>大前年|前年|去年|今年)(?:(?P<m>{_ZN})月份?(?:(?P<d>{_ZN})[日号])?)?{_ZH_TOD}",
         _zh_year_rel,
     ),
-    TimeRule(
-        rf"(?P<w>明年)(?:(?P<m>{_ZN})月份?(?:(?P<d>{_ZN})[日号])?)?", _zh_year_rel, future=True
-    ),
+    TimeRule(rf"(?P<w>明年)(?:(?P<m>{_ZN})月份?(?:(?P<d>{_ZN})[日号])?)?", _zh_year_rel, future=True),
     TimeRule(rf"(?P<n>{_ZN}|几)个?(?P<unit>天|日|周|星期|礼拜|月|年)(?:前|以前|之前)", _zh_ago(-1)),
-    TimeRule(
-        rf"(?P<n>{_ZN})个?(?P<unit>天|周|星期|礼拜|月|年)(?:后|以后|之后)", _zh_ago(1), future=True
-    ),
-    TimeRule(
-        rf"(?P<year>{_ZH_YEAR})年(?:(?P<m>{_ZN})月份?(?:(?P<d>{_ZN})[日号])?)?{_ZH_TOD}", _zh_ymd
-    ),
+    TimeRule(rf"(?P<n>{_ZN})个?(?P<unit>天|周|星期|礼拜|月|年)(?:后|以后|之后)", _zh_ago(1), future=True),
+    TimeRule(rf"(?P<year>{_ZH_YEAR})年(?:(?P<m>{_ZN})月份?(?:(?P<d>{_ZN})[日号])?)?{_ZH_TOD}", _zh_ymd),
     TimeRule(rf"(?P<m>{_ZN})月份?(?:(?P<d>{_ZN})[日号])?{_ZH_TOD}", _zh_md),
     TimeRule(rf"(?:周|星期|礼拜){_ZH_WD}{_ZH_TOD}", _zh_bare_weekday),
 )

@@ -1,0 +1,104 @@
+"""``Annotated`` dependencies: the one ``GraphMemory`` of the app, the caller, and group access.
+
+Every group route takes ``ReadGroup`` or ``WriteGroup``: the path's ``group`` after the caller's key
+was checked against it. A group outside the key's groups gets 403 whether or not it exists.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Path, Request
+from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
+
+from api.auth import LOCAL_ADMIN, KeyRing, Principal, presented_key
+from api.metrics import Metrics
+from graphmem.config import Settings
+from graphmem.errors import StoreUnavailable
+from graphmem.memory import GraphMemory
+
+GROUP_PATTERN = r"^[A-Za-z0-9_.:\-]+$"
+
+
+def get_memory(request: Request) -> GraphMemory:
+    memory = getattr(request.app.state, "memory", None)
+    if memory is None:
+        raise StoreUnavailable("the service is starting")
+    return memory
+
+
+def get_settings(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+def get_metrics(request: Request) -> Metrics:
+    metrics: Metrics = request.app.state.metrics
+    return metrics
+
+
+_bearer = HTTPBearer(auto_error=False, description="`Authorization: Bearer <api key>`")
+_api_key = APIKeyHeader(name="X-API-Key", auto_error=False, description="The API key")
+
+
+def get_principal(
+    request: Request,
+    bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+    x_api_key: Annotated[str | None, Depends(_api_key)],
+) -> Principal:
+    """The caller, from ``Authorization: Bearer <key>`` or ``X-API-Key`` (any caller in no-auth mode)."""
+    settings = get_settings(request)
+    if settings.no_auth:
+        principal = LOCAL_ADMIN
+    else:
+        keys: KeyRing = request.app.state.keys
+        principal = keys.authenticate(presented_key(bearer.credentials if bearer else None, x_api_key))
+    request.state.key_id = principal.key_id
+    return principal
+
+
+MemoryDep = Annotated[GraphMemory, Depends(get_memory)]
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+MetricsDep = Annotated[Metrics, Depends(get_metrics)]
+PrincipalDep = Annotated[Principal, Depends(get_principal)]
+
+GroupPath = Annotated[
+    str,
+    Path(
+        min_length=1,
+        max_length=128,
+        pattern=GROUP_PATTERN,
+        description="The tenant (`group_id`): letters, digits and `_.:-`.",
+        examples=["team-a"],
+    ),
+]
+
+
+def readable_group(request: Request, group: GroupPath, principal: PrincipalDep) -> str:
+    principal.require_read(group)
+    request.state.group_id = group
+    return group
+
+
+def writable_group(request: Request, group: GroupPath, principal: PrincipalDep) -> str:
+    principal.require_write(group)
+    request.state.group_id = group
+    return group
+
+
+def admin_group(request: Request, group: GroupPath, principal: PrincipalDep) -> str:
+    principal.require_write(group)
+    principal.require_role("admin")
+    request.state.group_id = group
+    return group
+
+
+def analyst(principal: PrincipalDep) -> Principal:
+    principal.require_role("analyst", "admin")
+    return principal
+
+
+ReadGroup = Annotated[str, Depends(readable_group)]
+WriteGroup = Annotated[str, Depends(writable_group)]
+AdminGroup = Annotated[str, Depends(admin_group)]
+AnalystDep = Annotated[Principal, Depends(analyst)]

@@ -1,0 +1,58 @@
+"""Prometheus metrics, one registry per app (no global state; several apps can live in one process).
+
+- ``graphmem_http_request_duration_seconds{method,route,status}``: latency by route *template*
+  (``/v1/groups/{group}/search``), never by concrete path, so tenants and ids do not become labels;
+- ``graphmem_search_duration_seconds{recipe}``: time inside ``GraphMemory.search``;
+- ``graphmem_ingested_episodes_total{status}``, ``graphmem_ingested_facts_total{change}``;
+- ``graphmem_errors_total{code}``: error responses by stable error code.
+
+With ``uvicorn --workers N`` each worker keeps its own registry and a scrape reaches one of them;
+run one worker per container (docs/deploy.md) to scrape each process separately.
+"""
+
+from __future__ import annotations
+
+from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client.exposition import CONTENT_TYPE_LATEST
+
+from graphmem.models.episode import IngestResult
+
+LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+CONTENT_TYPE = CONTENT_TYPE_LATEST
+
+
+class Metrics:
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        self.requests = Histogram(
+            "graphmem_http_request_duration_seconds",
+            "HTTP request latency by route template and status.",
+            ["method", "route", "status"],
+            buckets=LATENCY_BUCKETS,
+            registry=self.registry,
+        )
+        self.search = Histogram(
+            "graphmem_search_duration_seconds",
+            "Search latency inside GraphMemory.search, by recipe.",
+            ["recipe"],
+            buckets=LATENCY_BUCKETS,
+            registry=self.registry,
+        )
+        self.episodes = Counter(
+            "graphmem_ingested_episodes", "Episodes received, by outcome.", ["status"], registry=self.registry
+        )
+        self.facts = Counter(
+            "graphmem_ingested_facts", "Facts written, by kind of change.", ["change"], registry=self.registry
+        )
+        self.errors = Counter(
+            "graphmem_errors", "Error responses by error code.", ["code"], registry=self.registry
+        )
+
+    def observe_ingest(self, result: IngestResult) -> None:
+        for episode in result.episodes:
+            self.episodes.labels(status=episode.status).inc()
+        for fact in result.facts:
+            self.facts.labels(change=fact.change).inc()
+
+    def render(self) -> bytes:
+        return generate_latest(self.registry)

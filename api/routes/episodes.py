@@ -1,0 +1,106 @@
+"""Episodes: ingest (one or a batch, idempotent), read with supported facts, forget."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Body, Header, Path, Response
+
+from api.deps import MemoryDep, MetricsDep, ReadGroup, SettingsDep, WriteGroup
+from api.schemas.common import errors
+from api.schemas.episodes import EpisodeBody, EpisodeCreate, EpisodeDetail, IngestResponse
+from api.schemas.lifecycle import ForgetResponse
+from graphmem.errors import PayloadTooLarge
+
+router = APIRouter(prefix="/v1/groups/{group}", tags=["episodes"])
+
+EpisodeId = Annotated[str, Path(min_length=1, max_length=200, description="Episode id (UUID).")]
+IdempotencyKey = Annotated[
+    str | None,
+    Header(
+        min_length=1,
+        max_length=180,
+        description="Makes a retried POST safe: used as `external_id` of an episode that has none "
+        "(in a batch, `<key>:<index>`).",
+    ),
+]
+
+
+def check_batch(size: int, limit: int, field: str) -> None:
+    if size > limit:
+        raise PayloadTooLarge(
+            f"at most {limit} {field} per request", details={"field": field, "limit": limit, "got": size}
+        )
+
+
+def with_idempotency_key(episodes: list[EpisodeCreate], key: str | None) -> list[EpisodeCreate]:
+    if not key:
+        return episodes
+    if len(episodes) == 1:
+        names = [key]
+    else:
+        names = [f"{key}:{i}" for i in range(len(episodes))]
+    return [
+        ep if ep.external_id else ep.model_copy(update={"external_id": name})
+        for ep, name in zip(episodes, names, strict=True)
+    ]
+
+
+@router.post(
+    "/episodes",
+    operation_id="add_episodes",
+    summary="Ingest one episode or a batch",
+    description=(
+        "Stores the episode(s), extracts entities and facts, resolves them against the group's "
+        "history (dedupe, supersede, slot into the past) in one transaction, and returns the episode "
+        "ids and the facts created or changed. Idempotent by `external_id` or the `Idempotency-Key` "
+        "header: a retry returns the same ids with status `existing` (HTTP 200 instead of 201). "
+        "A batch holds at most `GRAPHMEM_MAX_BATCH` (default 500) episodes; more gets 413."
+    ),
+    status_code=201,
+    responses={200: {"model": IngestResponse, "description": "Nothing new was stored"}, **errors(404)},
+)
+async def add_episodes(
+    group: WriteGroup,
+    body: Annotated[EpisodeBody, Body()],
+    memory: MemoryDep,
+    settings: SettingsDep,
+    metrics: MetricsDep,
+    response: Response,
+    idempotency_key: IdempotencyKey = None,
+) -> IngestResponse:
+    episodes = [body] if isinstance(body, EpisodeCreate) else list(body.episodes)
+    check_batch(len(episodes), settings.max_batch, "episodes")
+    result = await memory.add_episodes(group, with_idempotency_key(episodes, idempotency_key))
+    metrics.observe_ingest(result)
+    if result.created == 0:
+        response.status_code = 200
+    return IngestResponse.model_validate(result.model_dump())
+
+
+@router.get(
+    "/episodes/{episode_id}",
+    operation_id="get_episode",
+    summary="Read an episode and the facts it supports",
+    description="The stored episode (immutable evidence) and every fact it is evidence for.",
+    responses=errors(404),
+)
+async def get_episode(group: ReadGroup, episode_id: EpisodeId, memory: MemoryDep) -> EpisodeDetail:
+    episode, facts = await memory.get_episode(group, episode_id)
+    return EpisodeDetail.model_validate({"episode": episode.model_dump(), "facts": [f.model_dump() for f in facts]})
+
+
+@router.delete(
+    "/episodes/{episode_id}",
+    operation_id="forget_episode",
+    summary="Forget an episode",
+    description=(
+        "Deletes the episode and everything only it supports: facts left without evidence are "
+        "deleted, others lose this evidence and are re-resolved; orphaned entities go too. A "
+        "tombstone keeps the same episode from being ingested again."
+    ),
+    responses=errors(404),
+)
+async def forget_episode(group: WriteGroup, episode_id: EpisodeId, memory: MemoryDep) -> ForgetResponse:
+    report = await memory.forget_episode(group, episode_id)
+    return ForgetResponse.model_validate(report.model_dump())

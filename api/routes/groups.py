@@ -1,0 +1,26 @@
+"""Whole-group operations: forget a group (admin keys only)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from api.deps import AdminGroup, MemoryDep
+from api.schemas.common import errors
+from api.schemas.lifecycle import ForgetResponse
+
+router = APIRouter(prefix="/v1/groups", tags=["groups"])
+
+
+@router.delete(
+    "/{group}",
+    operation_id="forget_group",
+    summary="Forget a whole group (admin)",
+    description=(
+        "Deletes every episode, fact and entity of the group in one operation and reports the counts. "
+        "Requires an admin key: agent keys may forget episodes of their groups, not whole groups."
+    ),
+    responses=errors(404),
+)
+async def forget_group(group: AdminGroup, memory: MemoryDep) -> ForgetResponse:
+    report = await memory.forget_group(group)
+    return ForgetResponse.model_validate(report.model_dump())

@@ -1,0 +1,22 @@
+"""``/metrics``: Prometheus exposition of this process's registry."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Response
+
+from api.deps import MetricsDep
+from api.metrics import CONTENT_TYPE
+
+router = APIRouter(tags=["health"])
+
+
+@router.get(
+    "/metrics",
+    operation_id="metrics",
+    summary="Prometheus metrics",
+    description="Request and search latency histograms, ingest counters, errors by code (no auth).",
+    response_class=Response,
+    responses={200: {"content": {CONTENT_TYPE.split(";")[0]: {"schema": {"type": "string"}}}}},
+)
+async def metrics(metrics: MetricsDep) -> Response:
+    return Response(metrics.render(), media_type=CONTENT_TYPE)

@@ -1,0 +1,27 @@
+"""Search DTOs."""
+
+from __future__ import annotations
+
+from pydantic import ConfigDict
+
+from graphmem.models.search import SearchRequest, SearchResult
+
+
+class SearchBody(SearchRequest):
+    """Hybrid search (BM25 + vector + graph, fused and reranked). ``as_of`` asks what was true at a
+    time; ``include_history`` adds superseded and ended facts; ``token_budget`` bounds ``context``."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {"query": "where does alice live?", "k": 5},
+                {"query": "alice's employer", "as_of": "2024-06-01T00:00:00Z", "include_history": True},
+            ]
+        },
+    )
+
+
+class SearchResponse(SearchResult):
+    """Ranked facts, episodes and entities with per-channel scores and provenance, plus ``context``:
+    an assembled text block within the token budget, ready for a prompt."""

@@ -1,0 +1,161 @@
+"""Correct, end or retract one fact, with optimistic concurrency on its ``version``.
+
+- correct (new value/object): a ``correct`` claim: the old fact is expired (system time) and the
+  new value takes its place in valid time;
+- end (``end=True`` or only ``valid_to``): an ``end`` claim closes the fact in the world;
+- retract: the fact is expired (we learned it was never true); its slot is re-resolved, so a fact
+  it had superseded holds again.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any
+
+from graphmem.errors import Conflict, InvalidInput, NotFound
+from graphmem.memory.context import MemoryContext
+from graphmem.memory.entities import resolve_entities
+from graphmem.memory.facts import SlotInfo, resolve_and_write
+from graphmem.models.fact import FactRecord
+from graphmem.models.predicates import lookup
+from graphmem.store import reads, writes
+from graphmem.store.driver import Tx
+from graphmem.temporal.claims import Claim
+from graphmem.temporal.normalize import normalize_name, value_key
+
+
+async def _locked_fact(
+    tx: Tx, ctx: MemoryContext, group_id: str, fact_id: str, expected_version: int | None
+) -> dict[str, Any]:
+    await writes.lock_group(tx, group_id=group_id, now=ctx.clock())
+    row = await writes.fact_for_update(tx, group_id=group_id, fact_id=fact_id)
+    if row is None:
+        raise NotFound("fact not found", details={"fact_id": fact_id})
+    if expected_version is not None and int(row["version"]) != expected_version:
+        raise Conflict(
+            "the fact changed since you read it",
+            details={"fact_id": fact_id, "expected_version": expected_version, "version": row["version"]},
+        )
+    if row["expired_at"] is not None:
+        raise Conflict("the fact was already corrected or retracted", details={"fact_id": fact_id})
+    return row
+
+
+def _slot(row: dict[str, Any], claim: Claim | None) -> dict[str, SlotInfo]:
+    info = SlotInfo(row["subject_id"], row["subject"], row["predicate"], row["qualifier"], row["importance"])
+    if claim is not None:
+        info.claims.append(claim)
+    return {row["slot"]: info}
+
+
+async def _new_value(
+    tx: Tx, ctx: MemoryContext, group_id: str, row: dict[str, Any], value: str | None, obj: str | None
+) -> tuple[str, str | None]:
+    if obj is None:
+        return value or "", None
+    kind = lookup(row["predicate"]).object_kind
+    vectors = {obj: (await ctx.embed([obj]))[0]}
+    resolved = await resolve_entities(
+        tx, group_id=group_id, wanted={normalize_name(obj): (obj, kind)}, vectors=vectors, now=ctx.clock()
+    )
+    key = normalize_name(obj)
+    return resolved.names[key], resolved.ids[key]
+
+
+async def correct_fact(
+    ctx: MemoryContext,
+    group_id: str,
+    fact_id: str,
+    *,
+    expected_version: int,
+    value: str | None = None,
+    obj: str | None = None,
+    valid_from: datetime | None = None,
+    valid_to: datetime | None = None,
+    end: bool = False,
+) -> FactRecord:
+    if value is not None and obj is not None:
+        raise InvalidInput("give either 'value' or 'object', not both", details={"field": "object"})
+    if not (end or valid_to or value is not None or obj is not None):
+        raise InvalidInput(
+            "nothing to change: give value, object, valid_to or end", details={"field": "body"}
+        )
+    now = ctx.clock()
+
+    async def work(tx: Tx) -> None:
+        row = await _locked_fact(tx, ctx, group_id, fact_id, expected_version)
+        ref = f"explicit:{uuid.uuid4()}"
+        if value is None and obj is None:
+            claim = Claim(
+                ref=ref,
+                kind="end",
+                value=row["value"],
+                value_key=row["value_key"],
+                at=valid_to or now,
+                source_kind="user_stated",
+                recorded_at=now,
+            )
+        else:
+            new_value, object_id = await _new_value(tx, ctx, group_id, row, value, obj)
+            at = row["valid_from"] or valid_from or now
+            claim = Claim(
+                ref=ref,
+                kind="correct",
+                value=new_value,
+                value_key=value_key(new_value),
+                at=at,
+                source_kind="user_stated",
+                recorded_at=now,
+                object_id=object_id,
+                until=valid_to,
+                replaces=row["value_key"],
+            )
+        await resolve_and_write(
+            tx, group_id=group_id, slots=_slot(row, claim), vectors={}, embed_missing=ctx.embed, now=now
+        )
+
+    await ctx.store.execute(work)
+    return await _current_of_slot(ctx, group_id, fact_id)
+
+
+async def retract_fact(
+    ctx: MemoryContext, group_id: str, fact_id: str, *, expected_version: int | None = None
+) -> FactRecord:
+    now = ctx.clock()
+
+    async def work(tx: Tx) -> None:
+        row = await _locked_fact(tx, ctx, group_id, fact_id, expected_version)
+        await writes.expire_fact(tx, group_id=group_id, fact_id=fact_id, now=now)
+        await resolve_and_write(
+            tx, group_id=group_id, slots=_slot(row, None), vectors={}, embed_missing=ctx.embed, now=now
+        )
+
+    await ctx.store.execute(work)
+    return await _fact(ctx, group_id, fact_id)
+
+
+async def _fact(ctx: MemoryContext, group_id: str, fact_id: str) -> FactRecord:
+    rows = await reads.facts_by_ids(ctx.store, group_id=group_id, ids=[fact_id])
+    if not rows:
+        raise NotFound("fact not found", details={"fact_id": fact_id})
+    return reads.to_fact(rows[0])
+
+
+async def _current_of_slot(ctx: MemoryContext, group_id: str, fact_id: str) -> FactRecord:
+    """After a correction the old fact is expired; return what replaced it when there is one."""
+    old = await _fact(ctx, group_id, fact_id)
+    if old.expired_at is None:
+        return old
+    candidates = await reads.facts_of_subject(
+        ctx.store,
+        group_id=group_id,
+        subject_key=normalize_name(old.subject),
+        predicate=old.predicate,
+        mode="history",
+        as_of=None,
+        known_at=None,
+    )
+    current = [reads.to_fact(r) for r in candidates if r["fact"].get("expired_at") is None]
+    newest = max(current, key=lambda f: f.recorded_at, default=None)
+    return newest or old

@@ -1,0 +1,177 @@
+"""Forget (DESIGN §1 rule 2): explicit, complete deletion, each in one write transaction under the
+group lock.
+
+An episode goes with its edges; the claims it supports are stripped from every fact, facts left
+without claims are deleted and the touched slots are re-resolved from what remains (so supersession
+chains stay consistent, as if the episode had never been ingested); a tombstone (key and content
+hash, no content) refuses an idempotent re-ingest. Entities left with no fact and no mention go too.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import datetime
+from typing import Any
+
+from graphmem.errors import NotFound
+from graphmem.memory import facts
+from graphmem.memory.context import MemoryContext
+from graphmem.models.lifecycle import ForgetReport
+from graphmem.store import lifecycle as repo
+from graphmem.store import writes
+from graphmem.store.driver import Tx
+from graphmem.temporal.chain import SlotFact
+from graphmem.temporal.claims import Claim
+
+Drop = Callable[[SlotFact, Claim], bool]
+
+
+async def forget_episode(ctx: MemoryContext, group_id: str, episode_id: str) -> ForgetReport:
+    async with ctx.store.transaction() as tx:
+        now = ctx.clock()
+        found = await repo.lock_existing_group(tx, group_id=group_id)
+        episodes = await repo.episodes_by_ids(tx, group_id=group_id, ids=[episode_id]) if found else []
+        if not episodes:
+            raise NotFound("episode not found", details={"episode_id": episode_id})
+        return await _forget_episodes(tx, ctx, group_id, episodes, now)
+
+
+async def forget_before(ctx: MemoryContext, group_id: str, before: datetime) -> ForgetReport:
+    """Episodes said before ``before`` (reference time) and the facts only they support."""
+    async with ctx.store.transaction() as tx:
+        now = ctx.clock()
+        if not await repo.lock_existing_group(tx, group_id=group_id):
+            return ForgetReport()
+        episodes = await repo.episodes_before(tx, group_id=group_id, before=before)
+        return await _forget_episodes(tx, ctx, group_id, episodes, now)
+
+
+async def forget_entity(ctx: MemoryContext, group_id: str, entity_id: str) -> ForgetReport:
+    """The entity, its aliases and every fact it is the subject or object of. Episodes mentioning it
+    stay (they are evidence of other things too); forget those by episode."""
+    async with ctx.store.transaction() as tx:
+        now = ctx.clock()
+        found = await repo.lock_existing_group(tx, group_id=group_id)
+        if not found or not await repo.entity_exists(tx, group_id=group_id, entity_id=entity_id):
+            raise NotFound("entity not found", details={"entity_id": entity_id})
+        before = await repo.group_counts(tx, group_id=group_id)
+        linked = await repo.slots_of_entity(tx, group_id=group_id, entity_id=entity_id)
+        doomed = {r["fact_id"] for r in linked}
+        slots = sorted({r["slot"] for r in linked})
+        neighbours = await repo.entities_of_slots(tx, group_id=group_id, slots=slots)
+        updated = await rewrite_slots(
+            tx,
+            ctx,
+            group_id,
+            slots,
+            lambda fact, claim: fact.id in doomed or claim.object_id == entity_id,
+            now,
+        )
+        await repo.delete_entity(tx, group_id=group_id, entity_id=entity_id)
+        await repo.delete_orphan_entities(tx, group_id=group_id, ids=sorted(neighbours - {entity_id}))
+        return await _finish(tx, group_id, before, updated, now)
+
+
+async def forget_group(ctx: MemoryContext, group_id: str, *, purge_tombstones: bool = False) -> ForgetReport:
+    """Tenant purge: every episode, fact and entity and the Group node. Tombstones are written for
+    the episodes and kept (a re-ingest reports "forgotten") unless ``purge_tombstones``."""
+    async with ctx.store.transaction() as tx:
+        now = ctx.clock()
+        await repo.lock_existing_group(tx, group_id=group_id)
+        before = await repo.group_counts(tx, group_id=group_id)
+        await repo.delete_group(tx, group_id=group_id, now=now, purge_tombstones=purge_tombstones)
+        after = await repo.group_counts(tx, group_id=group_id)
+        report = _report(before, after, updated=0)
+        if purge_tombstones:
+            report.tombstones, report.tombstones_deleted = 0, before["tombstones"]
+        return report
+
+
+async def _forget_episodes(
+    tx: Tx, ctx: MemoryContext, group_id: str, episodes: list[dict[str, Any]], now: datetime
+) -> ForgetReport:
+    before = await repo.group_counts(tx, group_id=group_id)
+    ids = [e["id"] for e in episodes]
+    gone = set(ids)
+    slots = await repo.slots_of_episodes(tx, group_id=group_id, ids=ids)
+    candidates = await repo.entities_mentioned(tx, group_id=group_id, ids=ids)
+    candidates |= await repo.entities_of_slots(tx, group_id=group_id, slots=slots)
+    updated = await rewrite_slots(tx, ctx, group_id, slots, lambda _f, c: c.episode_id in gone, now)
+    await repo.delete_episodes(tx, group_id=group_id, ids=ids)
+    sessions = sorted({e["session_id"] for e in episodes if e["session_id"]})
+    await writes.relink_sessions(tx, group_id=group_id, session_ids=sessions)
+    tombstones = [{"key": e["key"], "content_hash": e["content_hash"]} for e in episodes if e["key"]]
+    await repo.write_tombstones(tx, group_id=group_id, rows=tombstones, now=now)
+    await repo.delete_orphan_entities(tx, group_id=group_id, ids=sorted(candidates))
+    return await _finish(tx, group_id, before, updated, now)
+
+
+async def _finish(tx: Tx, group_id: str, before: dict[str, int], updated: int, now: datetime) -> ForgetReport:
+    await repo.recount_group(tx, group_id=group_id, now=now)
+    return _report(before, await repo.group_counts(tx, group_id=group_id), updated=updated)
+
+
+def _report(before: dict[str, int], after: dict[str, int], *, updated: int) -> ForgetReport:
+    return ForgetReport(
+        episodes=before["episodes"] - after["episodes"],
+        facts_deleted=before["facts"] - after["facts"],
+        facts_updated=updated,
+        entities_deleted=before["entities"] - after["entities"],
+        edges_deleted=before["relationships"] - after["relationships"],
+        tombstones=after["tombstones"] - before["tombstones"],
+    )
+
+
+async def rewrite_slots(
+    tx: Tx, ctx: MemoryContext, group_id: str, slots: list[str], drop: Drop, now: datetime
+) -> int:
+    """Strip the claims ``drop`` selects from the slots' facts and re-resolve each slot from the
+    remaining claims (memory/facts.py). Returns how many surviving facts were rewritten."""
+    rows = await repo.load_slot_facts(tx, group_id=group_id, slots=slots)
+    infos: dict[str, facts.SlotInfo] = {}
+    existing: dict[str, list[SlotFact]] = defaultdict(list)
+    for row in rows:
+        infos.setdefault(row["slot"], _slot_info(row))
+        existing[row["slot"]].append(facts.slot_fact(row))
+    touched: set[str] = set()
+    for slot, slot_facts in existing.items():
+        existing[slot] = _strip(slot_facts, drop, touched)
+    out = facts.plan_slots(infos, existing, now=now, force_ids=frozenset(touched))
+    for slot, slot_facts in existing.items():
+        for fact in slot_facts:
+            if fact.expired_at is None or fact.id not in touched:
+                continue
+            if fact.claims:
+                facts.keep_expired(out, slot, infos[slot], fact)
+            else:
+                out.delete_ids.append(fact.id)
+    await facts.write_plans(
+        tx, group_id=group_id, slots=sorted(infos), out=out, vectors={}, embed_missing=ctx.embed, now=now
+    )
+    deleted = set(out.delete_ids)
+    return len({r["id"] for r in out.facts if r["id"] not in deleted and r["id"] not in out.created_ids})
+
+
+def _strip(slot_facts: list[SlotFact], drop: Drop, touched: set[str]) -> list[SlotFact]:
+    """Remove dropped claims. A fact expired by a correction whose claim was dropped holds again."""
+    corrected = {c.replaces for f in slot_facts for c in f.claims if c.replaces}
+    kept: list[SlotFact] = []
+    for fact in slot_facts:
+        claims = [c for c in fact.claims if not drop(fact, c)]
+        if len(claims) != len(fact.claims):
+            touched.add(fact.id)
+        kept.append(replace(fact, claims=claims))
+    lost = corrected - {c.replaces for f in kept for c in f.claims if c.replaces}
+    for i, fact in enumerate(kept):
+        if fact.expired_at is not None and fact.value_key in lost and fact.claims:
+            kept[i] = replace(fact, expired_at=None)
+            touched.add(fact.id)
+    return kept
+
+
+def _slot_info(row: dict[str, Any]) -> facts.SlotInfo:
+    return facts.SlotInfo(
+        row["subject_id"], row["subject"], row["predicate"], row["qualifier"], float(row["importance"])
+    )

@@ -1,0 +1,209 @@
+"""Export a group as records and import records back (idempotent: MERGE by id, properties replaced).
+
+An export runs in one transaction that holds the group's write lock (every writer of a group takes
+it), so it is a consistent snapshot of that group. An import writes nodes in batches under the
+group lock, then the relationships, then recounts the group; a file embedded with another model
+(or dimension) is re-embedded with the configured embedder on the way in.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import AsyncIterable, AsyncIterator, Iterable
+from datetime import datetime
+from typing import Any
+
+from graphmem.errors import Conflict, InvalidInput
+from graphmem.memory.context import MemoryContext
+from graphmem.memory.lifecycle import records, retarget
+from graphmem.models.lifecycle import ImportReport
+from graphmem.store import lifecycle as repo
+from graphmem.store import writes
+
+EXPORT_LABELS = ("Entity", "Episode", "Fact", "Tombstone")
+EMBEDDED = {"Episode": "content", "Fact": "statement", "Entity": "name"}
+BATCH = 500
+
+
+async def export_group(
+    ctx: MemoryContext, group_id: str, since: datetime | None = None, *, consistent: bool = True
+) -> AsyncIterator[dict[str, Any]]:
+    meta = await repo.embedding_meta(ctx.store)
+    yield records.header(
+        group_id=group_id,
+        model=meta["model"] if meta else ctx.embedder.model_name,
+        dimension=int(meta["dimension"]) if meta else ctx.embedder.dimension,
+        exported_at=ctx.clock(),
+        since=since,
+    )
+    async with ctx.store.transaction(write=consistent) as tx:
+        if consistent:
+            await repo.lock_existing_group(tx, group_id=group_id)
+        for label in EXPORT_LABELS:
+            async for row in repo.export_nodes(tx, label=label, group_id=group_id, since=since):
+                yield records.node_record(label, row["properties"])
+        for owner in ("Episode", "Fact"):
+            async for row in repo.export_rels(tx, owner=owner, group_id=group_id, since=since):
+                yield records.rel_record(row["rel_type"], row["start_id"], row["end_id"], row["properties"])
+
+
+async def import_records(
+    ctx: MemoryContext,
+    items: Iterable[dict[str, Any]] | AsyncIterable[dict[str, Any]],
+    *,
+    target_group: str | None = None,
+) -> ImportReport:
+    importer = _Importer(ctx, target_group)
+    async for record in _each(items):
+        await importer.add(record)
+    await importer.finish_group()
+    if importer.header is None:
+        raise InvalidInput("nothing to import: no header record", details={})
+    return importer.report
+
+
+async def _each(items: Iterable[dict[str, Any]] | AsyncIterable[dict[str, Any]]) -> AsyncIterator[dict]:
+    if isinstance(items, AsyncIterable):
+        async for item in items:
+            yield item
+    else:
+        for item in items:
+            yield item
+
+
+class _Importer:
+    def __init__(self, ctx: MemoryContext, target: str | None) -> None:
+        self.ctx, self.target = ctx, target
+        self.header: dict[str, Any] | None = None
+        self.source = self.group = ""
+        self.renamed = False
+        self.reembed = False
+        self.nodes: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        self.rels: list[dict[str, Any]] = []
+        self.report = ImportReport()
+
+    async def add(self, record: dict[str, Any]) -> None:
+        kind = record.get("type")
+        if kind == "header":
+            await self.finish_group()
+            self._start(records.check_header(record))
+        elif self.header is None:
+            raise InvalidInput("an export starts with a header record", details={"type": kind})
+        elif kind == "node":
+            await self._node(record)
+        elif kind == "rel":
+            self._rel(record)
+        else:
+            raise InvalidInput(f"unknown record type {kind!r}", details={"type": kind})
+
+    def _start(self, header: dict[str, Any]) -> None:
+        source = str(header["group_id"])
+        if self.target and self.header is not None and source != self.header["group_id"]:
+            raise InvalidInput("--group needs a file of one group", details={"groups": [source]})
+        self.header, self.source = header, source
+        self.group = self.target or source
+        embedder = self.ctx.embedder
+        self.reembed = (header["embedding_model"], int(header.get("dimension") or 0)) != (
+            embedder.model_name,
+            embedder.dimension,
+        )
+        self.renamed = self.group != source
+        if self.group not in self.report.groups:
+            self.report.groups.append(self.group)
+
+    async def _node(self, record: dict[str, Any]) -> None:
+        label = str(record.get("label"))
+        if label not in repo.NODE_LABELS:
+            raise InvalidInput(f"unknown node label {label!r}", details={"label": label})
+        properties = records.decode_properties(record)
+        if properties.get("group_id") != self.source:
+            raise InvalidInput(
+                "a node of another group than the header's",
+                details={"label": label, "group_id": properties.get("group_id"), "header": self.source},
+            )
+        if self.renamed:
+            moved = retarget.node(label, properties, self.group)
+            if moved is None:
+                self.report.tombstones_skipped += 1
+                return
+            properties = moved
+        key = properties.get("key") if label == "Tombstone" else properties.get("id")
+        if not key:
+            raise InvalidInput(f"a {label} node without its id", details={"label": label})
+        embedding = properties.pop("embedding", None)
+        self.nodes[label].append({"id": key, "properties": properties, "embedding": embedding})
+        if len(self.nodes[label]) >= BATCH:
+            await self._flush(label)
+
+    def _rel(self, record: dict[str, Any]) -> None:
+        for field in ("rel_type", "start_id", "end_id"):
+            if not isinstance(record.get(field), str):
+                raise InvalidInput(f"a relationship without {field}", details={"field": field})
+        if record["rel_type"] not in repo.REL_TYPES:
+            raise InvalidInput(f"unknown relationship type {record['rel_type']!r}", details={})
+        row = retarget.rel(record, self.group) if self.renamed else record
+        self.rels.append(
+            {
+                "rel_type": row["rel_type"],
+                "start_id": row["start_id"],
+                "end_id": row["end_id"],
+                "properties": records.decode_properties(record),
+            }
+        )
+
+    async def finish_group(self) -> None:
+        if self.header is None:
+            return
+        for label in list(self.nodes):
+            await self._flush(label)
+        by_type: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        for rel in self.rels:
+            by_type[rel["rel_type"]].append(rel)
+        self.rels = []
+        for rel_type, rows in sorted(by_type.items()):
+            for start in range(0, len(rows), BATCH):
+                chunk = rows[start : start + BATCH]
+                async with self.ctx.store.transaction() as tx:
+                    await writes.lock_group(tx, group_id=self.group, now=self.ctx.clock())
+                    written = await repo.import_rels(tx, rel_type=rel_type, group_id=self.group, rows=chunk)
+                self.report.relationships += written
+                self.report.relationships_skipped += len(chunk) - written
+        async with self.ctx.store.transaction() as tx:
+            await writes.lock_group(tx, group_id=self.group, now=self.ctx.clock())
+            await repo.recount_group(tx, group_id=self.group, now=self.ctx.clock())
+
+    async def _flush(self, label: str) -> None:
+        rows, self.nodes[label] = self.nodes[label], []
+        if not rows:
+            return
+        await self._embed(label, rows)
+        async with self.ctx.store.transaction() as tx:
+            await writes.lock_group(tx, group_id=self.group, now=self.ctx.clock())
+            clashes = await repo.import_conflicts(tx, label=label, group_id=self.group, rows=rows)
+            if clashes:
+                raise Conflict(
+                    f"{len(clashes)} {label} nodes clash with nodes already in the database (same id in "
+                    "another group, or the same name/key under another id); import into another "
+                    "group with --group",
+                    details={"label": label, "clashes": clashes[:20]},
+                )
+            self.report.nodes += await repo.import_nodes(tx, label=label, rows=rows)
+
+    async def _embed(self, label: str, rows: list[dict[str, Any]]) -> None:
+        field = EMBEDDED.get(label)
+        if field is None:
+            return
+        todo: list[dict[str, Any]] = []
+        for row in rows:
+            if self.reembed or row["embedding"] is None:
+                todo.append(row)
+            elif len(row["embedding"]) != self.ctx.embedder.dimension:
+                raise InvalidInput(
+                    "an embedding of the wrong dimension", details={"label": label, "id": row["id"]}
+                )
+        if not todo:
+            return
+        vectors = await self.ctx.embed([str(r["properties"].get(field) or "") for r in todo])
+        for row, vector in zip(todo, vectors, strict=True):
+            row["embedding"] = [float(x) for x in vector]
+        self.report.reembedded += len(todo)
