@@ -342,6 +342,7 @@ _ZH_THEN = {
     "job_title": "{t}{s}的职位是什么？",
     "studies_at": "{t}{s}在哪里读书？",
     "likes": "{t}{s}喜欢什么？",
+    "dislikes": "{t}{s}讨厌什么？",
     "located_at": "{t}{s}在哪里出差或旅行？",
     "relationship_status": "{t}{s}的婚恋状况是什么？",
 }
@@ -349,6 +350,7 @@ _ZH_HISTORY = {
     "lives_in": "{s}先后住过哪些城市？",
     "works_at": "{s}先后在哪些公司工作过？",
     "job_title": "{s}先后担任过哪些职位？",
+    "studies_at": "{s}先后在哪些学校读过书？",
     "relationship_status": "{s}的婚恋状况是怎样变化的？",
 }
 
