@@ -112,7 +112,10 @@ async def _forget(memory: GraphMemory, groups: list[str], log: Log) -> None:
         log(f"GraphMemory.forget_group is not available: groups left in Neo4j: {', '.join(groups)}")
         return
     for group in groups:
-        await forget(group)
+        try:
+            await forget(group, purge_tombstones=True)  # an eval group leaves nothing behind
+        except TypeError:
+            await forget(group)
 
 
 async def _score(

@@ -49,7 +49,7 @@ def cypher(query: str, params: tuple[str, ...], fmt: str) -> None:
 
     \b
     Example:
-      graphmem cypher "MATCH (f:Fact {group_id: \\$g}) RETURN f.statement AS fact LIMIT 5" --param g=team-a
+      graphmem cypher "match (f:Fact {group_id: \\$g}) RETURN f.statement AS fact LIMIT 5" --param g=team-a
       graphmem cypher "CALL db.labels()" --format csv
     """
     ensure_server(settings())

@@ -18,7 +18,7 @@ class CypherBody(BaseModel):
         json_schema_extra={
             "examples": [
                 {
-                    "query": "MATCH (f:Fact {group_id: $g})-[:SUBJECT]->(e:Entity) "
+                    "query": "match (f:Fact {group_id: $g})-[:SUBJECT]->(e:Entity) "
                     "RETURN e.name AS who, f.statement AS fact LIMIT 10",
                     "params": {"g": "team-a"},
                     "format": "json",

@@ -16,9 +16,11 @@ constraints and vector indexes ignore them.
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import time
+import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,15 +43,27 @@ def graphiti_group(name: str) -> str:
     return _GROUP_SAFE.sub("_", name)[:120]
 
 
-def _clients(embedder: Embedder) -> tuple[Any, Any, Any]:
+def _import_graphiti() -> None:
+    """Import graphiti-core once, quietly: its pydantic models use the deprecated class-based config,
+    which warns at class creation (and the test suite turns warnings into errors)."""
     try:
-        from graphiti_core.cross_encoder.client import CrossEncoderClient
-        from graphiti_core.embedder.client import EmbedderClient
-        from graphiti_core.llm_client.client import LLMClient
-    except ImportError as exc:  # pragma: no cover - depends on the environment
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            import graphiti_core
+            import graphiti_core.driver.neo4j_driver
+            import graphiti_core.search.search_config_recipes
+            import graphiti_core.utils.bulk_utils  # noqa: F401
+    except ImportError as exc:  # depends on the environment
         raise GraphitiUnavailable(
             f"graphiti-core is not installed ({exc}); pip install -e '.[eval]'"
         ) from exc
+
+
+def _clients(embedder: Embedder) -> tuple[Any, Any, Any]:
+    _import_graphiti()
+    from graphiti_core.cross_encoder.client import CrossEncoderClient
+    from graphiti_core.embedder.client import EmbedderClient
+    from graphiti_core.llm_client.client import LLMClient
 
     class MiniLMClient(EmbedderClient):  # type: ignore[misc]
         """graphiti's embedder interface over graphmem's MiniLM (same vectors as graphmem)."""
@@ -87,6 +101,9 @@ class GraphitiRun:
     @classmethod
     async def connect(cls, settings: Settings, embedder: Embedder) -> GraphitiRun:
         emb, llm, reranker = _clients(embedder)
+        # graphiti's driver reports server notices (e.g. "property fact_embedding does not exist" on an
+        # empty graph) through the neo4j logger; graphmem's own driver turns them off at the source.
+        logging.getLogger("neo4j.notifications").setLevel(logging.ERROR)
         from graphiti_core import Graphiti
         from graphiti_core.driver.neo4j_driver import Neo4jDriver
 

@@ -19,6 +19,11 @@ from suite_kit import (
     later,
 )
 
+
+def article(noun: str) -> str:
+    return "an" if noun[0] in "aeiou" else "a"
+
+
 LIVE = (
     "I live in {A}.",
     "I've been living in {A} for a few years now.",
@@ -72,15 +77,15 @@ TITLES = (
     ("research assistant", "lead researcher"),
 )
 TITLE_START = (
-    "I work as a {t}.",
-    "I'm a {t} at {O}.",
+    "I work as {a} {t}.",
+    "I'm {a} {t} at {O}.",
     "My job title is {t}.",
-    "I am working as a {t} at {O}.",
+    "I am working as {a} {t} at {O}.",
 )
 PROMOTED = (
     "I got promoted to {t}.",
     "I was promoted to {t} last month.",
-    "I'm now a {t}.",
+    "I'm now {a} {t}.",
     "Good news, I got promoted to {t} two weeks ago!",
     "They made me {t}.",
 )
@@ -130,8 +135,8 @@ def titles(p: Pools, n: int) -> list[Case]:
         case = Case(f"en-title-{i + 1:03d}", "job_title", "en", p.one(EN_PEOPLE)).shuffled(i % 3 == 2)
         t1 = p.start()
         t2 = later(p, t1)
-        case.say(t1, TITLE_START[i % len(TITLE_START)].format(t=t1_name, O=org))
-        case.say(t2, PROMOTED[i % len(PROMOTED)].format(t=t2_name))
+        case.say(t1, TITLE_START[i % len(TITLE_START)].format(t=t1_name, a=article(t1_name), O=org))
+        case.say(t2, PROMOTED[i % len(PROMOTED)].format(t=t2_name, a=article(t2_name)))
         case.now("job_title", t2_name).at(between(t1, t2), "job_title", t1_name)
         case.history("job_title", [t1_name, t2_name])
         cases.append(case)
@@ -226,7 +231,15 @@ def trips(p: Pools, n: int) -> list[Case]:
 
 
 def corrections(p: Pools, n: int) -> list[Case]:
-    designs = (_corr_meant, _corr_actually, _corr_oops_job, _corr_my_bad, _corr_plain, _corr_wait, _corr_title)
+    designs = (
+        _corr_meant,
+        _corr_actually,
+        _corr_oops_job,
+        _corr_my_bad,
+        _corr_plain,
+        _corr_wait,
+        _corr_title,
+    )
     return [
         designs[i % len(designs)](p, Case(f"en-corr-{i + 1:03d}", "correction", "en", p.one(EN_PEOPLE)))
         for i in range(n)
@@ -264,7 +277,9 @@ def _corr_my_bad(p: Pools, case: Case) -> Case:
     t2 = later(p, t1)
     t3 = after(t2, 2).replace(hour=10)
     case.say(t1, f"I work at {o0}.").say(t2, f"I joined {o1}.").say(t3, f"My bad, I joined {o2}, not {o1}.")
-    return case.shuffled().now("works_at", o2).at(between(t1, t2), "works_at", o0).history("works_at", [o0, o2])
+    return (
+        case.shuffled().now("works_at", o2).at(between(t1, t2), "works_at", o0).history("works_at", [o0, o2])
+    )
 
 
 def _corr_plain(p: Pools, case: Case) -> Case:

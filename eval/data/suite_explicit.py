@@ -64,7 +64,11 @@ EXPLICIT = (
         [("works_at", ["{O}", "{P}", "{Q}"])],
     ),
     Design(
-        [F("lives_in", "{A}", (2015, 5, 1)), F("lives_in", "{B}", (2019, 9, 1)), F("lives_in", "{C}", (2022, 2, 1))],
+        [
+            F("lives_in", "{A}", (2015, 5, 1)),
+            F("lives_in", "{B}", (2019, 9, 1)),
+            F("lives_in", "{C}", (2022, 2, 1)),
+        ],
         [("lives_in", None, "{C}"), ("lives_in", (2020, 6, 1), "{B}"), ("lives_in", (2016, 6, 1), "{A}")],
         [("lives_in", ["{A}", "{B}", "{C}"])],
     ),
@@ -109,13 +113,21 @@ EXPLICIT = (
         [("works_at", (2020, 1, 15), None), ("works_at", None, "{P}"), ("works_at", (2019, 6, 1), "{O}")],
     ),
     Design(
-        [F("lives_in", "{A}", (2016, 4, 1)), F("lives_in", "{B}", (2018, 8, 1)), F("lives_in", "{C}", (2021, 3, 1))],
+        [
+            F("lives_in", "{A}", (2016, 4, 1)),
+            F("lives_in", "{B}", (2018, 8, 1)),
+            F("lives_in", "{C}", (2021, 3, 1)),
+        ],
         [("lives_in", None, "{C}"), ("lives_in", (2019, 6, 1), "{B}")],
         [("lives_in", ["{A}", "{B}", "{C}"])],
         shuffled=True,
     ),
     Design(
-        [F("lives_in", "{A}", (2015, 1, 1)), F("lives_in", "{C}", (2022, 1, 1)), F("lives_in", "{B}", (2019, 1, 1))],
+        [
+            F("lives_in", "{A}", (2015, 1, 1)),
+            F("lives_in", "{C}", (2022, 1, 1)),
+            F("lives_in", "{B}", (2019, 1, 1)),
+        ],
         [("lives_in", (2020, 6, 1), "{B}"), ("lives_in", None, "{C}"), ("lives_in", (2016, 1, 1), "{A}")],
         [("lives_in", ["{A}", "{B}", "{C}"])],
     ),
@@ -125,7 +137,10 @@ EXPLICIT = (
         [("studies_at", ["{S}"])],
     ),
     Design(
-        [F("works_at", "{O}", (2017, 2, 1), source="imported"), F("works_at", "{P}", (2021, 5, 1), source="tool")],
+        [
+            F("works_at", "{O}", (2017, 2, 1), source="imported"),
+            F("works_at", "{P}", (2021, 5, 1), source="tool"),
+        ],
         [("works_at", None, "{P}"), ("works_at", (2019, 1, 1), "{O}")],
         [("works_at", ["{O}", "{P}"])],
         shuffled=True,
@@ -204,7 +219,9 @@ def _names(p: Pools, lang: str) -> dict[str, str]:
     o, q, r = p.pick(ZH_ORGS if zh else EN_ORGS, 3)
     names = {"A": a, "B": b, "C": c, "O": o, "P": q, "Q": r, "T": p.one(ZH_TRIPS if zh else EN_TRIPS)}
     names["S"] = "浙江大学" if zh else p.one(EN_SCHOOLS)
-    names["J"], names["K"] = ("软件工程师", "高级工程师") if zh else ("software engineer", "senior software engineer")
+    names["J"], names["K"] = (
+        ("软件工程师", "高级工程师") if zh else ("software engineer", "senior software engineer")
+    )
     names["X"], names["Y"] = ("茶", "围棋") if zh else ("tea", "chess")
     return names
 

@@ -134,7 +134,9 @@ ZH_CITIES = (
     "北京 上海 广州 深圳 杭州 成都 南京 武汉 西安 重庆 苏州 厦门 青岛 大连 长沙 昆明 天津 郑州 合肥 宁波"
 ).split()
 ZH_TRIPS = "日本 东京 新加坡 云南 三亚 泰国 巴黎 香港 首尔 伦敦".split()
-ZH_ORGS = "腾讯 阿里巴巴 字节跳动 华为 百度 美团 京东 小米 网易 拼多多 滴滴 快手 招商银行 比亚迪 大疆 携程".split()
+ZH_ORGS = (
+    "腾讯 阿里巴巴 字节跳动 华为 百度 美团 京东 小米 网易 拼多多 滴滴 快手 招商银行 比亚迪 大疆 携程".split()
+)
 ZH_SCHOOLS = "清华大学 北京大学 复旦大学 浙江大学 南京大学 武汉大学 中山大学".split()
 ZH_TOPICS = "咖啡 火锅 爬山 跑步 看电影 打游戏 喝奶茶 钓鱼".split()
 
@@ -182,9 +184,7 @@ class Pools:
 
     def start(self, first_year: int = 2021, last_year: int = 2023) -> datetime:
         """A first-episode time: a random day in the given years (days 1-28, at 10:00 UTC)."""
-        return day(
-            self.rng.randint(first_year, last_year), self.rng.randint(1, 12), self.rng.randint(1, 28)
-        )
+        return day(self.rng.randint(first_year, last_year), self.rng.randint(1, 12), self.rng.randint(1, 28))
 
 
 @dataclass

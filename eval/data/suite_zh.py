@@ -219,7 +219,7 @@ def third_persons(p: Pools, n: int) -> list[Case]:
         case = Case(f"zh-third-{i + 1:03d}", "third_person", "zh", speaker)
         t1 = p.start()
         t2 = later(p, t1)
-        rel = ("朋友", "同事", "姐姐")[i % 3]
+        rel = ("朋友", "同事", "室友")[i % 3]
         case.say(t1, f"我的{rel}{other}住在{a}。").say(t2, f"{other}搬到了{b}。")
         case.now("lives_in", b, subject=other).at(between(t1, t2), "lives_in", a, subject=other)
         cases.append(case.history("lives_in", [a, b], subject=other).none("lives_in"))

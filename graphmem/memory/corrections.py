@@ -3,8 +3,8 @@
 - correct (new value/object): a ``correct`` claim: the old fact is expired (system time) and the
   new value takes its place in valid time;
 - end (``end=True`` or only ``valid_to``): an ``end`` claim closes the fact in the world;
-- retract: the fact is expired (we learned it was never true); its slot is re-resolved, so a fact
-  it had superseded holds again.
+- retract: a ``retract`` claim expires the fact (we learned it was never true); the slot is
+  re-resolved, so a fact it had superseded holds again.
 """
 
 from __future__ import annotations
@@ -126,9 +126,18 @@ async def retract_fact(
 
     async def work(tx: Tx) -> None:
         row = await _locked_fact(tx, ctx, group_id, fact_id, expected_version)
-        await writes.expire_fact(tx, group_id=group_id, fact_id=fact_id, now=now)
+        claim = Claim(
+            ref=f"explicit:{uuid.uuid4()}",
+            kind="retract",
+            value=row["value"],
+            value_key=row["value_key"],
+            at=row["valid_from"],
+            source_kind="inferred" if row["tier"] == "inferred" else "user_stated",
+            recorded_at=now,
+            replaces=row["value_key"],
+        )
         await resolve_and_write(
-            tx, group_id=group_id, slots=_slot(row, None), vectors={}, embed_missing=ctx.embed, now=now
+            tx, group_id=group_id, slots=_slot(row, claim), vectors={}, embed_missing=ctx.embed, now=now
         )
 
     await ctx.store.execute(work)

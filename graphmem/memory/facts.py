@@ -184,12 +184,14 @@ def _collect(
     force_ids: frozenset[str] = frozenset(),
 ) -> None:
     successors = {old for _, old, _ in plan.supersedes}
+    touched = plan.created_ids | plan.changed_ids | set(plan.expire_ids) | force_ids
+    expired_ids = {r.id for r in plan.expired_runs}
     for run in plan.runs + plan.expired_runs:
-        expired = run.id in plan.expire_ids
-        touched = run.id in plan.created_ids or run.id in plan.changed_ids or run.id in force_ids
-        if not touched and not expired:
+        if run.id not in touched:
             continue
-        out.facts.append(_fact_row(slot, info, run, now if expired else None))
+        expired = run.id in expired_ids
+        expired_at = (before[run.id].expired_at if run.id in before else None) or now
+        out.facts.append(_fact_row(slot, info, run, expired_at if expired else None))
         out.evidence.extend(_evidence_rows(run))
         out.changes.append(
             FactChange(
@@ -198,10 +200,11 @@ def _collect(
                 statement=statement(info.subject, info.predicate, run.value),
             )
         )
-        out.created += run.id in plan.created_ids
         if run.id in plan.created_ids:
+            out.created += 1
             out.created_ids.add(run.id)
     out.delete_ids.extend(plan.delete_ids)
+    out.created -= len(plan.delete_ids)
     out.changes.extend(FactChange(fact_id=i, change="merged", statement="") for i in plan.delete_ids)
     out.supersedes.extend({"new_id": n, "old_id": o, "at": at} for n, o, at in plan.supersedes)
 

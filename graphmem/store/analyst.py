@@ -106,11 +106,11 @@ def check_single_statement(query: str) -> str:
     if len(query) > MAX_QUERY_CHARS:
         raise InvalidInput("query is too long", details={"field": "query", "max": MAX_QUERY_CHARS})
     code = [(i, ch) for i, ch in _code_chars(query) if not ch.isspace()]
-    if not code:
-        raise InvalidInput("query has no statement", details={"field": "query"})
-    if code[-1][1] == ";":
+    if code and code[-1][1] == ";":
         query = query[: code[-1][0]]
         code.pop()
+    if not code:
+        raise InvalidInput("query has no statement", details={"field": "query"})
     if any(ch == ";" for _, ch in code):
         raise Forbidden("only one statement per query", details={"reason": "multiple_statements"})
     return query

@@ -118,7 +118,3 @@ async def episodes_in_group(tx: Tx, *, group_id: str, ids: list[str]) -> set[str
 async def fact_for_update(tx: Tx, *, group_id: str, fact_id: str) -> dict[str, Any] | None:
     rows = await run(tx, q.FACT_FOR_UPDATE, group_id=group_id, fact_id=fact_id)
     return rows[0] if rows else None
-
-
-async def expire_fact(tx: Tx, *, group_id: str, fact_id: str, now: datetime) -> None:
-    await run(tx, q.EXPIRE_FACT, group_id=group_id, fact_id=fact_id, now=now)

@@ -76,44 +76,61 @@ def _runs(claims: list[Claim], *, functional: bool) -> list[Run]:
     return runs
 
 
+REPLACING = ("correct", "retract")
+
+
 def _apply_corrections(claims: list[Claim], *, functional: bool) -> tuple[list[Claim], list[Run]]:
-    """Each ``correct`` claim expires the run of the mistaken value that held when it was made and
-    takes that run's place in time. Returns (remaining claims, expired runs)."""
-    plain = [c for c in claims if c.kind != "correct"]
+    """``correct`` and ``retract`` claims expire the run of the mistaken value (``replaces``) that
+    held when they were made; a correction's value takes that run's place in time.
+
+    They are re-applied from all of the slot's claims on every resolution (they stay stored with
+    their own kind), so the outcome does not depend on the order in which claims arrived.
+    Returns (claims for the chain, expired runs)."""
+    plain = [c for c in claims if c.kind not in REPLACING]
     expired: list[Run] = []
-    for claim in sorted((c for c in claims if c.kind == "correct"), key=_order):
+    for claim in sorted((c for c in claims if c.kind in REPLACING), key=_order):
         candidates = [
             r
             for r in _runs(plain, functional=functional)
             if r.value_key == claim.replaces
             and (r.valid_from is None or claim.at is None or r.valid_from <= claim.at)
         ]
-        if not candidates:
-            plain.append(claim.moved_to(claim.at))
-            continue
-        target = candidates[-1]
-        refs = {c.ref for c in target.claims}
-        plain = [c for c in plain if c.ref not in refs]
-        plain.append(claim.moved_to(target.valid_from))
-        target.previous = None
-        expired.append(target)
+        target = candidates[-1] if candidates else None
+        start = target.valid_from if target is not None else claim.at
+        if target is not None:
+            refs = {c.ref for c in target.claims}
+            plain = [c for c in plain if c.ref not in refs]
+            target.previous = None
+            expired.append(target)
+        if claim.kind == "correct":
+            plain.append(claim.moved_to(start))
+        elif target is not None:
+            target.claims.append(claim)
+        else:  # nothing to retract (yet): keep the claim on an empty, expired fact
+            expired.append(Run(claim.value, claim.value_key, claim.tier, None, claim.at, claim.at, [claim]))
     return plain, expired
+
+
+def _holds(run: Run | None, at: datetime | None) -> bool:
+    """Whether ``run`` still holds at ``at`` (it is open, or ends after ``at``)."""
+    if run is None:
+        return False
+    return run.valid_to is None or (at is not None and run.valid_to > at)
 
 
 def _walk(claims: list[Claim], *, functional: bool) -> list[Run]:
     """Turn one tier's claims into consecutive runs."""
     runs: list[Run] = []
     cur: Run | None = None
-    events = sorted(claims, key=_order)
-    for claim in events:
+    for claim in sorted(claims, key=_order):
         if claim.kind == "end":
             _end(runs, cur, claim)
             continue
-        if cur is not None and cur.open and cur.value_key == claim.value_key:
+        if cur is not None and _holds(cur, claim.at) and cur.value_key == claim.value_key:
             cur.claims.append(claim)
             _apply_until(cur, claim)
             continue
-        if cur is not None and cur.open:
+        if cur is not None and _holds(cur, claim.at):
             cur.valid_to = claim.at
         new = Run(claim.value, claim.value_key, claim.tier, claim.object_id, claim.at, claims=[claim])
         if functional and cur is not None and cur.valid_to is not None and cur.valid_to == claim.at:
@@ -125,12 +142,15 @@ def _walk(claims: list[Claim], *, functional: bool) -> list[Run]:
 
 
 def _apply_until(run: Run, claim: Claim) -> None:
-    if claim.until is not None and (run.valid_from is None or claim.until > run.valid_from):
+    """An explicit end (``until``) closes the run unless a claim already keeps it open longer."""
+    if claim.until is None or (run.valid_from is not None and claim.until <= run.valid_from):
+        return
+    if len(run.claims) == 1 or (run.valid_to is not None and claim.until > run.valid_to):
         run.valid_to = claim.until
 
 
 def _end(runs: list[Run], cur: Run | None, claim: Claim) -> None:
-    if cur is not None and cur.open and cur.value_key == claim.value_key:
+    if cur is not None and _holds(cur, claim.at) and cur.value_key == claim.value_key:
         cur.valid_to = claim.at
         cur.claims.append(claim)
         return
@@ -141,7 +161,7 @@ def _end(runs: list[Run], cur: Run | None, claim: Claim) -> None:
     # A value that never held here: keep the claim on a fact that ends at the claim's time and
     # starts after whatever came before (an empty interval when another value holds then).
     start: datetime | None = None
-    if cur is not None and cur.open:
+    if cur is not None and _holds(cur, claim.at):
         start = claim.at
     elif runs and claim.at is not None:
         ends = [r.valid_to for r in runs if r.valid_to is not None]
@@ -168,19 +188,25 @@ def _match(runs: list[Run], live: list[SlotFact]) -> list[str]:
 
 
 def resolve_slot(existing: list[SlotFact], new_claims: list[Claim], *, functional: bool) -> SlotPlan:
-    live = [f for f in existing if f.expired_at is None]
+    """The slot's facts as a pure function of all its claims (existing facts' and new ones)."""
     known = {c.ref for f in existing for c in f.claims}
-    claims = [c for f in live for c in f.claims] + [c for c in new_claims if c.ref not in known]
-    claims, expired_runs = _apply_corrections(claims, functional=functional)
-    runs = _runs(claims, functional=functional)
-    delete_ids = _match(runs + expired_runs, live)
-    by_id = {f.id: f for f in live}
+    claims = [c for f in existing for c in f.claims] + [c for c in new_claims if c.ref not in known]
+    originals = {c.ref: c for c in claims}
+    chain_claims, expired_runs = _apply_corrections(claims, functional=functional)
+    runs = _runs(chain_claims, functional=functional)
+    for run in runs + expired_runs:  # stored claims keep their own kind and time
+        run.claims = [originals.get(c.ref, c) for c in run.claims]
+    unused = set(_match(runs, existing))
+    _match(expired_runs, [f for f in existing if f.id in unused])
+    by_id = {f.id: f for f in existing}
+    used = {r.id for r in runs + expired_runs}
     created = {r.id for r in runs + expired_runs if r.id not in by_id}
-    changed = {r.id for r in runs if r.id in by_id and _differs(r, by_id[r.id])}
+    changed = {r.id for r in runs + expired_runs if r.id in by_id and _differs(r, by_id[r.id])}
+    changed |= {r.id for r in runs if r.id in by_id and by_id[r.id].expired_at is not None}
+    newly_expired = [r.id for r in expired_runs if r.id not in by_id or by_id[r.id].expired_at is None]
     supersedes = [(r.id, r.previous.id, r.valid_from) for r in runs if r.previous is not None]
-    return SlotPlan(
-        runs, delete_ids, [r.id for r in expired_runs], changed, created, supersedes, expired_runs
-    )
+    delete_ids = sorted(set(by_id) - used)
+    return SlotPlan(runs, delete_ids, newly_expired, changed, created, supersedes, expired_runs)
 
 
 def _differs(run: Run, fact: SlotFact) -> bool:

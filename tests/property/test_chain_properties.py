@@ -20,17 +20,23 @@ def claim_sets(draw: st.DrawFn) -> list[Claim]:
     claims = []
     for i in range(n):
         value = draw(st.sampled_from(["Paris", "Rome", "Oslo"]))
-        kind = draw(st.sampled_from(["assert", "assert", "assert", "end"]))
+        kind = draw(st.sampled_from(["assert", "assert", "assert", "end", "correct"]))
         day = draw(st.integers(min_value=0, max_value=60))
         tier = draw(st.sampled_from(["user_stated", "user_stated", "extracted", "inferred"]))
-        claims.append(Claim(ref=f"c{i}", kind=kind, value=value, value_key=value.lower(),
-                            at=BASE + timedelta(days=day), source_kind=tier, recorded_at=NOW))
+        until = draw(st.none() | st.integers(min_value=1, max_value=30)) if kind == "assert" else None
+        wrong = draw(st.sampled_from(["paris", "rome", "oslo"])) if kind == "correct" else None
+        at = BASE + timedelta(days=day)
+        claims.append(Claim(ref=f"c{i}", kind=kind, value=value, value_key=value.lower(), at=at,
+                            source_kind=tier, recorded_at=NOW, replaces=wrong,
+                            until=at + timedelta(days=until) if until else None))
     return claims
 
 
 def _facts(plan) -> list[SlotFact]:  # type: ignore[no-untyped-def]
-    return [SlotFact(r.id, r.value, r.value_key, r.tier, list(r.claims), r.valid_from, r.valid_to)
+    live = [SlotFact(r.id, r.value, r.value_key, r.tier, list(r.claims), r.valid_from, r.valid_to)
             for r in plan.runs]
+    return live + [SlotFact(r.id, r.value, r.value_key, r.tier, list(r.claims), r.valid_from, r.valid_to,
+                            expired_at=NOW) for r in plan.expired_runs]
 
 
 def _incremental(claims: list[Claim], functional: bool):  # type: ignore[no-untyped-def]
@@ -48,7 +54,8 @@ def _shape(plan) -> list[tuple]:  # type: ignore[no-untyped-def]
               for n, o, _ in plan.supersedes}
     runs = sorted((r.tier, r.value, r.valid_from or BASE, r.valid_to or NOW,
                    tuple(sorted(c.ref for c in r.claims))) for r in plan.runs)
-    return [runs, sorted(chains, key=str)]
+    expired = sorted((r.value, tuple(sorted(c.ref for c in r.claims))) for r in plan.expired_runs)
+    return [runs, sorted(chains, key=str), expired]
 
 
 @settings(max_examples=150, deadline=None)
@@ -85,7 +92,7 @@ def test_valid_intervals_of_a_functional_slot_never_overlap(claims) -> None:  # 
 @given(claims=claim_sets())
 def test_every_claim_is_kept_by_exactly_one_fact(claims) -> None:  # type: ignore[no-untyped-def]
     plan = resolve_slot([], claims, functional=True)
-    refs = [c.ref for r in plan.runs for c in r.claims]
+    refs = [c.ref for r in plan.runs + plan.expired_runs for c in r.claims]
     assert sorted(refs) == sorted(c.ref for c in claims)
 
 

@@ -171,11 +171,6 @@ WHERE f.group_id = $group_id
 RETURN f.id AS id, f.slot AS slot, f.subject_id AS subject_id, f.subject AS subject,
        f.predicate AS predicate, coalesce(f.qualifier, '') AS qualifier, f.value AS value,
        f.value_key AS value_key, f.valid_from AS valid_from, f.valid_to AS valid_to,
-       f.expired_at AS expired_at, f.version AS version, coalesce(f.importance, 0.5) AS importance
-"""
-
-EXPIRE_FACT = """
-MATCH (f:Fact {id: $fact_id})
-WHERE f.group_id = $group_id
-SET f.expired_at = $now, f.version = f.version + 1, f.updated_at = $now
+       f.expired_at AS expired_at, f.version AS version, coalesce(f.importance, 0.5) AS importance,
+       coalesce(f.tier, 'stated') AS tier
 """

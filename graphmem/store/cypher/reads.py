@@ -28,6 +28,7 @@ WHERE ($predicate IS NULL OR f.predicate = $predicate)
         WHEN 'current' THEN f.valid_to IS NULL AND coalesce(f.status, 'active') = 'active'
         WHEN 'as_of' THEN (f.valid_from IS NULL OR f.valid_from <= $as_of)
                           AND (f.valid_to IS NULL OR f.valid_to > $as_of)
+                          AND coalesce(f.status, 'active') = 'active'
         ELSE true END)
 """
 

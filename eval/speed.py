@@ -1,0 +1,305 @@
+"""Speed benchmark (EVAL.md §3) over the synthetic tenant of ``eval.synthetic``.
+
+Phases (all in one process, sequential, so the numbers do not compete with each other):
+1. ingest: episodes through ``GraphMemory.add_episodes`` in batches, then facts through ``add_facts``
+   (skipped with ``reuse_group`` when that group already holds the tenant);
+2. embed only: the embedder alone on the same episode texts (a sample of ``embed_sample``);
+3. search through the library: ``GraphMemory.search`` with the default recipe, query embedding
+   included, after a few warm-up queries;
+4. search through HTTP: the API app (``api.main.create_app`` with this memory, no-auth on loopback)
+   under uvicorn in this event loop on a random loopback port, ``POST /v1/groups/{group}/search``;
+5. raw: the same Neo4j index calls the default recipe issues (``graphmem.store.search``: bm25 and
+   vector over facts and episodes, entity seeds and the graph expansion), run concurrently as the
+   pipeline runs them, with the query vectors precomputed — no embedding, fusion, hydration or rerank;
+6. optionally graphiti-core's search over a copy of the same tenant (``eval.baselines.graphiti``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from eval.metrics import latency_summary, peak_rss_mb
+from eval.synthetic import Tenant
+from graphmem.config import Settings
+from graphmem.memory import GraphMemory
+from graphmem.models.search import SearchRequest
+from graphmem.retrieval.config import recipe
+from graphmem.store import search as channels
+from graphmem.temporal.normalize import group_token
+from graphmem.text import query_terms
+
+Log = Callable[[str], None]
+
+
+@dataclass
+class SpeedOptions:
+    episodes: int
+    facts: int
+    seed: int = 7
+    queries: int = 240
+    k: int = 10
+    batch: int = 250
+    fact_batch: int = 500
+    embed_sample: int = 2000
+    warmup: int = 10
+    http: bool = True
+    with_graphiti: bool = False
+    reuse_group: str | None = None
+    keep: bool = False
+
+
+def default_group(opts: SpeedOptions) -> str:
+    """A fresh group per run; pass it back as ``reuse_group`` (with ``keep``) to rerun the search part."""
+    return f"speed-{opts.episodes}-{opts.facts}-s{opts.seed}-{uuid.uuid4().hex[:8]}"
+
+
+async def _group_size(memory: GraphMemory, group: str) -> dict[str, int]:
+    sizes = await channels.sizes(memory.ctx.store, group_id=group)
+    return {k: int(v) for k, v in sizes["group"].items()}
+
+
+async def _ingest(
+    memory: GraphMemory, tenant: Tenant, group: str, opts: SpeedOptions, log: Log
+) -> dict[str, Any]:
+    batch: list[Any] = []
+    began = time.perf_counter()
+    done = 0
+    for ep in tenant.episodes():
+        batch.append(ep)
+        if len(batch) == opts.batch:
+            await memory.add_episodes(group, batch)
+            done += len(batch)
+            batch = []
+            if done % (opts.batch * 20) == 0:
+                rate = done / (time.perf_counter() - began)
+                log(f"episodes {done}/{opts.episodes} ({rate:.0f}/s)")
+    if batch:
+        await memory.add_episodes(group, batch)
+    episodes_s = time.perf_counter() - began
+    began = time.perf_counter()
+    facts: list[Any] = []
+    for fact in tenant.facts():
+        facts.append(fact)
+        if len(facts) == opts.fact_batch:
+            await memory.add_facts(group, facts)
+            facts = []
+    if facts:
+        await memory.add_facts(group, facts)
+    facts_s = time.perf_counter() - began
+    log(f"ingested {opts.episodes} episodes in {episodes_s:.1f}s, {opts.facts} facts in {facts_s:.1f}s")
+    return {"episodes": round(episodes_s, 2), "facts": round(facts_s, 2)}
+
+
+def _embed_only(memory: GraphMemory, tenant: Tenant, opts: SpeedOptions) -> tuple[float, int]:
+    texts = []
+    for ep in tenant.episodes():
+        texts.append(ep.content)
+        if len(texts) >= opts.embed_sample:
+            break
+    began = time.perf_counter()
+    for start in range(0, len(texts), opts.batch):
+        memory.ctx.embedder.embed(texts[start : start + opts.batch])
+    return len(texts) / (time.perf_counter() - began), len(texts)
+
+
+async def _timed(queries: list[str], call: Callable[[str], Awaitable[Any]], warmup: int) -> list[float]:
+    for q in queries[:warmup]:
+        await call(q)
+    out = []
+    for q in queries:
+        began = time.perf_counter()
+        await call(q)
+        out.append((time.perf_counter() - began) * 1000)
+    return out
+
+
+async def _http(
+    memory: GraphMemory, settings: Settings, group: str, queries: list[str], opts: SpeedOptions
+) -> dict[str, Any]:
+    import httpx
+    import uvicorn
+
+    from api.main import create_app
+
+    app = create_app(settings.model_copy(update={"no_auth": True, "host": "127.0.0.1"}), memory=memory)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on"))
+    task = asyncio.create_task(server.serve(sockets=[sock]))
+    try:
+        while not server.started:
+            if task.done():
+                task.result()
+            await asyncio.sleep(0.05)
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60.0) as client:
+            path = f"/v1/groups/{group}/search"
+            probe = await client.post(path, json={"query": queries[0], "k": opts.k})
+            if probe.status_code != 200:
+                return {"error": f"POST {path} -> {probe.status_code}: {probe.text[:200]}"}
+
+            async def call(q: str) -> None:
+                resp = await client.post(path, json={"query": q, "k": opts.k})
+                resp.raise_for_status()
+
+            return {"ms": await _timed(queries, call, opts.warmup)}
+    finally:
+        server.should_exit = True
+        await task
+        sock.close()
+
+
+async def _raw(memory: GraphMemory, group: str, queries: list[str], opts: SpeedOptions) -> list[float]:
+    """The default recipe's Neo4j calls alone, concurrently as the pipeline issues them."""
+    cfg = recipe("default")
+    store, n, targets = memory.ctx.store, cfg.candidates, list(cfg.targets)
+    vectors = memory.ctx.embedder.embed(queries)
+    sizes = await channels.sizes(store, group_id=group)
+    plural = {"episode": "episodes", "fact": "facts", "entity": "entities"}
+    tok = group_token(group)
+    time_args: dict[str, Any] = {"as_of": None, "history": cfg.include_history}
+
+    def vector_args(target: str) -> dict[str, Any]:
+        size = int(sizes["group"][plural[target]])
+        return {
+            "exact": size <= memory.ctx.vector_exact_threshold,
+            "fetch": channels.overfetch(n, size, int(sizes["total"][plural[target]])),
+        }
+
+    plans = {t: vector_args(t) for t in targets}
+    by_query = {q: [float(x) for x in v] for q, v in zip(queries, vectors, strict=True)}
+
+    async def graph(lucene: str) -> None:
+        seeds = await channels.bm25(
+            store, target="entity", group_id=group, lucene=lucene, limit=3, **time_args
+        )
+        ids = [i for i, _ in seeds]
+        await asyncio.gather(
+            *(
+                channels.graph(store, target=t, group_id=group, seeds=ids, limit=n, **time_args)
+                for t in targets
+                if t != "entity"
+            )
+        )
+
+    async def call(q: str) -> None:
+        terms = query_terms(q)
+        lucene = f"+group_token:{tok} +search_text:({' '.join(terms)})" if terms else None
+        jobs: list[Awaitable[Any]] = []
+        if lucene and cfg.channel_on("bm25"):
+            jobs += [
+                channels.bm25(store, target=t, group_id=group, lucene=lucene, limit=n, **time_args)
+                for t in targets
+            ]
+        if cfg.channel_on("vector"):
+            jobs += [
+                channels.vector(
+                    store, target=t, group_id=group, embedding=by_query[q], limit=n, **plans[t], **time_args
+                )
+                for t in targets
+            ]
+        if lucene and cfg.channel_on("graph"):
+            jobs.append(graph(lucene))
+        await asyncio.gather(*jobs)
+
+    return await _timed(queries, call, opts.warmup)
+
+
+async def _graphiti(
+    memory: GraphMemory, settings: Settings, group: str, queries: list[str], opts: SpeedOptions, log: Log
+) -> dict[str, Any]:
+    from eval.baselines.graphiti import GraphitiRun, graphiti_group
+
+    try:
+        run = await GraphitiRun.connect(settings, memory.ctx.embedder)
+    except Exception as exc:
+        return {"error": f"{type(exc).__name__}: {exc}"}
+    target = graphiti_group(f"graphiti_{group}")
+    try:
+        stats = await run.load(memory.ctx.store, group, target)
+        log(f"graphiti loaded {stats}")
+
+        async def call(q: str) -> None:
+            await run.search(target, q, opts.k)
+
+        ms = await _timed(queries, call, opts.warmup)
+        return {"load": stats, "search_ms": latency_summary(ms)}
+    except Exception as exc:
+        return {"error": f"{type(exc).__name__}: {exc}"}
+    finally:
+        await run.close()
+
+
+async def run_speed(
+    memory: GraphMemory, settings: Settings, opts: SpeedOptions, log: Log = lambda _m: None
+) -> dict[str, Any]:
+    tenant = Tenant(opts.episodes, opts.facts, seed=opts.seed)
+    group = opts.reuse_group or default_group(opts)
+    reused = bool(opts.reuse_group) and (await _group_size(memory, group)).get("episodes", 0) > 0
+    memory.ctx.embedder.embed(["warm-up"])
+    ingest_s: dict[str, Any] | None = None
+    if not reused:
+        ingest_s = await _ingest(memory, tenant, group, opts, log)
+    embed_rate, embed_n = _embed_only(memory, tenant, opts)
+    queries = tenant.queries(opts.queries)
+    result: dict[str, Any] = {
+        "group": group,
+        "reused_group": reused,
+        "episodes": opts.episodes,
+        "facts": opts.facts,
+        "group_size": await _group_size(memory, group),
+        "ingest_seconds": ingest_s,
+        "ingest_episodes_per_s": round(opts.episodes / ingest_s["episodes"], 1) if ingest_s else None,
+        "ingest_facts_per_s": round(opts.facts / ingest_s["facts"], 1)
+        if ingest_s and ingest_s["facts"]
+        else None,
+        "embed_only_per_s": round(embed_rate, 1),
+        "embed_only_texts": embed_n,
+    }
+    result["ingest_vs_embed_ratio"] = (
+        round(result["ingest_episodes_per_s"] / embed_rate, 3) if result["ingest_episodes_per_s"] else None
+    )
+    try:
+        log(f"searching {len(queries)} queries through the library ...")
+
+        async def library(q: str) -> None:
+            await memory.search(group, SearchRequest(query=q, k=opts.k))
+
+        lib_ms = await _timed(queries, library, opts.warmup)
+        log("raw Neo4j calls ...")
+        raw_ms = await _raw(memory, group, queries, opts)
+        http: dict[str, Any] = {"error": "skipped (--no-http)"}
+        if opts.http:
+            log("searching through HTTP ...")
+            http = await _http(memory, settings, group, queries, opts)
+        lib, raw = latency_summary(lib_ms), latency_summary(raw_ms)
+        http_ms = latency_summary(http["ms"]) if "ms" in http else None
+        result["n_queries"] = len(queries)
+        result["k"] = opts.k
+        result["search_ms"] = {"library": lib, "http": http_ms}
+        if http_ms is None:
+            result["http_error"] = http.get("error")
+        result["http_added_ms_p50"] = round(http_ms["p50"] - lib["p50"], 2) if http_ms else None
+        result["raw_ms"] = raw
+        result["overhead_ratio"] = {
+            q: round(lib[q] / raw[q], 2) if raw[q] else None for q in ("p50", "p95", "p99")
+        }
+        if opts.with_graphiti:
+            log("graphiti-core on the same tenant ...")
+            result["graphiti"] = await _graphiti(memory, settings, group, queries, opts, log)
+    finally:
+        if not (opts.keep or opts.reuse_group):
+            forget = getattr(memory, "forget_group", None)
+            if forget is not None:
+                await forget(group, purge_tombstones=True)
+            else:
+                log(f"GraphMemory.forget_group is not available: group {group} left in Neo4j")
+    result["peak_rss_mb"] = peak_rss_mb()
+    return result

@@ -1,0 +1,253 @@
+"""The ``llm`` extractor: any OpenAI-compatible chat endpoint (OpenAI, Ollama, vLLM) with JSON-schema output.
+
+One episode → one ``POST {base_url}/chat/completions`` at temperature 0, with the fixed system prompt
+(``llm_prompt``) and ``response_format`` set to the strict JSON schema (``llm_schema``). The reply is
+parsed and validated before anything is returned:
+
+    attempt ─┬─ 200 + valid extraction ───────────────→ Extraction
+             ├─ invalid output (malformed JSON, schema) → retry, resending the bad reply + the error
+             ├─ timeout, connection error, 429, 5xx ───→ retry the same request
+             └─ any other status (400, 401, 403, 404) ─→ ExtractionFailed at once
+
+Retries are bounded by ``max_retries`` (so at most ``max_retries + 1`` requests) with a short
+exponential backoff (``Retry-After`` honoured, capped); when they run out, ``ExtractionFailed`` carries
+the attempts and the last reason. A partial extraction is never returned. Synchronous by design: the
+pipeline runs extractors in a worker thread. Errors name fields and statuses, never episode text.
+"""
+
+from __future__ import annotations
+
+import ssl
+import time
+from datetime import datetime
+from functools import cache
+from typing import Any, NoReturn
+
+import httpx
+
+from graphmem.clock import as_utc
+from graphmem.errors import ConfigError, ExtractionFailed
+from graphmem.models.extraction import Extraction
+from graphmem.providers.extractors.llm_prompt import corrective_message, system_prompt, user_message
+from graphmem.providers.extractors.llm_schema import (
+    JSON_SCHEMA,
+    SCHEMA_NAME,
+    InvalidOutput,
+    parse_extraction,
+)
+
+USER = "user"
+"""Subject for first-person claims when the episode has no speaker (as in the rules extractor)."""
+
+Message = dict[str, str]
+
+
+class _Retry(Exception):
+    """A failed attempt worth repeating; ``followup`` holds the messages to append next time."""
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        status: int | None = None,
+        wait_s: float | None = None,
+        followup: list[Message] | None = None,
+    ) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.status = status
+        self.wait_s = wait_s
+        self.followup = followup or []
+
+
+class _Fatal(Exception):
+    """A failed attempt that retrying cannot fix (bad key, unknown model, bad request)."""
+
+    def __init__(self, reason: str, *, status: int | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.status = status
+
+
+class LLMExtractor:
+    """Extracts entities and facts with a chat model; validated, retried, all or nothing."""
+
+    name = "llm"
+
+    def __init__(
+        self,
+        *,
+        base_url: str,
+        model: str,
+        api_key: str | None = None,
+        timeout_s: float = 30.0,
+        max_retries: int = 2,
+        backoff_s: float = 0.5,
+        max_backoff_s: float = 8.0,
+    ) -> None:
+        _check_config(base_url=base_url, model=model, timeout_s=timeout_s, max_retries=max_retries)
+        self.base_url = base_url.rstrip("/")
+        self.model = model
+        self.timeout_s = timeout_s
+        self.max_retries = max_retries
+        self.backoff_s = max(0.0, backoff_s)
+        self.max_backoff_s = max(0.0, max_backoff_s)
+        self._api_key = api_key or None
+
+    def __repr__(self) -> str:  # never shows the key
+        return f"LLMExtractor(base_url={self.base_url!r}, model={self.model!r})"
+
+    @property
+    def url(self) -> str:
+        return f"{self.base_url}/chat/completions"
+
+    def extract(self, *, content: str, speaker: str | None, reference_time: datetime) -> Extraction:
+        who = (speaker or "").strip()[:200] or USER
+        prompt: list[Message] = [
+            {"role": "system", "content": system_prompt()},
+            {
+                "role": "user",
+                "content": user_message(content=content, speaker=who, reference_time=as_utc(reference_time)),
+            },
+        ]
+        messages = prompt
+        attempts = self.max_retries + 1
+        with httpx.Client(timeout=self.timeout_s, headers=self._headers(), verify=_tls()) as client:
+            for attempt in range(1, attempts + 1):
+                try:
+                    return self._attempt(client, messages, content=content, speaker=who)
+                except _Fatal as exc:
+                    self._fail(attempt, exc.reason, exc.status)
+                except _Retry as exc:
+                    last = exc
+                messages = [*prompt, *last.followup]
+                if attempt < attempts:
+                    time.sleep(self._delay(attempt, last.wait_s))
+        self._fail(attempts, last.reason, last.status)
+
+    # ------------------------------------------------------------------ one attempt
+
+    def _attempt(
+        self, client: httpx.Client, messages: list[Message], *, content: str, speaker: str
+    ) -> Extraction:
+        reply = self._complete(client, messages)
+        try:
+            return parse_extraction(reply, content=content, speaker=speaker)
+        except InvalidOutput as exc:
+            followup = [
+                {"role": "assistant", "content": reply},
+                {"role": "user", "content": corrective_message(exc.reason)},
+            ]
+            raise _Retry(exc.reason, followup=followup) from None
+
+    def _complete(self, client: httpx.Client, messages: list[Message]) -> str:
+        try:
+            response = client.post(self.url, json=self._body(messages))
+        except httpx.TimeoutException:
+            raise _Retry(f"timed out after {self.timeout_s:g}s") from None
+        except httpx.UnsupportedProtocol:
+            raise _Fatal("base_url is not an http(s) URL") from None
+        except httpx.RequestError as exc:
+            raise _Retry(f"request failed: {type(exc).__name__}") from None
+        status = response.status_code
+        if status == 429 or status >= 500:
+            raise _Retry(
+                f"HTTP {status}{_error_code(response)}", status=status, wait_s=_retry_after(response)
+            )
+        if status != 200:
+            raise _Fatal(f"HTTP {status}{_error_code(response)}", status=status)
+        return _message_content(response)
+
+    def _body(self, messages: list[Message]) -> dict[str, Any]:
+        return {
+            "model": self.model,
+            "temperature": 0,
+            "messages": messages,
+            "response_format": {
+                "type": "json_schema",
+                "json_schema": {"name": SCHEMA_NAME, "strict": True, "schema": JSON_SCHEMA},
+            },
+        }
+
+    def _headers(self) -> dict[str, str]:
+        headers = {"Accept": "application/json", "User-Agent": "graphmem"}
+        if self._api_key:
+            headers["Authorization"] = f"Bearer {self._api_key}"
+        return headers
+
+    def _delay(self, attempt: int, wait_s: float | None) -> float:
+        delay = wait_s if wait_s is not None else self.backoff_s * 2 ** (attempt - 1)
+        return min(delay, self.max_backoff_s)
+
+    def _fail(self, attempts: int, reason: str, status: int | None) -> NoReturn:
+        details: dict[str, Any] = {
+            "extractor": self.name,
+            "model": self.model,
+            "attempts": attempts,
+            "reason": reason,
+        }
+        if status is not None:
+            details["status"] = status
+        noun = "attempt" if attempts == 1 else "attempts"
+        raise ExtractionFailed(f"llm extraction failed after {attempts} {noun}: {reason}", details=details)
+
+
+# ---------------------------------------------------------------------- helpers
+
+
+def _check_config(*, base_url: str, model: str, timeout_s: float, max_retries: int) -> None:
+    problems = {
+        "GRAPHMEM_LLM_BASE_URL": not base_url.startswith(("http://", "https://")),
+        "GRAPHMEM_LLM_MODEL": not model.strip(),
+        "GRAPHMEM_LLM_TIMEOUT_S": not timeout_s > 0,
+        "GRAPHMEM_LLM_MAX_RETRIES": max_retries < 0,
+    }
+    bad = [field for field, wrong in problems.items() if wrong]
+    if bad:
+        raise ConfigError(
+            "invalid llm extractor settings: "
+            + ", ".join(bad)
+            + " (base_url must be http(s), model non-empty, timeout > 0, retries >= 0)",
+            details={"field": bad[0], "fields": bad},
+        )
+
+
+@cache
+def _tls() -> ssl.SSLContext:
+    """One TLS context per process: building one (loading the CA bundle) costs ~0.25 s per client."""
+    return httpx.create_ssl_context()
+
+
+def _message_content(response: httpx.Response) -> str:
+    """``choices[0].message.content`` of a chat completion; anything else is worth another try."""
+    try:
+        body = response.json()
+    except ValueError:
+        raise _Retry("response body is not JSON") from None
+    try:
+        message = body["choices"][0]["message"]
+    except (KeyError, IndexError, TypeError):
+        raise _Retry("response has no choices[0].message") from None
+    content = message.get("content") if isinstance(message, dict) else None
+    if isinstance(content, str) and content.strip():
+        return content
+    refused = isinstance(message, dict) and message.get("refusal")
+    raise _Retry("the model refused" if refused else "empty message content")
+
+
+def _error_code(response: httpx.Response) -> str:
+    """`` (code)`` from an OpenAI-style error body; the message itself is not kept (it may echo input)."""
+    try:
+        error = response.json().get("error")
+    except (ValueError, AttributeError):
+        return ""
+    code = error.get("code") or error.get("type") if isinstance(error, dict) else None
+    return f" ({str(code)[:60]})" if code else ""
+
+
+def _retry_after(response: httpx.Response) -> float | None:
+    try:
+        seconds = float(response.headers.get("retry-after", ""))
+    except ValueError:
+        return None
+    return seconds if seconds >= 0 else None

@@ -1,0 +1,127 @@
+"""``graphmem eval speed``: ingestion and search speed on a synthetic tenant (EVAL.md §3)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from graphmem_cli.common import ensure_server, guarded, run_async, settings, with_memory
+
+
+def _table(r: dict[str, Any]) -> str:
+    def ms(d: dict[str, Any] | None) -> str:
+        return "–" if not d else f"{d['p50']} / {d['p95']} / {d['p99']}"
+
+    lines = [
+        f"group {r['group']} ({'reused' if r['reused_group'] else 'ingested'}): {r['group_size']}",
+        f"ingest: {r['ingest_episodes_per_s']} episodes/s, {r['ingest_facts_per_s']} facts/s "
+        f"(seconds {r['ingest_seconds']})",
+        f"embed only: {r['embed_only_per_s']} texts/s over {r['embed_only_texts']} texts; "
+        f"ingest/embed ratio {r['ingest_vs_embed_ratio']}",
+    ]
+    if "search_ms" in r:
+        lines += [
+            f"search ms p50/p95/p99, {r['n_queries']} queries, k={r['k']}:",
+            f"  library (query embedding included): {ms(r['search_ms']['library'])}",
+            f"  HTTP: {ms(r['search_ms']['http'])}"
+            + (
+                f"  ({r['http_error']})"
+                if r.get("http_error")
+                else f"  (+{r['http_added_ms_p50']} ms at p50)"
+            ),
+            f"  raw Neo4j calls: {ms(r['raw_ms'])}",
+            f"  overhead ratio (library / raw): {r['overhead_ratio']}",
+        ]
+    g = r.get("graphiti")
+    if g:
+        lines.append(
+            f"  graphiti-core search: {ms(g.get('search_ms'))}  load {g.get('load')}"
+            if "error" not in g
+            else f"  graphiti-core: {g['error']}"
+        )
+    lines.append(f"peak RSS: {r['peak_rss_mb']} MiB")
+    return "\n".join(lines)
+
+
+@click.command("speed")
+@click.option("--episodes", type=click.IntRange(min=1), required=True, help="Synthetic episodes (turns).")
+@click.option("--facts", type=click.IntRange(min=0), required=True, help="Synthetic explicit facts.")
+@click.option("--seed", type=int, default=7, show_default=True)
+@click.option(
+    "--queries", type=click.IntRange(min=1), default=240, show_default=True, help="Queries in the mix."
+)
+@click.option("--k", type=click.IntRange(min=1, max=100), default=10, show_default=True)
+@click.option(
+    "--batch",
+    type=click.IntRange(min=1, max=500),
+    default=250,
+    show_default=True,
+    help="Episodes per add_episodes call.",
+)
+@click.option(
+    "--embed-sample",
+    type=click.IntRange(min=1),
+    default=2000,
+    show_default=True,
+    help="Texts the embed-only rate is measured on.",
+)
+@click.option(
+    "--reuse-group",
+    default=None,
+    help="Search this group if it holds data (skip ingestion); otherwise ingest into it. Kept.",
+)
+@click.option("--keep", is_flag=True, help="Keep the synthetic group (rerun with --reuse-group).")
+@click.option("--no-http", is_flag=True, help="Skip the HTTP measurement.")
+@click.option("--with-graphiti", is_flag=True, help="Also time graphiti-core's search on the same data.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object last.")
+@guarded
+def speed(
+    episodes: int,
+    facts: int,
+    seed: int,
+    queries: int,
+    k: int,
+    batch: int,
+    embed_sample: int,
+    reuse_group: str | None,
+    keep: bool,
+    no_http: bool,
+    with_graphiti: bool,
+    as_json: bool,
+) -> None:
+    """Ingest a deterministic synthetic tenant, then time a fixed query mix.
+
+    Reports ingest and embed-only rates, search p50/p95/p99 through the library and HTTP, the raw
+    Neo4j calls and the overhead ratio, and peak memory.
+
+    \b
+    Example:
+      graphmem eval speed --episodes 5000 --facts 5000 --keep --json
+    """
+    from eval.speed import SpeedOptions, run_speed
+
+    opts = SpeedOptions(
+        episodes=episodes,
+        facts=facts,
+        seed=seed,
+        queries=queries,
+        k=k,
+        batch=batch,
+        embed_sample=embed_sample,
+        http=not no_http,
+        with_graphiti=with_graphiti,
+        reuse_group=reuse_group,
+        keep=keep,
+    )
+    cfg = settings()
+    ensure_server(cfg)
+
+    def log(message: str) -> None:
+        click.echo(message, err=True)
+
+    result = run_async(with_memory(cfg, lambda memory: run_speed(memory, cfg, opts, log)))
+    click.echo(_table(result))
+    if as_json:
+        click.echo(json.dumps(result))

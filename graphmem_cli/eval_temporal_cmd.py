@@ -1,0 +1,85 @@
+"""``graphmem eval temporal``: the temporal suite (EVAL.md §1)."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+from graphmem_cli.common import ensure_server, fail, guarded, run_async, settings, with_memory
+
+
+@click.command("temporal")
+@click.option(
+    "--data",
+    "data",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Suite JSONL, one case per line (EVAL.md §1), e.g. eval/data/temporal_suite.jsonl.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object last.")
+@click.option(
+    "--concurrency",
+    type=click.IntRange(min=1, max=32),
+    default=4,
+    show_default=True,
+    help="Cases run at once (each has its own group; answers do not depend on it).",
+)
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="Only the first N cases.")
+@click.option("--only", default=None, help="Only cases whose id starts with this, e.g. zh- or en-move.")
+@click.option(
+    "--failures",
+    "failures_out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write every failure (not only the first 20) to this JSONL file.",
+)
+@click.option("--keep", is_flag=True, help="Leave the eval groups in Neo4j (debugging).")
+@guarded
+def temporal(
+    data: Path,
+    as_json: bool,
+    concurrency: int,
+    limit: int | None,
+    only: str | None,
+    failures_out: Path | None,
+    keep: bool,
+) -> None:
+    """Structured, search and history accuracy on a temporal suite, per question kind.
+
+    Each case is ingested into a fresh group of its own (episodes through the configured
+    extractor, one call per episode; explicit facts), questioned, then forgotten.
+
+    \b
+    Example:
+      graphmem eval temporal --data eval/data/temporal_suite.jsonl --json
+    """
+    from eval.temporal import load_cases, run_suite, write_failures
+    from eval.temporal_report import summarize, table
+
+    try:
+        cases = load_cases(data, limit=limit, only=only)
+    except ValueError as exc:
+        fail(str(exc))
+    if not cases:
+        fail(f"no cases in {data}" + (f" matching {only!r}" if only else ""))
+    cfg = settings()
+    ensure_server(cfg)
+
+    async def work(memory: Any) -> Any:
+        return await run_suite(memory, cases, concurrency=concurrency, keep=keep)
+
+    began = time.monotonic()
+    run, outcomes = run_async(with_memory(cfg, work))
+    elapsed = time.monotonic() - began
+    summary = summarize(outcomes, len(cases))
+    click.echo(table(summary, outcomes))
+    click.echo(f"\n{len(cases)} cases in {elapsed:.1f}s (run {run.run_id}, extractor {cfg.extractor})")
+    if failures_out is not None:
+        write_failures(failures_out, outcomes)
+        click.echo(f"wrote {failures_out}", err=True)
+    if as_json:
+        click.echo(json.dumps(summary, ensure_ascii=False, default=str))

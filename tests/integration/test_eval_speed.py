@@ -1,0 +1,76 @@
+"""`graphmem eval speed` on a few hundred items: the synthetic tenant is deterministic and the report
+has every field EVAL.md §3 names. No wall-clock thresholds: benchmarks measure, tests assert shape."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from eval.speed import SpeedOptions, run_speed
+from eval.synthetic import Tenant
+from graphmem.config import Settings
+from graphmem.memory import GraphMemory
+from graphmem.store import search as channels
+from graphmem_cli.main import cli
+
+
+def test_synthetic_tenant_is_deterministic() -> None:
+    a, b = Tenant(300, 120, seed=3), Tenant(300, 120, seed=3)
+    eps_a, eps_b = list(a.episodes()), list(b.episodes())
+    assert len(eps_a) == 300 and eps_a == eps_b
+    assert list(a.facts()) == list(b.facts()) and len(list(a.facts())) == 120
+    assert a.queries(200) == b.queries(200) and len(set(a.queries(200))) > 150
+    assert len({e.session_id for e in eps_a}) >= 10  # many sessions, not one giant one
+    assert len({e.external_id for e in eps_a}) == 300
+    assert list(Tenant(300, 120, seed=4).episodes()) != eps_a
+
+
+def _check(result: dict, episodes: int, facts: int) -> None:
+    for key in ("ingest_episodes_per_s", "ingest_facts_per_s", "embed_only_per_s", "ingest_vs_embed_ratio"):
+        assert result[key] is not None and result[key] > 0
+    assert result["group_size"]["episodes"] == episodes
+    lib = result["search_ms"]["library"]
+    assert set(lib) == {"p50", "p95", "p99"} and 0 < lib["p50"] <= lib["p99"]
+    http = result["search_ms"]["http"]
+    assert (http is not None and 0 < http["p50"] <= http["p99"]) or result["http_error"]
+    assert 0 < result["raw_ms"]["p50"] <= result["raw_ms"]["p99"]
+    assert result["overhead_ratio"]["p50"] > 0
+    assert result["peak_rss_mb"] > 0
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # graphiti-core's pydantic v1-style models
+async def test_speed_report_shape_and_cleanup(memory: GraphMemory, settings: Settings) -> None:
+    opts = SpeedOptions(episodes=200, facts=100, queries=24, warmup=2, embed_sample=64, with_graphiti=True)
+    result = await run_speed(memory, settings, opts)
+    _check(result, 200, 100)
+    assert result["n_queries"] == 24 and not result["reused_group"]
+    graphiti = result["graphiti"]
+    assert "error" in graphiti or graphiti["search_ms"]["p50"] > 0
+    if hasattr(memory, "forget_group"):
+        sizes = await channels.sizes(memory.ctx.store, group_id=result["group"])
+        assert sizes["group"]["episodes"] == 0
+
+
+async def test_reuse_group_skips_ingestion(memory: GraphMemory, settings: Settings, group: str) -> None:
+    opts = SpeedOptions(
+        episodes=60, facts=20, queries=8, warmup=1, embed_sample=16, http=False, reuse_group=group
+    )
+    first = await run_speed(memory, settings, opts)
+    assert not first["reused_group"] and first["group"] == group
+    again = await run_speed(memory, settings, opts)
+    assert again["reused_group"] and again["ingest_seconds"] is None
+    assert again["group_size"]["episodes"] == 60  # nothing ingested twice
+    if hasattr(memory, "forget_group"):
+        await memory.forget_group(group, purge_tombstones=True)
+
+
+def test_cli_json_last_line() -> None:
+    res = CliRunner().invoke(
+        cli, ["eval", "speed", "--episodes", "40", "--facts", "10", "--queries", "5", "--no-http", "--json"]
+    )
+    assert res.exit_code == 0, res.output
+    result = json.loads(res.stdout.strip().splitlines()[-1])
+    assert result["episodes"] == 40 and result["search_ms"]["http"] is None
+    assert "library (query embedding included)" in res.stdout
