@@ -17,6 +17,7 @@ Phases (all in one process, sequential, so the numbers do not compete with each 
 from __future__ import annotations
 
 import asyncio
+import os
 import socket
 import time
 import uuid
@@ -240,6 +241,7 @@ async def _graphiti(
 async def run_speed(
     memory: GraphMemory, settings: Settings, opts: SpeedOptions, log: Log = lambda _m: None
 ) -> dict[str, Any]:
+    load_before = [round(x, 2) for x in os.getloadavg()]
     tenant = Tenant(opts.episodes, opts.facts, seed=opts.seed)
     group = opts.reuse_group or default_group(opts)
     reused = bool(opts.reuse_group) and (await _group_size(memory, group)).get("episodes", 0) > 0
@@ -302,4 +304,6 @@ async def run_speed(
             else:
                 log(f"GraphMemory.forget_group is not available: group {group} left in Neo4j")
     result["peak_rss_mb"] = peak_rss_mb()
+    # the machine's 1/5/15-minute load averages before and after: latencies mean little on a busy host
+    result["loadavg"] = {"start": load_before, "end": [round(x, 2) for x in os.getloadavg()]}
     return result

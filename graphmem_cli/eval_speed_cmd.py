@@ -41,7 +41,7 @@ def _table(r: dict[str, Any]) -> str:
             if "error" not in g
             else f"  graphiti-core: {g['error']}"
         )
-    lines.append(f"peak RSS: {r['peak_rss_mb']} MiB")
+    lines.append(f"peak RSS: {r['peak_rss_mb']} MiB; load average start/end: {r['loadavg']}")
     return "\n".join(lines)
 
 

@@ -20,7 +20,11 @@ router = APIRouter(prefix="/v1/groups/{group}", tags=["facts"])
 FactId = Annotated[str, Path(min_length=1, max_length=200, description="Fact id (UUID).")]
 IfMatch = Annotated[
     str | None,
-    Header(max_length=40, description="The fact's `version` (as returned, or its `ETag`), e.g. `3` or `\"3\"`."),
+    Header(
+        max_length=40,
+        pattern=r'^(W/)?"?[0-9]{1,12}"?$',
+        description="The fact's `version` (as returned, or its `ETag`), e.g. `3` or `\"3\"`.",
+    ),
 ]
 
 

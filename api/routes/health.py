@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -11,9 +12,15 @@ from api.errors import error_body
 from graphmem.errors import GraphMemError
 
 router = APIRouter(tags=["health"])
+READY_TIMEOUT_S = 3.0  # a readiness probe must answer fast, even while the driver retries
 
 
-@router.get("/healthz", operation_id="healthz", summary="Liveness: the process is up")
+@router.get(
+    "/healthz",
+    operation_id="healthz",
+    summary="Liveness: the process is up",
+    description="Always 200 while the process serves requests; touches nothing (no auth).",
+)
 async def healthz() -> dict[str, str]:
     return {"status": "ok"}
 
@@ -22,6 +29,7 @@ async def healthz() -> dict[str, str]:
     "/readyz",
     operation_id="readyz",
     summary="Readiness: Neo4j, schema and embedder ready",
+    description="200 when Neo4j answers within 3 s; 503 with `Retry-After` otherwise (no auth).",
     responses={503: {"description": "Not ready"}},
 )
 async def readyz(request: Request) -> Any:
@@ -31,7 +39,10 @@ async def readyz(request: Request) -> Any:
             error_body("store_unavailable", "starting"), status_code=503, headers={"Retry-After": "2"}
         )
     try:
-        await memory.ping()
+        await asyncio.wait_for(memory.ping(), timeout=READY_TIMEOUT_S)
+    except TimeoutError:
+        body = error_body("store_unavailable", "Neo4j did not answer in time", {"timeout_s": READY_TIMEOUT_S})
+        return JSONResponse(body, status_code=503, headers={"Retry-After": "5"})
     except GraphMemError as exc:
         return JSONResponse(exc.to_dict(), status_code=503, headers={"Retry-After": "5"})
     return {

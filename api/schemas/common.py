@@ -22,7 +22,7 @@ class ErrorBody(BaseModel):
 
 
 _DESCRIPTIONS = {
-    400: "Bad request (e.g. invalid Cypher)",
+    400: "Bad request: a body that is not UTF-8 JSON, or invalid Cypher",
     401: "Missing or invalid API key",
     403: "The key may not access this group or operation",
     404: "Not found in this group",
@@ -35,6 +35,6 @@ _DESCRIPTIONS = {
 
 
 def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """OpenAPI ``responses`` for the given error statuses (plus 401, 403, 413, 422 and 503 always)."""
-    wanted = sorted({401, 403, 413, 422, 503, *statuses})
+    """OpenAPI ``responses`` for the given error statuses (plus 400, 401, 403, 413, 422, 503 always)."""
+    wanted = sorted({400, 401, 403, 413, 422, 503, *statuses})
     return {s: {"model": ErrorBody, "description": _DESCRIPTIONS[s]} for s in wanted}

@@ -55,7 +55,8 @@ class FactPatch(BaseModel):
         extra="forbid",
         str_strip_whitespace=True,
         json_schema_extra={
-            "examples": [{"object": "Munich"}, {"end": True, "valid_to": "2025-06-30T00:00:00Z"}]
+            "examples": [{"object": "Munich"}, {"end": True, "valid_to": "2025-06-30T00:00:00Z"}],
+            "minProperties": 1,
         },
     )
 

@@ -34,14 +34,11 @@ async def resolve_entities(
     ids = {k: r["id"] for k, r in found.items()}
     names = {k: r["name"] for k, r in found.items()}
     aliases: list[dict[str, str]] = []
-    for key in sorted(set(wanted) - set(ids)):
-        name, kind = wanted[key]
-        match = await _fuzzy(tx, group_id=group_id, name=name, kind=kind, vector=vectors.get(name))
-        if match is not None:
-            ids[key], names[key] = match.id, match.name
-            aliases.append(
-                {"id": match.id, "alias": name, "alias_key": key, "search_text": search_text(name)}
-            )
+    unknown = {k: wanted[k] for k in sorted(set(wanted) - set(ids))}
+    for key, match in (await _fuzzy(tx, group_id=group_id, unknown=unknown, vectors=vectors)).items():
+        ids[key], names[key] = match.id, match.name
+        name = wanted[key][0]
+        aliases.append({"id": match.id, "alias": name, "alias_key": key, "search_text": search_text(name)})
     rows = [
         {
             "id": str(uuid.uuid4()),
@@ -67,23 +64,26 @@ def _vec(vectors: dict[str, np.ndarray], name: str) -> list[float]:
 
 
 async def _fuzzy(
-    tx: Tx, *, group_id: str, name: str, kind: str, vector: np.ndarray | None
-) -> Candidate | None:
-    if kind == "person":
-        return None
-    terms = query_terms(name)
-    if not terms:
-        return None
-    lucene = f"+group_token:{group_token(group_id)} +search_text:({' '.join(terms)})"
-    rows = await writes.entity_candidates(tx, lucene=lucene, limit=10)
-    candidates = [
-        Candidate(
-            r["id"],
-            r["name"],
-            r["normalized_name"] or normalize_name(r["name"]),
-            r["kind"],
-            np.asarray(r["embedding"], dtype=np.float32) if r["embedding"] is not None else None,
+    tx: Tx, *, group_id: str, unknown: dict[str, tuple[str, str]], vectors: dict[str, np.ndarray]
+) -> dict[str, Candidate]:
+    """Conservative fuzzy matches for names not found exactly (one full-text query for all)."""
+    token = group_token(group_id)
+    queries = []
+    for key, (name, kind) in unknown.items():
+        terms = query_terms(name)
+        if kind != "person" and terms:
+            queries.append({"key": key, "lucene": f"+group_token:{token} +search_text:({' '.join(terms)})"})
+    candidates: dict[str, list[Candidate]] = {}
+    for r in await writes.entity_candidates(tx, queries=queries, limit=10):
+        embedding = np.asarray(r["embedding"], dtype=np.float32) if r["embedding"] is not None else None
+        cand = Candidate(
+            r["id"], r["name"], r["normalized_name"] or normalize_name(r["name"]), r["kind"], embedding
         )
-        for r in rows
-    ]
-    return fuzzy_match(name, kind, vector, candidates)
+        candidates.setdefault(r["key"], []).append(cand)
+    matches: dict[str, Candidate] = {}
+    for key, cands in candidates.items():
+        name, kind = unknown[key]
+        match = fuzzy_match(name, kind, vectors.get(name), cands)
+        if match is not None:
+            matches[key] = match
+    return matches

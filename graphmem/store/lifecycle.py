@@ -175,17 +175,21 @@ async def set_embeddings(tx: Tx, *, label: str, rows: list[dict[str, Any]]) -> N
         await run(tx, _pick(q.SET_EMBEDDINGS, label, "label"), rows=rows)
 
 
-async def reembed_cursor(tx: Tx) -> dict[str, Any] | None:
-    rows = await run(tx, q.GET_REEMBED_CURSOR)
+def _cursor_key(group_id: str | None) -> str:
+    return "reembed" if group_id is None else f"reembed:{group_id}"
+
+
+async def reembed_cursor(tx: Tx, *, group_id: str | None) -> dict[str, Any] | None:
+    rows = await run(tx, q.GET_REEMBED_CURSOR, key=_cursor_key(group_id))
     return rows[0] if rows else None
 
 
-async def save_reembed_cursor(tx: Tx, **cursor: Any) -> None:
-    await run(tx, q.SET_REEMBED_CURSOR, **cursor)
+async def save_reembed_cursor(tx: Tx, *, group_id: str | None, **cursor: Any) -> None:
+    await run(tx, q.SET_REEMBED_CURSOR, key=_cursor_key(group_id), group_id=group_id, **cursor)
 
 
-async def clear_reembed_cursor(tx: Tx) -> None:
-    await run(tx, q.DELETE_REEMBED_CURSOR)
+async def clear_reembed_cursor(tx: Tx, *, group_id: str | None) -> None:
+    await run(tx, q.DELETE_REEMBED_CURSOR, key=_cursor_key(group_id))
 
 
 async def embedding_meta(store: Store) -> dict[str, Any] | None:

@@ -39,8 +39,11 @@ async def find_entities(tx: Tx, *, group_id: str, keys: list[str]) -> dict[str, 
     return found
 
 
-async def entity_candidates(tx: Tx, *, lucene: str, limit: int = 10) -> list[dict[str, Any]]:
-    return await run(tx, q.ENTITY_CANDIDATES, lucene=lucene, limit=limit)
+async def entity_candidates(
+    tx: Tx, *, queries: list[dict[str, str]], limit: int = 10
+) -> list[dict[str, Any]]:
+    """Full-text candidates for several names at once (``queries``: [{key, lucene}])."""
+    return await run(tx, q.ENTITY_CANDIDATES, queries=queries, limit=limit) if queries else []
 
 
 async def merge_entities(

@@ -36,7 +36,6 @@ def fuzzy_match(
     key = normalize_name(name)
     if len(key) < MIN_FUZZY_LENGTH or kind == "person":  # people's names are never guessed
         return None
-        return None
     best: tuple[float, Candidate] | None = None
     for cand in candidates:
         if not kinds_compatible(kind, cand.kind) or len(cand.normalized_name) < MIN_FUZZY_LENGTH:

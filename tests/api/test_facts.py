@@ -51,7 +51,7 @@ async def test_patch_needs_if_match_and_refuses_a_stale_version(api: Api) -> Non
     missing = await api.call("agent_a", "PATCH", url, json={"object": "Munich"})
     assert missing.status_code == 428 and missing.json()["code"] == "precondition_required"
     bad = await api.call("agent_a", "PATCH", url, json={"object": "Munich"}, headers={"If-Match": "v-one"})
-    assert bad.status_code == 422 and bad.json()["details"]["field"] == "If-Match"
+    assert bad.status_code == 422 and bad.json()["details"]["errors"][0]["field"] == "if-match"
     stale = await api.call("agent_a", "PATCH", url, json={"object": "Munich"}, headers={"If-Match": str(version + 7)})
     assert stale.status_code == 409 and stale.json()["code"] == "conflict"
     ok = await api.call("agent_a", "PATCH", url, json={"object": "Munich"}, headers={"If-Match": f'"{version}"'})

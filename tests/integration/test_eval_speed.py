@@ -42,10 +42,10 @@ def _check(result: dict, episodes: int, facts: int) -> None:
 
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")  # graphiti-core's pydantic v1-style models
 async def test_speed_report_shape_and_cleanup(memory: GraphMemory, settings: Settings) -> None:
-    opts = SpeedOptions(episodes=200, facts=100, queries=24, warmup=2, embed_sample=64, with_graphiti=True)
+    opts = SpeedOptions(episodes=80, facts=40, queries=12, warmup=2, embed_sample=32, with_graphiti=True)
     result = await run_speed(memory, settings, opts)
-    _check(result, 200, 100)
-    assert result["n_queries"] == 24 and not result["reused_group"]
+    _check(result, 80, 40)
+    assert result["n_queries"] == 12 and not result["reused_group"]
     graphiti = result["graphiti"]
     assert "error" in graphiti or graphiti["search_ms"]["p50"] > 0
     if hasattr(memory, "forget_group"):
@@ -61,16 +61,16 @@ async def test_reuse_group_skips_ingestion(memory: GraphMemory, settings: Settin
     assert not first["reused_group"] and first["group"] == group
     again = await run_speed(memory, settings, opts)
     assert again["reused_group"] and again["ingest_seconds"] is None
-    assert again["group_size"]["episodes"] == 60  # nothing ingested twice
+    assert again["group_size"]["episodes"] == 30  # nothing ingested twice
     if hasattr(memory, "forget_group"):
         await memory.forget_group(group, purge_tombstones=True)
 
 
 def test_cli_json_last_line() -> None:
     res = CliRunner().invoke(
-        cli, ["eval", "speed", "--episodes", "40", "--facts", "10", "--queries", "5", "--no-http", "--json"]
+        cli, ["eval", "speed", "--episodes", "20", "--facts", "5", "--queries", "3", "--no-http", "--json"]
     )
     assert res.exit_code == 0, res.output
     result = json.loads(res.stdout.strip().splitlines()[-1])
-    assert result["episodes"] == 40 and result["search_ms"]["http"] is None
+    assert result["episodes"] == 20 and result["search_ms"]["http"] is None
     assert "library (query embedding included)" in res.stdout

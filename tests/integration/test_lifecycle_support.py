@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -13,6 +14,7 @@ from graphmem.memory.lifecycle import records
 from graphmem.models.episode import EpisodeIn, IngestResult
 from graphmem.store import lifecycle as repo
 from graphmem.store.driver import Store
+from graphmem.temporal.normalize import group_token
 from graphmem.text import escape_lucene, query_terms
 
 
@@ -135,3 +137,26 @@ async def _not_found(awaitable: Any) -> None:
     except NotFound:
         return
     raise AssertionError("expected NotFound")
+
+
+def seed_file(group: str) -> str:
+    """A one-episode export, written by hand (no embeddings: the importer embeds them)."""
+    lines = [
+        records.header(
+            group_id=group, model="hand/made", dimension=0, exported_at=utc(2024, 1, 1), since=None
+        ),
+        records.node_record(
+            "Episode",
+            {
+                "id": str(uuid.uuid4()),
+                "group_id": group,
+                "key": uuid.uuid4().hex,
+                "content": "我住在上海。",
+                "reference_time": utc(2023, 1, 1),
+                "ingested_at": utc(2023, 1, 1),
+                "search_text": "我住在上海。 住在 上海",
+                "group_token": group_token(group),
+            },
+        ),
+    ]
+    return "".join(records.dumps(r) + "\n" for r in lines)

@@ -22,7 +22,15 @@ from graphmem.memory.lifecycle.backup import read_jsonl
 from graphmem.store import reads
 from graphmem.store.driver import Store
 from graphmem_cli.main import cli
-from tests.integration.test_lifecycle_support import STORY, counts, episode, export_lines, ingest, utc
+from tests.integration.test_lifecycle_support import (
+    STORY,
+    counts,
+    episode,
+    export_lines,
+    ingest,
+    seed_file,
+    utc,
+)
 
 OTHER = [episode("Bob works at Initech.", utc(2022, 3, 1), "b1", speaker="Bob", session="sb")]
 
@@ -192,7 +200,7 @@ def test_cli_export_forget_import(memory: GraphMemory, group: str, tmp_path: Pat
     """The commands as users run them (sync test: each command runs its own event loop)."""
     runner = CliRunner()
     del memory  # the fixture stamped and migrated the database
-    seed = runner.invoke(cli, ["import", "-"], input=_seed_file(group))
+    seed = runner.invoke(cli, ["import", "-"], input=seed_file(group))
     assert seed.exit_code == 0, seed.output
     out = tmp_path / "g.jsonl"
 
@@ -213,25 +221,3 @@ def test_cli_export_forget_import(memory: GraphMemory, group: str, tmp_path: Pat
     bad = runner.invoke(cli, ["forget", "--group", group, "--before", "not-a-time", "--yes"])
     assert bad.exit_code != 0 and "ISO 8601" in bad.output
     runner.invoke(cli, ["forget", "--group", group, "--purge-tombstones", "--yes"])
-
-
-def _seed_file(group: str) -> str:
-    """A one-episode export, written by hand (no embeddings: the importer embeds them)."""
-    lines = [
-        records.header(
-            group_id=group, model="hand/made", dimension=0, exported_at=utc(2024, 1, 1), since=None
-        ),
-        records.node_record(
-            "Episode",
-            {
-                "id": str(uuid.uuid4()),
-                "group_id": group,
-                "key": uuid.uuid4().hex,
-                "content": "我住在上海。",
-                "reference_time": utc(2023, 1, 1),
-                "ingested_at": utc(2023, 1, 1),
-                "search_text": "我住在上海。 住在 上海",
-            },
-        ),
-    ]
-    return "".join(records.dumps(r) + "\n" for r in lines)

@@ -56,7 +56,7 @@ async def reembed(
     async with ctx.store.transaction() as tx:
         if group_id is None:
             await repo.set_embedding_meta(tx, model=model, dimension=dimension)
-        await repo.clear_reembed_cursor(tx)
+        await repo.clear_reembed_cursor(tx, group_id=group_id)
     return ReembedReport(
         model=model,
         dimension=dimension,
@@ -76,7 +76,7 @@ async def _open_cursor(
     ctx: MemoryContext, model: str, dimension: int, group_id: str | None, resume: bool
 ) -> tuple[_Cursor, bool]:
     async with ctx.store.transaction(write=False) as tx:
-        saved = await repo.reembed_cursor(tx)
+        saved = await repo.reembed_cursor(tx, group_id=group_id)
     same = saved is not None and (saved["model"], saved["dimension"], saved["group_id"]) == (
         model,
         dimension,
@@ -111,14 +111,13 @@ async def _run(
             cursor.batches += 1
             async with ctx.store.transaction() as tx:
                 await repo.set_embeddings(tx, label=label, rows=rows)
-                await repo.save_reembed_cursor(tx, **_saved(cursor, model, dimension, group_id))
+                await repo.save_reembed_cursor(tx, group_id=group_id, **_saved(cursor, model, dimension))
 
 
-def _saved(cursor: _Cursor, model: str, dimension: int, group_id: str | None) -> dict[str, Any]:
+def _saved(cursor: _Cursor, model: str, dimension: int) -> dict[str, Any]:
     return {
         "model": model,
         "dimension": dimension,
-        "group_id": group_id,
         "label": cursor.label,
         "after": cursor.after,
         "episodes": cursor.episodes,

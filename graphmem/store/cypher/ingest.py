@@ -40,16 +40,21 @@ CALL (sid) {
 }
 """
 
+# Exact names through the (group_id, normalized_name) index; aliases only among :Aliased entities.
 FIND_ENTITIES = """
 UNWIND $names AS n
-MATCH (x:Entity {group_id: $group_id})
-WHERE x.normalized_name = n OR n IN coalesce(x.alias_keys, [])
+CALL (n) {
+  MATCH (x:Entity {group_id: $group_id, normalized_name: n}) RETURN x
+  UNION
+  MATCH (x:Aliased {group_id: $group_id}) WHERE n IN x.alias_keys RETURN x
+}
 RETURN n AS key, x.id AS id, x.name AS name, x.kind AS kind
 """
 
 ENTITY_CANDIDATES = """
-CALL db.index.fulltext.queryNodes('entity_text', $lucene, {limit: $limit}) YIELD node, score
-RETURN node.id AS id, node.name AS name, node.normalized_name AS normalized_name, node.kind AS kind,
+UNWIND $queries AS q
+CALL db.index.fulltext.queryNodes('entity_text', q.lucene, {limit: $limit}) YIELD node, score
+RETURN q.key AS key, node.id AS id, node.name AS name, node.normalized_name AS normalized_name, node.kind AS kind,
        node.embedding AS embedding
 """
 
@@ -73,7 +78,7 @@ ADD_ALIASES = """
 UNWIND $rows AS r
 MATCH (x:Entity {id: r.id})
 WHERE NOT r.alias_key IN coalesce(x.alias_keys, [])
-SET x.aliases = coalesce(x.aliases, []) + r.alias,
+SET x:Aliased, x.aliases = coalesce(x.aliases, []) + r.alias,
     x.alias_keys = coalesce(x.alias_keys, []) + r.alias_key,
     x.search_text = x.search_text + ' ' + r.search_text
 """

@@ -288,21 +288,22 @@ CALL db.create.setNodeVectorProperty(n, 'embedding', r.embedding)
 REEMBED_PAGE = {label: _reembed_page(label) for label in EMBEDDED_TEXT}
 SET_EMBEDDINGS = {label: _set_embeddings(label) for label in EMBEDDED_TEXT}
 
+# One cursor per scope: key 'reembed' (all groups) or 'reembed:<group id>'.
 GET_REEMBED_CURSOR = """
-MATCH (m:GraphmemMeta {key: 'reembed'})
+MATCH (m:GraphmemMeta {key: $key})
 RETURN m.model AS model, m.dimension AS dimension, m.group_id AS group_id, m.label AS label,
        m.after AS after, m.episodes AS episodes, m.facts AS facts, m.entities AS entities,
        m.batches AS batches
 """
 
 SET_REEMBED_CURSOR = """
-MERGE (m:GraphmemMeta {key: 'reembed'})
+MERGE (m:GraphmemMeta {key: $key})
 SET m.model = $model, m.dimension = $dimension, m.group_id = $group_id, m.label = $label,
     m.after = $after, m.episodes = $episodes, m.facts = $facts, m.entities = $entities,
     m.batches = $batches, m.updated_at = datetime()
 """
 
-DELETE_REEMBED_CURSOR = "MATCH (m:GraphmemMeta {key: 'reembed'}) DELETE m"
+DELETE_REEMBED_CURSOR = "MATCH (m:GraphmemMeta {key: $key}) DELETE m"
 
 VECTOR_INDEX_DIMENSIONS = """
 SHOW VECTOR INDEXES YIELD name, options

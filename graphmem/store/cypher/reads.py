@@ -34,8 +34,11 @@ WHERE ($predicate IS NULL OR f.predicate = $predicate)
 
 FACTS_OF_SUBJECT = (
     """
-MATCH (s:Entity {group_id: $group_id})
-WHERE s.normalized_name = $subject_key OR $subject_key IN coalesce(s.alias_keys, [])
+CALL () {
+  MATCH (s:Entity {group_id: $group_id, normalized_name: $subject_key}) RETURN s
+  UNION
+  MATCH (s:Aliased {group_id: $group_id}) WHERE $subject_key IN s.alias_keys RETURN s
+}
 MATCH (f:Fact {group_id: $group_id})-[:SUBJECT]->(s)
 """
     + FACT_FILTER
@@ -71,8 +74,13 @@ RETURN x {.id, .group_id, .name, .normalized_name, .kind, .aliases, .summary, .c
 """
 
 ENTITIES_BY_NAME = """
-MATCH (x:Entity {group_id: $group_id})
-WHERE $key IS NULL OR x.normalized_name STARTS WITH $key OR $key IN coalesce(x.alias_keys, [])
+CALL () {
+  MATCH (x:Entity {group_id: $group_id})
+  WHERE $key IS NULL OR x.normalized_name STARTS WITH $key
+  RETURN x
+  UNION
+  MATCH (x:Aliased {group_id: $group_id}) WHERE $key IN x.alias_keys RETURN x
+}
 RETURN x {.id, .group_id, .name, .normalized_name, .kind, .aliases, .summary, .created_at} AS entity
 ORDER BY x.normalized_name LIMIT $limit
 """

@@ -71,6 +71,11 @@ def migrations(dimension: int) -> tuple[Migration, ...]:
                 vector_index("entity_embedding", "Entity", dimension),
             ),
         ),
+        Migration(
+            "0005_alias_index",
+            "entities that carry aliases",
+            ("CREATE INDEX aliased_group IF NOT EXISTS FOR (n:Aliased) ON (n.group_id)",),
+        ),
     )
 
 
