@@ -78,7 +78,9 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     errors = []
     for e in exc.errors():
         field, where = _field(e)
-        errors.append({"field": field, "in": where, "message": str(e.get("msg", "invalid")), "type": e.get("type")})
+        errors.append(
+            {"field": field, "in": where, "message": str(e.get("msg", "invalid")), "type": e.get("type")}
+        )
     first = errors[0] if errors else {"field": "body", "message": "invalid request"}
     request.state.error_code = "invalid_input"
     return JSONResponse(

@@ -40,7 +40,9 @@ async def _run(query: str, params: dict[str, Any]) -> AnalystResult:
 
 @click.command("cypher")
 @click.argument("query")
-@click.option("--param", "-p", "params", multiple=True, metavar="NAME=VALUE", help="A $parameter (JSON or text).")
+@click.option(
+    "--param", "-p", "params", multiple=True, metavar="NAME=VALUE", help="A $parameter (JSON or text)."
+)
 @click.option("--format", "fmt", type=click.Choice(["json", "csv"]), default="json", show_default=True)
 @guarded
 def cypher(query: str, params: tuple[str, ...], fmt: str) -> None:

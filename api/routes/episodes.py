@@ -87,7 +87,9 @@ async def add_episodes(
 )
 async def get_episode(group: ReadGroup, episode_id: EpisodeId, memory: MemoryDep) -> EpisodeDetail:
     episode, facts = await memory.get_episode(group, episode_id)
-    return EpisodeDetail.model_validate({"episode": episode.model_dump(), "facts": [f.model_dump() for f in facts]})
+    return EpisodeDetail.model_validate(
+        {"episode": episode.model_dump(), "facts": [f.model_dump() for f in facts]}
+    )
 
 
 @router.delete(

@@ -23,7 +23,7 @@ IfMatch = Annotated[
     Header(
         max_length=40,
         pattern=r'^(W/)?"?[0-9]{1,12}"?$',
-        description="The fact's `version` (as returned, or its `ETag`), e.g. `3` or `\"3\"`.",
+        description='The fact\'s `version` (as returned, or its `ETag`), e.g. `3` or `"3"`.',
     ),
 ]
 
@@ -89,7 +89,12 @@ async def list_facts(
     include_history: bool = False,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
 ) -> FactList:
-    options = {"predicate": predicate, "as_of": as_of, "known_at": known_at, "include_history": include_history}
+    options = {
+        "predicate": predicate,
+        "as_of": as_of,
+        "known_at": known_at,
+        "include_history": include_history,
+    }
     if subject is not None:
         facts = (await memory.facts_about(group, subject, **options))[:limit]
     else:

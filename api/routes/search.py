@@ -26,7 +26,9 @@ router = APIRouter(prefix="/v1/groups/{group}", tags=["search"])
     ),
     responses=errors(),
 )
-async def search(group: ReadGroup, body: SearchBody, memory: MemoryDep, metrics: MetricsDep) -> SearchResponse:
+async def search(
+    group: ReadGroup, body: SearchBody, memory: MemoryDep, metrics: MetricsDep
+) -> SearchResponse:
     request = SearchRequest.model_validate(body.model_dump())
     began = perf_counter()
     result = await memory.search(group, request)

@@ -30,7 +30,9 @@ class EpisodeCreate(EpisodeIn):
 class EpisodeBatch(BaseModel):
     """Several episodes ingested in one transaction (at most ``GRAPHMEM_MAX_BATCH``, default 500)."""
 
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"episodes": [EPISODE_EXAMPLE]}]})
+    model_config = ConfigDict(
+        extra="forbid", json_schema_extra={"examples": [{"episodes": [EPISODE_EXAMPLE]}]}
+    )
 
     episodes: list[EpisodeCreate] = Field(min_length=1)
 
@@ -54,7 +56,9 @@ class IngestResponse(IngestResult):
             "examples": [
                 {
                     "episodes": [{"id": "4f0c…", "external_id": "msg-1001", "status": "created"}],
-                    "facts": [{"fact_id": "9a1e…", "change": "created", "statement": "alice lives in Berlin"}],
+                    "facts": [
+                        {"fact_id": "9a1e…", "change": "created", "statement": "alice lives in Berlin"}
+                    ],
                 }
             ]
         }

@@ -6,11 +6,13 @@ from datetime import datetime
 
 from graphmem.errors import NotFound
 from graphmem.memory.context import MemoryContext
+from graphmem.memory.known_at import as_record, believed_at, holds
 from graphmem.models.entity import EntityRecord
 from graphmem.models.episode import EpisodeRecord
 from graphmem.models.fact import FactRecord
 from graphmem.store import reads
 from graphmem.store.reads import to_fact
+from graphmem.temporal.claims import Claim
 from graphmem.temporal.normalize import normalize_name
 
 
@@ -30,6 +32,8 @@ async def facts_about(
     known_at: datetime | None = None,
     include_history: bool = False,
 ) -> list[FactRecord]:
+    if known_at is not None:
+        return await _facts_known_at(ctx, group_id, subject, predicate, as_of, known_at, include_history)
     rows = await reads.facts_of_subject(
         ctx.store,
         group_id=group_id,
@@ -40,6 +44,36 @@ async def facts_about(
         known_at=known_at,
     )
     return [to_fact(r) for r in rows]
+
+
+async def _facts_known_at(
+    ctx: MemoryContext,
+    group_id: str,
+    subject: str,
+    predicate: str | None,
+    as_of: datetime | None,
+    known_at: datetime,
+    include_history: bool,
+) -> list[FactRecord]:
+    key = normalize_name(subject)
+    slots = await reads.subject_slots(
+        ctx.store, group_id=group_id, subject_key=key, predicate=predicate, known_at=known_at
+    )
+    records = {f.id: f for f in await facts_by_ids(ctx, group_id, [r["id"] for r in slots])}
+    members = [
+        (records[r["id"]], r["slot"], [Claim.from_json(c) for c in r["claims"] or []])
+        for r in slots
+        if r["id"] in records
+    ]
+    believed = [
+        as_record(f, run)
+        for f, run in believed_at(members, known_at)
+        if holds(run, as_of=as_of, include_history=include_history)
+    ]
+    return sorted(
+        believed,
+        key=lambda f: (f.predicate, f.valid_from or known_at.min.replace(tzinfo=known_at.tzinfo), f.id),
+    )
 
 
 async def list_facts(

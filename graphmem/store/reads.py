@@ -31,6 +31,14 @@ async def facts_of_subject(
     )
 
 
+async def subject_slots(
+    store: Store, *, group_id: str, subject_key: str, predicate: str | None, known_at: datetime
+) -> list[dict[str, Any]]:
+    return await store.read(
+        q.SUBJECT_SLOTS, group_id=group_id, subject_key=subject_key, predicate=predicate, known_at=known_at
+    )
+
+
 async def facts_of_group(
     store: Store,
     *,

@@ -66,7 +66,9 @@ async def make_api(memory: GraphMemory, settings: Settings, **overrides: Any) ->
     """An app with the four test keys over the session's ``GraphMemory`` (``overrides``: Settings)."""
     group_a, group_b = new_group("ta"), new_group("tb")
     update = {"api_keys": key_config(group_a, group_b), "no_auth": False, "max_batch": 5}
-    app = create_app(settings.model_copy(update={**update, "max_body_bytes": 200_000, **overrides}), memory=memory)
+    app = create_app(
+        settings.model_copy(update={**update, "max_body_bytes": 200_000, **overrides}), memory=memory
+    )
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:

@@ -78,10 +78,15 @@ async def test_analyst_reads_everything_and_writes_nothing(api: Api) -> None:
     for group in (api.group_a, api.group_b):
         assert (await api.call("analyst", "GET", f"/v1/groups/{group}/facts")).status_code == 200
         r = await api.call(
-            "analyst", "POST", f"/v1/groups/{group}/facts", json={"subject": "a", "predicate": "likes", "value": "b"}
+            "analyst",
+            "POST",
+            f"/v1/groups/{group}/facts",
+            json={"subject": "a", "predicate": "likes", "value": "b"},
         )
         assert r.status_code == 403 and r.json()["details"]["role"] == "analyst"
-    assert (await api.call("analyst", "POST", "/v1/cypher", json={"query": "RETURN 1 AS one"})).status_code == 200
+    assert (
+        await api.call("analyst", "POST", "/v1/cypher", json={"query": "RETURN 1 AS one"})
+    ).status_code == 200
 
 
 async def test_agents_may_not_run_cypher_and_admin_may(api: Api) -> None:

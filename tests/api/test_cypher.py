@@ -103,7 +103,9 @@ async def test_graph_values_are_serialised(api: Api) -> None:
 async def test_csv_format_and_allowed_introspection(api: Api) -> None:
     await seed(api, api.group_a)
     query = "match (e:Entity {group_id: $g}) RETURN e.name AS name, e.aliases AS aliases ORDER BY name"
-    r = await api.call("analyst", "POST", "/v1/cypher", json={"query": query, "params": {"g": api.group_a}, "format": "csv"})
+    r = await api.call(
+        "analyst", "POST", "/v1/cypher", json={"query": query, "params": {"g": api.group_a}, "format": "csv"}
+    )
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/csv")
     lines = r.text.splitlines()
     assert lines[0] == "name,aliases" and any(line.startswith("Alice,") for line in lines[1:])
@@ -113,20 +115,30 @@ async def test_csv_format_and_allowed_introspection(api: Api) -> None:
 
 async def test_row_cap_timeout_and_invalid_queries(memory: GraphMemory, settings: Settings) -> None:
     async with make_api(memory, settings, cypher_row_cap=3, cypher_timeout_s=0.5) as api:
-        r = await api.call("analyst", "POST", "/v1/cypher", json={"query": "UNWIND range(1, 10) AS i RETURN i"})
+        r = await api.call(
+            "analyst", "POST", "/v1/cypher", json={"query": "UNWIND range(1, 10) AS i RETURN i"}
+        )
         assert r.json()["rows"] == [{"i": 1}, {"i": 2}, {"i": 3}] and r.json()["truncated"] is True
         slow = "UNWIND range(1, 2000000000) AS x WITH x WHERE x % 7 = 1234567 RETURN count(x) AS c"
         r = await api.call("analyst", "POST", "/v1/cypher", json={"query": slow})
         assert r.status_code == 400 and r.json()["details"]["reason"] == "timeout"
         r = await api.call("analyst", "POST", "/v1/cypher", json={"query": "MATCH (n RETURN n"})
         assert r.status_code == 400 and r.json()["code"] == "invalid_query"
-        for body in ({"query": ""}, {"query": "RETURN 1", "format": "xml"}, {"query": "RETURN 1", "params": []}):
+        for body in (
+            {"query": ""},
+            {"query": "RETURN 1", "format": "xml"},
+            {"query": "RETURN 1", "params": []},
+        ):
             assert (await api.call("analyst", "POST", "/v1/cypher", json=body)).status_code == 422
 
 
 @pytest.mark.parametrize(
     ("query", "kept"),
-    [("RETURN 1;", "RETURN 1"), ("RETURN ';' AS s ;  // done", "RETURN ';' AS s "), ("RETURN 1 // ;", "RETURN 1 // ;")],
+    [
+        ("RETURN 1;", "RETURN 1"),
+        ("RETURN ';' AS s ;  // done", "RETURN ';' AS s "),
+        ("RETURN 1 // ;", "RETURN 1 // ;"),
+    ],
 )
 def test_single_statement_lexer(query: str, kept: str) -> None:
     assert check_single_statement(query) == kept
@@ -145,7 +157,11 @@ def test_empty_statements_are_invalid(query: str) -> None:
 
 
 def _plan(op: str, **args: str) -> dict[str, Any]:
-    return {"operatorType": "ProduceResults@neo4j", "args": {}, "children": [{"operatorType": op, "args": args}]}
+    return {
+        "operatorType": "ProduceResults@neo4j",
+        "args": {},
+        "children": [{"operatorType": op, "args": args}],
+    }
 
 
 @pytest.mark.parametrize(
@@ -166,15 +182,22 @@ def test_plan_check_refuses(plan: dict[str, Any] | None, query_type: str, reason
 
 
 def test_json_values() -> None:
-    assert to_json(math.nan) == "nan" and to_json(b"\x00\x01") == "AAE=" and to_json((1, {"a": math.inf})) == [
-        1,
-        {"a": "inf"},
-    ]
+    assert (
+        to_json(math.nan) == "nan"
+        and to_json(b"\x00\x01") == "AAE="
+        and to_json((1, {"a": math.inf}))
+        == [
+            1,
+            {"a": "inf"},
+        ]
+    )
 
 
 def test_cli_cypher_reads_and_refuses() -> None:
     runner = CliRunner()
-    ok = runner.invoke(cypher_command, ["UNWIND [1, 2] AS i RETURN i, $name AS n", "-p", "name=x", "--format", "csv"])
+    ok = runner.invoke(
+        cypher_command, ["UNWIND [1, 2] AS i RETURN i, $name AS n", "-p", "name=x", "--format", "csv"]
+    )
     assert ok.exit_code == 0, ok.output
     assert ok.output.splitlines() == ["i,n", "1,x", "2,x"]
     refused = runner.invoke(cypher_command, ["CREATE (:Pwned)"])

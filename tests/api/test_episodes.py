@@ -29,11 +29,17 @@ async def test_idempotency_key_becomes_external_id(api: Api) -> None:
     assert first.status_code == 201
     assert first.json()["episodes"][0]["external_id"] == "retry-123"
     # same key, different text (a client retrying an edited message): still the same episode
-    second = await api.call("agent_a", "POST", url, json={**ONE, "content": "Carol works at Hooli."}, headers=headers)
+    second = await api.call(
+        "agent_a", "POST", url, json={**ONE, "content": "Carol works at Hooli."}, headers=headers
+    )
     assert second.status_code == 200
     assert second.json()["episodes"][0]["id"] == first.json()["episodes"][0]["id"]
     batch = await api.call(
-        "agent_a", "POST", url, json={"episodes": [ONE, {**ONE, "speaker": "dan"}]}, headers={"Idempotency-Key": "b"}
+        "agent_a",
+        "POST",
+        url,
+        json={"episodes": [ONE, {**ONE, "speaker": "dan"}]},
+        headers={"Idempotency-Key": "b"},
     )
     assert [e["external_id"] for e in batch.json()["episodes"]] == ["b:0", "b:1"]
 
@@ -78,7 +84,11 @@ async def test_invalid_episode_names_the_field(api: Api, body: dict[str, object]
 
 async def test_malformed_json_and_bad_group_name(api: Api) -> None:
     r = await api.call(
-        "admin", "POST", f"/v1/groups/{api.group_a}/episodes", content=b"{not json", headers={"Content-Type": "application/json"}
+        "admin",
+        "POST",
+        f"/v1/groups/{api.group_a}/episodes",
+        content=b"{not json",
+        headers={"Content-Type": "application/json"},
     )
     assert r.status_code == 422 and r.json()["details"]["errors"][0]["field"] == "body"
     r = await api.call("admin", "GET", "/v1/groups/bad group!/episodes/x")

@@ -6,7 +6,12 @@ import pytest
 
 from tests.api.conftest import Api
 
-BERLIN = {"subject": "Erin", "predicate": "lives_in", "object": "Berlin", "valid_from": "2023-01-01T00:00:00Z"}
+BERLIN = {
+    "subject": "Erin",
+    "predicate": "lives_in",
+    "object": "Berlin",
+    "valid_from": "2023-01-01T00:00:00Z",
+}
 ROME = {"subject": "Erin", "predicate": "lives_in", "object": "Rome", "valid_from": "2024-01-01T00:00:00Z"}
 
 
@@ -24,7 +29,9 @@ async def test_explicit_facts_supersede_and_list_by_time(api: Api) -> None:
     assert [f["object"] for f in now] == ["Rome"]
     then = await api.call("agent_a", "GET", url, params={"subject": "erin", "as_of": "2023-06-01T00:00:00Z"})
     assert [f["object"] for f in then.json()["facts"]] == ["Berlin"]
-    history = await api.call("agent_a", "GET", url, params={"predicate": "lives_in", "include_history": "true"})
+    history = await api.call(
+        "agent_a", "GET", url, params={"predicate": "lives_in", "include_history": "true"}
+    )
     facts = history.json()["facts"]
     assert sorted(f["object"] for f in facts) == ["Berlin", "Rome"]
     rome = next(f for f in facts if f["object"] == "Rome")
@@ -52,13 +59,19 @@ async def test_patch_needs_if_match_and_refuses_a_stale_version(api: Api) -> Non
     assert missing.status_code == 428 and missing.json()["code"] == "precondition_required"
     bad = await api.call("agent_a", "PATCH", url, json={"object": "Munich"}, headers={"If-Match": "v-one"})
     assert bad.status_code == 422 and bad.json()["details"]["errors"][0]["field"] == "if-match"
-    stale = await api.call("agent_a", "PATCH", url, json={"object": "Munich"}, headers={"If-Match": str(version + 7)})
+    stale = await api.call(
+        "agent_a", "PATCH", url, json={"object": "Munich"}, headers={"If-Match": str(version + 7)}
+    )
     assert stale.status_code == 409 and stale.json()["code"] == "conflict"
-    ok = await api.call("agent_a", "PATCH", url, json={"object": "Munich"}, headers={"If-Match": f'"{version}"'})
+    ok = await api.call(
+        "agent_a", "PATCH", url, json={"object": "Munich"}, headers={"If-Match": f'"{version}"'}
+    )
     assert ok.status_code == 200, ok.text
     assert ok.json()["object"] == "Munich" and ok.headers["ETag"] == f'"{ok.json()["version"]}"'
     # the corrected fact is expired: a second correction with the old version conflicts
-    again = await api.call("agent_a", "PATCH", url, json={"object": "Oslo"}, headers={"If-Match": str(version)})
+    again = await api.call(
+        "agent_a", "PATCH", url, json={"object": "Oslo"}, headers={"If-Match": str(version)}
+    )
     assert again.status_code == 409
     now = await api.call("agent_a", "GET", f"/v1/groups/{api.group_a}/facts", params={"subject": "Erin"})
     assert [f["object"] for f in now.json()["facts"]] == ["Munich"]
@@ -101,7 +114,9 @@ async def test_retract_restores_the_superseded_fact(api: Api) -> None:
         ({"facts": [BERLIN] * 6}, 413, "payload_too_large", None),
     ],
 )
-async def test_invalid_facts(api: Api, body: dict[str, object], status: int, code: str, field: str | None) -> None:
+async def test_invalid_facts(
+    api: Api, body: dict[str, object], status: int, code: str, field: str | None
+) -> None:
     r = await api.call("agent_a", "POST", f"/v1/groups/{api.group_a}/facts", json=body)
     assert r.status_code == status, r.text
     assert r.json()["code"] == code
@@ -122,6 +137,10 @@ async def test_invalid_patches_are_422(api: Api, patch: dict[str, object]) -> No
 
 async def test_patch_of_unknown_fact_is_404(api: Api) -> None:
     r = await api.call(
-        "agent_a", "PATCH", f"/v1/groups/{api.group_a}/facts/nope", json={"value": "x"}, headers={"If-Match": "1"}
+        "agent_a",
+        "PATCH",
+        f"/v1/groups/{api.group_a}/facts/nope",
+        json={"value": "x"},
+        headers={"If-Match": "1"},
     )
     assert r.status_code == 404

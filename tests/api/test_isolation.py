@@ -19,7 +19,11 @@ from tests.api.conftest import Api, Seeded, seed
 B_EPISODES = {
     "episodes": [
         {"content": "Zoltan lives in Quito.", "reference_time": "2024-01-01T00:00:00Z", "speaker": "zoltan"},
-        {"content": "Zoltan works at Quasarcorp.", "reference_time": "2024-02-01T00:00:00Z", "speaker": "zoltan"},
+        {
+            "content": "Zoltan works at Quasarcorp.",
+            "reference_time": "2024-02-01T00:00:00Z",
+            "speaker": "zoltan",
+        },
     ]
 }
 B_WORDS = ("Zoltan", "Quito", "Quasarcorp")
@@ -55,7 +59,11 @@ def routes(group: str, t: Tenant) -> list[tuple[str, str, dict[str, object]]]:
     base = f"/v1/groups/{group}"
     fact = {"subject": "Mallory", "predicate": "likes", "value": "secrets"}
     return [
-        ("POST", f"{base}/episodes", {"json": {"content": "Mallory was here.", "reference_time": "2024-01-01T00:00:00Z"}}),
+        (
+            "POST",
+            f"{base}/episodes",
+            {"json": {"content": "Mallory was here.", "reference_time": "2024-01-01T00:00:00Z"}},
+        ),
         ("GET", f"{base}/episodes/{t.episode_id}", {}),
         ("DELETE", f"{base}/episodes/{t.episode_id}", {}),
         ("POST", f"{base}/facts", {"json": fact}),

@@ -31,7 +31,10 @@ async def test_neo4j_down_is_503_with_retry_after(settings: Settings, embedder: 
                 calls = [
                     client.get("/v1/groups/g/facts"),
                     client.post("/v1/groups/g/search", json={"query": "anything"}),
-                    client.post("/v1/groups/g/episodes", json={"content": "hi", "reference_time": "2024-01-01T00:00:00Z"}),
+                    client.post(
+                        "/v1/groups/g/episodes",
+                        json={"content": "hi", "reference_time": "2024-01-01T00:00:00Z"},
+                    ),
                     client.post("/v1/cypher", json={"query": "RETURN 1"}),
                     client.get("/readyz"),
                 ]
@@ -56,7 +59,9 @@ async def test_request_id_is_echoed_or_generated(api: Api) -> None:
 
 async def test_metrics_count_requests_search_ingest_and_errors(api: Api) -> None:
     g = api.group_a
-    await api.call("agent_a", "POST", f"/v1/groups/{g}/facts", json={"subject": "a", "predicate": "likes", "value": "b"})
+    await api.call(
+        "agent_a", "POST", f"/v1/groups/{g}/facts", json={"subject": "a", "predicate": "likes", "value": "b"}
+    )
     await api.call("agent_a", "POST", f"/v1/groups/{g}/search", json={"query": "likes"})
     await api.call("agent_b", "GET", f"/v1/groups/{g}/facts")
     await api.call("agent_a", "GET", f"/v1/groups/{g}/facts/nope")
@@ -100,7 +105,9 @@ async def test_logs_are_json_with_request_id_and_no_content_or_keys(api: Api, lo
         headers={"X-Request-ID": "req-42"},
     )
     assert r.status_code == 201
-    await api.client.get("/v1/groups/x/facts", headers={"Authorization": "Bearer " + KEYS["admin"] + "-wrong"})
+    await api.client.get(
+        "/v1/groups/x/facts", headers={"Authorization": "Bearer " + KEYS["admin"] + "-wrong"}
+    )
     records = [json.loads(line) for line in log_lines]
     mine = next(rec for rec in records if rec.get("request_id") == "req-42")
     assert mine["route"] == "/v1/groups/{group}/episodes" and mine["status"] == 201

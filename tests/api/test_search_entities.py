@@ -11,14 +11,19 @@ from tests.api.conftest import Api, seed
 async def test_search_entities_and_timeline(api: Api) -> None:
     seeded = await seed(api, api.group_a, who="agent_a")
     g = api.group_a
-    r = await api.call("agent_a", "POST", f"/v1/groups/{g}/search", json={"query": "where does Alice live?", "k": 5})
+    r = await api.call(
+        "agent_a", "POST", f"/v1/groups/{g}/search", json={"query": "where does Alice live?", "k": 5}
+    )
     assert r.status_code == 200, r.text
     body = r.json()
     assert body["facts"][0]["fact"]["statement"] == "Alice lives in Paris"
     assert body["facts"][0]["fact"]["evidence"][0]["external_id"] == "m2"
     assert "Paris" in body["context"]
     past = await api.call(
-        "agent_a", "POST", f"/v1/groups/{g}/search", json={"query": "Alice lives in", "as_of": "2024-03-01T00:00:00Z"}
+        "agent_a",
+        "POST",
+        f"/v1/groups/{g}/search",
+        json={"query": "Alice lives in", "as_of": "2024-03-01T00:00:00Z"},
     )
     assert "Alice lives in Berlin" in [h["fact"]["statement"] for h in past.json()["facts"]]
 
@@ -34,8 +39,13 @@ async def test_search_entities_and_timeline(api: Api) -> None:
 
 @pytest.mark.parametrize(
     ("body", "field"),
-    [({"query": ""}, "query"), ({"query": "x", "k": 0}, "k"), ({"query": "x", "recipe": "nope"}, "recipe"),
-     ({"query": "x", "as_of": "soon"}, "as_of"), ({"query": "x", "extra": 1}, "extra")],
+    [
+        ({"query": ""}, "query"),
+        ({"query": "x", "k": 0}, "k"),
+        ({"query": "x", "recipe": "nope"}, "recipe"),
+        ({"query": "x", "as_of": "soon"}, "as_of"),
+        ({"query": "x", "extra": 1}, "extra"),
+    ],
 )
 async def test_invalid_search_is_422(api: Api, body: dict[str, object], field: str) -> None:
     r = await api.call("agent_a", "POST", f"/v1/groups/{api.group_a}/search", json=body)
@@ -64,5 +74,7 @@ async def test_forget_group_is_admin_only(api: Api) -> None:
     r = await api.call("admin", "DELETE", url)
     assert r.status_code == 200, r.text
     assert r.json()["episodes"] == 2 and r.json()["facts_deleted"] >= 3
-    left = await api.call("agent_a", "GET", f"/v1/groups/{api.group_a}/facts", params={"include_history": True})
+    left = await api.call(
+        "agent_a", "GET", f"/v1/groups/{api.group_a}/facts", params={"include_history": True}
+    )
     assert left.json()["facts"] == []

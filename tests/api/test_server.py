@@ -45,7 +45,12 @@ def test_a_write_through_one_process_is_visible_through_the_other(
     writer, group, _ = keyed_server
     admin = {"Authorization": f"Bearer {KEYS['admin']}"}
     for i in range(3):
-        fact = {"subject": "Yara", "predicate": "lives_in", "object": f"City{i}", "valid_from": f"202{i}-01-01T00:00:00Z"}
+        fact = {
+            "subject": "Yara",
+            "predicate": "lives_in",
+            "object": f"City{i}",
+            "valid_from": f"202{i}-01-01T00:00:00Z",
+        }
         written = httpx.post(f"{writer.url}/v1/groups/{group}/facts", json=fact, headers=admin, timeout=60)
         assert written.status_code == 201, written.text
         fact_id = written.json()["facts"][-1]["fact_id"]
@@ -54,7 +59,9 @@ def test_a_write_through_one_process_is_visible_through_the_other(
         assert read.status_code == 200 and read.json()["object"] == f"City{i}"
         now = httpx.get(f"{open_server.url}/v1/groups/{group}/facts", params={"subject": "Yara"}, timeout=30)
         assert [f["object"] for f in now.json()["facts"]] == [f"City{i}"]
-        found = httpx.post(f"{open_server.url}/v1/groups/{group}/search", json={"query": f"Yara City{i}"}, timeout=60)
+        found = httpx.post(
+            f"{open_server.url}/v1/groups/{group}/search", json={"query": f"Yara City{i}"}, timeout=60
+        )
         assert f"Yara lives in City{i}" in [h["fact"]["statement"] for h in found.json()["facts"]]
 
 

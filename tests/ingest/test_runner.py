@@ -7,6 +7,7 @@ import asyncio
 import gzip
 import io
 import json
+import re
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -405,6 +406,13 @@ def test_cli_json_summary_and_exit_codes(tmp_path: Path, group: str) -> None:
     resumed = CliRunner().invoke(ingest, [*args, "--resume"])
     assert json.loads(resumed.stdout.strip().splitlines()[-1])["read"] == 0
     assert resumed.exit_code == 0
+
+
+def test_docs_list_exactly_the_cli_options() -> None:
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "ingest.md").read_text()
+    documented = set(re.findall(r"^\| `(--[a-z-]+)", docs, flags=re.MULTILINE))
+    options = {opt for param in ingest.params for opt in param.opts if opt.startswith("--")}
+    assert documented == options
 
 
 def test_cli_help_and_usage_errors(tmp_path: Path) -> None:

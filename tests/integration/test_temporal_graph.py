@@ -162,3 +162,20 @@ async def test_eight_concurrent_writers_make_no_duplicates(memory: GraphMemory, 
     assert [f.value for f in history] == cities
     assert all(history[i].supersedes == [history[i - 1].id] for i in range(1, 8))
     assert [f.value for f in await memory.facts_about(group, "Alice", predicate="lives_in")] == ["Riga"]
+
+
+async def test_known_at_rebuilds_the_belief_of_that_moment(memory: GraphMemory, group: str) -> None:
+    """Regression: a later move used to rewrite valid_to in place, so 'as known at S' showed a fact
+    S did not know had ended. The belief at S is now recomputed from the claims recorded by S."""
+    from graphmem.clock import utc_now
+
+    await memory.add_episodes(group, [ep("I live in Paris.", 1, "e1")])
+    middle = utc_now()
+    await asyncio.sleep(0.01)
+    await memory.add_episodes(group, [ep("I moved to Rome.", 5, "e2")])
+    then = await memory.facts_about(group, "Alice", predicate="lives_in", known_at=middle)
+    assert [(f.value, f.valid_to) for f in then] == [("Paris", None)]
+    assert await values(memory, group, "lives_in") == ["Rome"]
+    history_then = await memory.facts_about(group, "Alice", predicate="lives_in", known_at=middle,
+                                            include_history=True)
+    assert [f.value for f in history_then] == ["Paris"]

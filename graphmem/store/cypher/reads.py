@@ -46,6 +46,18 @@ MATCH (f:Fact {group_id: $group_id})-[:SUBJECT]->(s)
     + FACT_PROJECTION
 )
 
+# Every fact of a subject with its slot and claims (for reads "as known at" a system time).
+SUBJECT_SLOTS = """
+CALL () {
+  MATCH (s:Entity {group_id: $group_id, normalized_name: $subject_key}) RETURN s
+  UNION
+  MATCH (s:Aliased {group_id: $group_id}) WHERE $subject_key IN s.alias_keys RETURN s
+}
+MATCH (f:Fact {group_id: $group_id})-[:SUBJECT]->(s)
+WHERE ($predicate IS NULL OR f.predicate = $predicate) AND f.recorded_at <= $known_at
+RETURN f.id AS id, f.slot AS slot, f.claims AS claims
+"""
+
 FACTS_OF_GROUP = (
     "MATCH (f:Fact {group_id: $group_id})\n"
     + FACT_FILTER

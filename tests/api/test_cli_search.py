@@ -1,0 +1,66 @@
+"""``graphmem search`` from the command line, and the load-test script's guards."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from graphmem_cli.search_cmd import search as search_command
+from tests.api.conftest import Api, seed
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+import loadtest  # noqa: E402
+
+
+async def test_cli_search_table_json_and_as_of(api: Api) -> None:
+    await seed(api, api.group_a)
+    runner = CliRunner()
+    g = api.group_a
+
+    def invoke(*args: str):  # type: ignore[no-untyped-def]
+        return runner.invoke(search_command, list(args))
+
+    table = await asyncio.to_thread(invoke, "where does Alice live?", "--group", g, "--k", "3")
+    assert table.exit_code == 0, table.output
+    assert "Alice lives in Paris  [2024-06-01 .. now]" in table.output
+    as_json = await asyncio.to_thread(
+        invoke, "Alice lives in", "--group", g, "--as-of", "2024-03-01", "--json"
+    )
+    assert as_json.exit_code == 0, as_json.output
+    statements = [h["fact"]["statement"] for h in json.loads(as_json.output)["facts"]]
+    assert "Alice lives in Berlin" in statements and "Alice lives in Paris" not in statements
+    bad = await asyncio.to_thread(invoke, "x", "--group", g, "--as-of", "someday")
+    assert bad.exit_code == 1 and "invalid_input" in bad.output
+    assert "Example" in (await asyncio.to_thread(invoke, "--help")).output
+
+
+@pytest.mark.parametrize(
+    ("url", "ok"),
+    [
+        ("http://127.0.0.1:8000", True),
+        ("http://localhost:1", True),
+        ("http://[::1]:8", True),
+        ("http://10.0.0.5:8000", False),
+        ("http://example.com", False),
+    ],
+)
+def test_loadtest_accepts_only_loopback(url: str, ok: bool) -> None:
+    assert loadtest.is_loopback_url(url) is ok
+
+
+def test_loadtest_summary_and_bounds() -> None:
+    stats = loadtest.Stats()
+    for ms in range(1, 101):
+        stats.record("search", ms / 1000, None)
+    stats.record("write", 0.5, "http_503")
+    args = loadtest.parse(["--clients", "4", "--seconds", "1"])
+    out = loadtest.summary(stats, 2.0, args)
+    assert out["requests"] == 101 and out["errors"] == 1 and out["throughput_rps"] == 50.5
+    assert out["search"] == {"n": 100, "p50_ms": 51.0, "p90_ms": 91.0, "p99_ms": 100.0}
+    with pytest.raises(SystemExit):
+        loadtest.parse(["--clients", "0"])
