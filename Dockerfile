@@ -6,8 +6,13 @@ ENV PYTHONUNBUFFERED=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     HF_HUB_OFFLINE=1 \
     GRAPHMEM_HOST=0.0.0.0 \
-    GRAPHMEM_PORT=8000
+    GRAPHMEM_PORT=8000 \
+    OPENBLAS_NUM_THREADS=1 \
+    OMP_NUM_THREADS=1 \
+    MKL_NUM_THREADS=1
 
+# One BLAS thread per embedding call: requests already run embeddings in parallel threads, and
+# multi-threaded BLAS on a busy host made one query embedding ~15x slower in measurements.
 WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY graphmem ./graphmem

@@ -162,7 +162,7 @@ async def run_locomo(
             elif name == "graphiti":
                 results.append(await _run_graphiti(memory, settings, dataset, opts, log))
             else:
-                results.append(await _run_recipe(memory, dataset, opts, name, ingest_s))
+                results.append(await _run_recipe(memory, dataset, opts, name, ingest_s, log))
             log(f"retriever {name}: recall 1-4 {results[-1].get('recall', {}).get('1-4')}")
     finally:
         if needs_graphmem and not opts.keep:
@@ -171,7 +171,7 @@ async def run_locomo(
 
 
 async def _run_recipe(
-    memory: GraphMemory, dataset: Dataset, opts: LocomoOptions, name: str, ingest_s: float | None
+    memory: GraphMemory, dataset: Dataset, opts: LocomoOptions, name: str, ingest_s: float | None, log: Log
 ) -> dict[str, Any]:
     tally = _Tally(opts.ks)
 
@@ -182,6 +182,9 @@ async def _run_recipe(
 
     for conv in dataset.conversations:
         await _score(tally, conv, search)
+        log(
+            f"  {name}: {conv.sample_id} done ({tally.n} QA, search p50 {latency_summary(tally.ms)['p50']} ms)"
+        )
     return tally.result(name, dataset.skipped, ingest_s)
 
 

@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pydantic import ValidationError
+
 from eval.temporal_report import all_failures
 from eval.temporal_score import (
     CaseSpec,
@@ -45,11 +47,17 @@ def load_cases(path: Path, limit: int | None = None, only: str | None = None) ->
                 continue
             try:
                 case = CaseSpec.model_validate(json.loads(line))
+            except ValidationError as exc:
+                raise ValueError(f"{path}:{number}: invalid case: {_one_line(exc)}") from exc
             except (ValueError, GraphMemError) as exc:
                 raise ValueError(f"{path}:{number}: invalid case: {exc}") from exc
             if only is None or case.case_id.startswith(only):
                 cases.append(case)
     return cases[:limit] if limit is not None else cases
+
+
+def _one_line(exc: ValidationError) -> str:
+    return "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
 
 
 def ingest_plan(case: CaseSpec) -> list[EpisodeIn | FactIn]:

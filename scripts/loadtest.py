@@ -6,9 +6,11 @@
     # or let it start its own server (no-auth, loopback) against NEO4J_URI:
     NEO4J_URI=bolt://127.0.0.1:7687 python scripts/loadtest.py --spawn --seconds 60 --clients 32
 
-It seeds a fresh group, then each client loops: 80% ``POST .../search``, 20% ``POST .../episodes``
-(``--write-ratio``), until ``--seconds`` pass or ``--max-requests`` are sent. It stops by itself, then
-forgets the group (unless ``--keep``) and prints errors, throughput and latency percentiles.
+It seeds ``--groups`` fresh groups (tenants; client i uses group i mod N), then each client loops:
+80% ``POST .../search``, 20% ``POST .../episodes`` (``--write-ratio``), until ``--seconds`` pass or
+``--max-requests`` are sent. It stops by itself, then forgets the groups (unless ``--keep``) and
+prints errors, throughput and latency percentiles. Writes to one group serialise on that group's
+lock, so ``--groups 1`` is the worst case.
 Only loopback URLs are accepted: this is for a server on this machine.
 """
 
@@ -35,6 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 NAMES = ["Alice", "Bob", "Carol", "Dan", "Erin", "Frank", "Grace", "Heidi", "Ivan", "Judy"]
 CITIES = ["Berlin", "Paris", "Rome", "Oslo", "Lima", "Quito", "Kyoto", "Cairo", "Dublin", "Austin"]
 ORGS = ["Acme", "Globex", "Initech", "Umbrella", "Hooli", "Stark", "Wayne", "Wonka"]
+BLAS_THREAD_VARS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 QUERIES = ["where does {n} live?", "who does {n} work for?", "{n} moved", "what does {n} like?", "{c}"]
 
 
@@ -156,6 +159,7 @@ def spawn(args: argparse.Namespace) -> subprocess.Popen[bytes]:
         port = s.getsockname()[1]
     args.url = f"http://127.0.0.1:{port}"
     env = {**os.environ, "GRAPHMEM_NO_AUTH": "1", "GRAPHMEM_HOST": "127.0.0.1", "HF_HUB_OFFLINE": "1"}
+    env.update({name: str(args.blas_threads) for name in BLAS_THREAD_VARS})  # as the Dockerfile does
     command = [sys.executable, "-m", "uvicorn", "api.main:app_from_env", "--factory", "--host", "127.0.0.1"]
     command += ["--port", str(port), "--no-access-log", "--log-level", "warning"]
     process = subprocess.Popen(command, cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
@@ -172,17 +176,21 @@ def spawn(args: argparse.Namespace) -> subprocess.Popen[bytes]:
 
 
 async def run(args: argparse.Namespace) -> dict[str, object]:
-    group = f"load-{uuid.uuid4().hex[:10]}"
-    await seed_group(args, group)
+    prefix = f"load-{uuid.uuid4().hex[:8]}"
+    groups = [f"{prefix}-{i}" for i in range(args.groups)]
+    await asyncio.gather(*(seed_group(args, g) for g in groups))
     stats = Stats()
     budget = [args.max_requests]
     began = time.monotonic()
     deadline = began + args.seconds
-    await asyncio.gather(*(client_loop(args, group, i, deadline, budget, stats) for i in range(args.clients)))
+    loops = (
+        client_loop(args, groups[i % len(groups)], i, deadline, budget, stats) for i in range(args.clients)
+    )
+    await asyncio.gather(*loops)
     elapsed = time.monotonic() - began
     if not args.keep:
-        await forget_group(args, group)
-    return summary(stats, elapsed, args)
+        await asyncio.gather(*(forget_group(args, g) for g in groups))
+    return {"groups": args.groups, **summary(stats, elapsed, args)}
 
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
@@ -194,12 +202,16 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--seconds", type=float, default=60.0)
     p.add_argument("--max-requests", type=int, default=200_000, help="hard bound on requests sent")
     p.add_argument("--write-ratio", type=float, default=0.2)
-    p.add_argument("--seed-episodes", type=int, default=40)
+    p.add_argument("--groups", type=int, default=8, help="tenants; client i uses group i mod N")
+    p.add_argument("--seed-episodes", type=int, default=20, help="episodes seeded per group")
     p.add_argument("--timeout", type=float, default=60.0, help="per-request timeout (s)")
     p.add_argument("--keep", action="store_true", help="keep the load group afterwards")
+    p.add_argument("--blas-threads", type=int, default=1, help="BLAS threads of a --spawn server")
     args = p.parse_args(argv)
     if not 1 <= args.clients <= 256 or not 0 < args.seconds <= 3600 or not 0 <= args.write_ratio <= 1:
         p.error("--clients 1..256, --seconds (0, 3600], --write-ratio 0..1")
+    if not 1 <= args.groups <= args.clients:
+        p.error("--groups 1..clients")
     return args
 
 

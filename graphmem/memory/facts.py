@@ -125,22 +125,14 @@ def plan_slots(
     now: datetime,
     force_ids: frozenset[str] = frozenset(),
 ) -> FactWrites:
-    """Resolve every slot (pure). ``force_ids``: facts to rewrite even when their interval did not
-    change (forget strips claims from them before resolving)."""
+    """Resolve every slot (pure). ``force_ids``: facts to rewrite even when the resolver sees no
+    change (forget strips claims from them before resolving, so their stored claims are stale)."""
     out = FactWrites()
     for slot in sorted(slots):
         info = slots[slot]
         plan = resolve_slot(existing.get(slot, []), info.claims, functional=is_functional(info.predicate))
         _collect(out, slot, info, plan, {f.id: f for f in existing.get(slot, [])}, now, force_ids)
     return out
-
-
-def keep_expired(out: FactWrites, slot: str, info: SlotInfo, fact: SlotFact) -> None:
-    """Rewrite an expired fact's claims and evidence, leaving it expired (forget uses this)."""
-    run = Run(fact.value, fact.value_key, fact.tier, fact.object_id, fact.valid_from, fact.valid_to)
-    run.claims, run.id = list(fact.claims), fact.id
-    out.facts.append(_fact_row(slot, info, run, fact.expired_at))
-    out.evidence.extend(_evidence_rows(run))
 
 
 async def write_plans(

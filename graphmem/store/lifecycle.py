@@ -152,6 +152,20 @@ async def import_nodes(tx: Tx, *, label: str, rows: list[dict[str, Any]]) -> int
     return int((await run(tx, query, rows=rows))[0]["written"])
 
 
+def check_extra_labels(label: str, extra: list[str]) -> None:
+    for name in extra:
+        if (label, name) not in q.ADD_LABEL:
+            raise InvalidInput(
+                f"unknown label {name!r} on a {label} node",
+                details={"label": label, "extra": name, "allowed": sorted(n for _, n in q.ADD_LABEL)},
+            )
+
+
+async def add_labels(tx: Tx, *, label: str, extra: str, ids: list[str]) -> None:
+    if ids:
+        await run(tx, q.ADD_LABEL[(label, extra)], ids=ids)
+
+
 async def import_rels(tx: Tx, *, rel_type: str, group_id: str, rows: list[dict[str, Any]]) -> int:
     """MERGE between two nodes of the group; returns how many found both endpoints."""
     if not rows:

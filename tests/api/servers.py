@@ -46,7 +46,8 @@ def start_server(neo4j_uri: str, env: dict[str, str], *, timeout_s: float = 180.
     port = free_port()
     log = Path(tempfile.mkstemp(prefix="graphmem-api-", suffix=".log")[1])
     full_env = {k: v for k, v in os.environ.items() if not k.startswith("GRAPHMEM_")}
-    full_env.update({"NEO4J_URI": neo4j_uri, "HF_HUB_OFFLINE": "1", "GRAPHMEM_HOST": "127.0.0.1", **env})
+    full_env.update({"NEO4J_URI": neo4j_uri, "HF_HUB_OFFLINE": "1", "GRAPHMEM_HOST": "127.0.0.1"})
+    full_env.update({"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", **env})  # as the Dockerfile
     command = [sys.executable, "-m", "uvicorn", "api.main:app_from_env", "--factory"]
     command += ["--host", "127.0.0.1", "--port", str(port), "--no-access-log", "--log-level", "warning"]
     with log.open("wb") as out:

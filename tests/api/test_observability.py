@@ -116,3 +116,25 @@ async def test_logs_are_json_with_request_id_and_no_content_or_keys(api: Api, lo
     assert secret_text not in everything and "Mallory" not in everything
     assert not any(key in everything for key in KEYS.values())
     assert "embedding" not in everything
+
+
+async def test_unexpected_errors_are_json_500_without_details(
+    api: Api, memory: GraphMemory, log_lines: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def boom(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("Mallory's private words")
+
+    monkeypatch.setattr(memory, "get_fact", boom)
+    r = await api.call(
+        "agent_a", "GET", f"/v1/groups/{api.group_a}/facts/f1", headers={"X-Request-ID": "boom-1"}
+    )
+    assert r.status_code == 500 and r.json() == {
+        "code": "internal",
+        "message": "internal error",
+        "details": {},
+    }
+    assert r.headers["X-Request-ID"] == "boom-1"
+    crash = next(json.loads(line) for line in log_lines if "unhandled_error" in line)
+    assert crash["error_type"] == "RuntimeError" and crash["request_id"] == "boom-1"
+    assert "Mallory" not in "\n".join(log_lines)
+    assert 'graphmem_errors_total{code="internal"} 1.0' in (await api.client.get("/metrics")).text

@@ -137,6 +137,8 @@ def test_cli_reembed_backup_and_restore_of_the_local_neo4j(own: Settings, tmp_pa
     restored = runner.invoke(cli, ["restore", str(tmp_path / "b")], env=env)
     assert restored.exit_code == 0, restored.output
     assert {g: _cli_export(runner, env, g) for g in groups} == before
+    maintained = runner.invoke(cli, ["maintain", "--group", "cli-zh"], env=env)
+    assert maintained.exit_code == 0 and "maintained group cli-zh" in maintained.output
     again = runner.invoke(cli, ["backup", "--out", str(tmp_path / "b")], env=env)
     assert again.exit_code != 0 and "already holds a backup" in again.output
 

@@ -17,10 +17,11 @@ from click.testing import CliRunner
 
 from graphmem.errors import Conflict, InvalidInput
 from graphmem.memory import GraphMemory
-from graphmem.memory.lifecycle import records
+from graphmem.memory.lifecycle import records, retarget
 from graphmem.memory.lifecycle.backup import read_jsonl
 from graphmem.store import reads
 from graphmem.store.driver import Store
+from graphmem.temporal.normalize import slot_key
 from graphmem_cli.main import cli
 from tests.integration.test_lifecycle_support import (
     STORY,
@@ -35,9 +36,16 @@ from tests.integration.test_lifecycle_support import (
 OTHER = [episode("Bob works at Initech.", utc(2022, 3, 1), "b1", speaker="Bob", session="sb")]
 
 
+ALIAS = (
+    "MATCH (x:Entity {group_id: $g, normalized_name: 'paris'}) "
+    "SET x:Aliased, x.aliases = ['Paree'], x.alias_keys = ['paree']"
+)  # what the write path's ADD_ALIASES leaves on an entity that gained an alias
+
+
 async def _rich_group(memory: GraphMemory, group: str) -> dict[str, str]:
-    """Supersession chains, a correction (an expired fact), Chinese text, a tombstone."""
+    """Supersession chains, a correction (an expired fact), Chinese text, a tombstone, an alias."""
     ids = await ingest(memory, group)
+    await memory.ctx.store.write(ALIAS, g=group)
     extra = await ingest(
         memory,
         group,
@@ -71,6 +79,7 @@ async def test_round_trip_into_an_empty_group_is_byte_identical(
         ("rel", t) for t in ("SUBJECT", "OBJECT", "SUPERSEDES", "EVIDENCED_BY", "MENTIONS", "NEXT")
     } <= kinds
     assert any(r.get("label") == "Fact" and r["properties"].get("expired_at") for r in exported)
+    assert any(r.get("labels") == ["Aliased", "Entity"] for r in exported)
     before = await counts(store, group)
 
     await memory.forget_group(group, purge_tombstones=True)
@@ -98,6 +107,7 @@ async def test_round_trip_into_an_empty_group_is_byte_identical(
 async def _still_works(memory: GraphMemory, group: str) -> None:
     result = await memory.search(group, "Where does Alice live?")
     assert "Alice lives in Paris" in {h.fact.statement for h in result.facts}
+    assert [e.name for e in await memory.find_entities(group, "Paree")] == ["Paris"]  # :Aliased kept
     assert "张伟 lives in 上海" in {f.statement for f in await memory.facts_about(group, "张伟")}
     statuses = [e.status for e in (await memory.add_episodes(group, STORY[:2])).episodes]
     assert statuses == ["existing", "existing"]  # idempotency keys survived
@@ -218,6 +228,53 @@ def test_cli_export_forget_import(memory: GraphMemory, group: str, tmp_path: Pat
     assert records.canonical([json.loads(x) for x in again.stdout.splitlines()]) == records.canonical(
         read_jsonl(out)
     )
+    episode_id = next(r["properties"]["id"] for r in read_jsonl(out) if r.get("label") == "Episode")
+    one = runner.invoke(cli, ["forget", "--group", group, "--episode", episode_id, "--yes"])
+    assert one.exit_code == 0 and "forgot 1 episodes" in one.output and "1 tombstones written" in one.output
+    missing = runner.invoke(cli, ["forget", "--group", group, "--episode", episode_id, "--yes"])
+    assert missing.exit_code != 0 and "not_found" in missing.output
     bad = runner.invoke(cli, ["forget", "--group", group, "--before", "not-a-time", "--yes"])
     assert bad.exit_code != 0 and "ISO 8601" in bad.output
     runner.invoke(cli, ["forget", "--group", group, "--purge-tombstones", "--yes"])
+
+
+def test_records_keep_types_and_compare_canonically() -> None:
+    """Pure: datetimes come back as datetimes, look-alike text stays text, exported_at is ignored."""
+    props = {"id": "x", "valid_from": utc(2024, 5, 1), "value": "2024-05-01T00:00:00+00:00", "n": 1.5}
+    record = records.node_record("Fact", props, ["Fact"])
+    assert record["datetimes"] == ["valid_from"] and "labels" not in record
+    assert records.decode_properties(json.loads(records.dumps(record))) == props
+    header = records.header(group_id="g", model="m", dimension=3, exported_at=utc(2024, 1, 1), since=None)
+    later = {**header, "exported_at": utc(2025, 1, 1).isoformat()}
+    assert records.canonical([header, record]) == records.canonical([record, later])
+    assert records.node_record("Entity", {"id": "y"}, ["Entity", "Aliased"])["labels"] == [
+        "Aliased",
+        "Entity",
+    ]
+
+
+def test_retargeting_rewrites_every_group_derived_field() -> None:
+    """Pure: ids, slot, claims and episode keys follow the new group, deterministically."""
+    claim = json.dumps({"ref": "ep1:0", "episode_id": "ep1", "object_id": "o1", "kind": "assert"})
+    fact = {
+        "id": "f1",
+        "group_id": "a",
+        "subject_id": "s1",
+        "object_id": "o1",
+        "predicate": "lives_in",
+        "value": "Paris",
+        "qualifier": "",
+        "slot": "old",
+        "claims": [claim],
+    }
+    moved = retarget.node("Fact", fact, "b")
+    assert moved is not None and moved == retarget.node("Fact", fact, "b")
+    assert moved["group_id"] == "b" and moved["id"] == retarget.new_id("b", "f1") != "f1"
+    assert moved["slot"] == slot_key(retarget.new_id("b", "s1"), "lives_in", "Paris")
+    data = json.loads(moved["claims"][0])
+    assert data["episode_id"] == retarget.new_id("b", "ep1") and data["ref"].endswith(":0")
+    ep = STORY[0]
+    stored = {"id": "e", "content": ep.content, "reference_time": ep.reference_time, "speaker": ep.speaker,
+              "session_id": ep.session_id, "external_id": ep.external_id}  # fmt: skip
+    assert retarget.node("Episode", stored, "b")["key"] == ep.idempotency_key("b")  # type: ignore[index]
+    assert retarget.node("Tombstone", {"key": "k"}, "b") is None

@@ -15,6 +15,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
+from graphmem.clock import as_utc
 from graphmem.errors import NotFound
 from graphmem.memory import facts
 from graphmem.memory.context import MemoryContext
@@ -44,7 +45,7 @@ async def forget_before(ctx: MemoryContext, group_id: str, before: datetime) -> 
         now = ctx.clock()
         if not await repo.lock_existing_group(tx, group_id=group_id):
             return ForgetReport()
-        episodes = await repo.episodes_before(tx, group_id=group_id, before=before)
+        episodes = await repo.episodes_before(tx, group_id=group_id, before=as_utc(before))
         return await _forget_episodes(tx, ctx, group_id, episodes, now)
 
 
@@ -128,47 +129,26 @@ async def rewrite_slots(
     tx: Tx, ctx: MemoryContext, group_id: str, slots: list[str], drop: Drop, now: datetime
 ) -> int:
     """Strip the claims ``drop`` selects from the slots' facts and re-resolve each slot from the
-    remaining claims (memory/facts.py). Returns how many surviving facts were rewritten."""
+    remaining claims (memory/facts.py, temporal/chain.py): a fact left without claims is deleted,
+    intervals, SUPERSEDES and expiry (corrections, retractions are claims too) are derived again.
+    Returns how many surviving facts were rewritten."""
     rows = await repo.load_slot_facts(tx, group_id=group_id, slots=slots)
     infos: dict[str, facts.SlotInfo] = {}
     existing: dict[str, list[SlotFact]] = defaultdict(list)
+    touched: set[str] = set()
     for row in rows:
         infos.setdefault(row["slot"], _slot_info(row))
-        existing[row["slot"]].append(facts.slot_fact(row))
-    touched: set[str] = set()
-    for slot, slot_facts in existing.items():
-        existing[slot] = _strip(slot_facts, drop, touched)
+        fact = facts.slot_fact(row)
+        kept = [c for c in fact.claims if not drop(fact, c)]
+        if len(kept) != len(fact.claims):
+            touched.add(fact.id)
+        existing[row["slot"]].append(replace(fact, claims=kept))
     out = facts.plan_slots(infos, existing, now=now, force_ids=frozenset(touched))
-    for slot, slot_facts in existing.items():
-        for fact in slot_facts:
-            if fact.expired_at is None or fact.id not in touched:
-                continue
-            if fact.claims:
-                facts.keep_expired(out, slot, infos[slot], fact)
-            else:
-                out.delete_ids.append(fact.id)
     await facts.write_plans(
         tx, group_id=group_id, slots=sorted(infos), out=out, vectors={}, embed_missing=ctx.embed, now=now
     )
-    deleted = set(out.delete_ids)
-    return len({r["id"] for r in out.facts if r["id"] not in deleted and r["id"] not in out.created_ids})
-
-
-def _strip(slot_facts: list[SlotFact], drop: Drop, touched: set[str]) -> list[SlotFact]:
-    """Remove dropped claims. A fact expired by a correction whose claim was dropped holds again."""
-    corrected = {c.replaces for f in slot_facts for c in f.claims if c.replaces}
-    kept: list[SlotFact] = []
-    for fact in slot_facts:
-        claims = [c for c in fact.claims if not drop(fact, c)]
-        if len(claims) != len(fact.claims):
-            touched.add(fact.id)
-        kept.append(replace(fact, claims=claims))
-    lost = corrected - {c.replaces for f in kept for c in f.claims if c.replaces}
-    for i, fact in enumerate(kept):
-        if fact.expired_at is not None and fact.value_key in lost and fact.claims:
-            kept[i] = replace(fact, expired_at=None)
-            touched.add(fact.id)
-    return kept
+    gone = set(out.delete_ids) | out.created_ids
+    return len({r["id"] for r in out.facts} - gone)
 
 
 def _slot_info(row: dict[str, Any]) -> facts.SlotInfo:

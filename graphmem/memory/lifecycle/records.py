@@ -3,6 +3,7 @@
     {"type": "header", "format_version": 1, "embedding_model": ..., "dimension": ...,
      "group_id": ..., "exported_at": ..., "since": null}
     {"type": "node", "label": "Fact", "properties": {...}, "datetimes": ["recorded_at", ...]}
+    {"type": "node", "label": "Entity", "labels": ["Aliased", "Entity"], "properties": {...}}
     {"type": "rel", "rel_type": "SUPERSEDES", "start_id": ..., "end_id": ..., "properties": {...}}
 
 Datetimes are ISO 8601 strings; ``datetimes`` names the properties that hold one, so a text that
@@ -41,12 +42,22 @@ def _encode(properties: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     return plain, stamps
 
 
-def node_record(label: str, properties: dict[str, Any]) -> dict[str, Any]:
+def node_record(label: str, properties: dict[str, Any], labels: list[str] | None = None) -> dict[str, Any]:
+    """``labels``: every label of the node; listed in the record only when there is more than one."""
     plain, stamps = _encode(properties)
     record: dict[str, Any] = {"type": "node", "label": label, "properties": plain}
     if stamps:
         record["datetimes"] = stamps
+    if labels and set(labels) != {label}:
+        record["labels"] = sorted(set(labels) | {label})
     return record
+
+
+def extra_labels(record: dict[str, Any]) -> list[str]:
+    labels = record.get("labels") or []
+    if not isinstance(labels, list) or not all(isinstance(x, str) for x in labels):
+        raise InvalidInput("'labels' must be a list of strings", details={"record": _brief(record)})
+    return sorted(set(labels) - {record.get("label")})
 
 
 def rel_record(rel_type: str, start_id: str, end_id: str, properties: dict[str, Any]) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from collections.abc import AsyncIterable, AsyncIterator, Iterable
 from datetime import datetime
 from typing import Any
 
+from graphmem.clock import as_utc
 from graphmem.errors import Conflict, InvalidInput
 from graphmem.memory.context import MemoryContext
 from graphmem.memory.lifecycle import records, retarget
@@ -28,6 +29,7 @@ BATCH = 500
 async def export_group(
     ctx: MemoryContext, group_id: str, since: datetime | None = None, *, consistent: bool = True
 ) -> AsyncIterator[dict[str, Any]]:
+    since = as_utc(since) if since is not None else None
     meta = await repo.embedding_meta(ctx.store)
     yield records.header(
         group_id=group_id,
@@ -41,7 +43,7 @@ async def export_group(
             await repo.lock_existing_group(tx, group_id=group_id)
         for label in EXPORT_LABELS:
             async for row in repo.export_nodes(tx, label=label, group_id=group_id, since=since):
-                yield records.node_record(label, row["properties"])
+                yield records.node_record(label, row["properties"], row["labels"])
         for owner in ("Episode", "Fact"):
             async for row in repo.export_rels(tx, owner=owner, group_id=group_id, since=since):
                 yield records.rel_record(row["rel_type"], row["start_id"], row["end_id"], row["properties"])
@@ -130,8 +132,12 @@ class _Importer:
         key = properties.get("key") if label == "Tombstone" else properties.get("id")
         if not key:
             raise InvalidInput(f"a {label} node without its id", details={"label": label})
+        extra = records.extra_labels(record)
+        repo.check_extra_labels(label, extra)
         embedding = properties.pop("embedding", None)
-        self.nodes[label].append({"id": key, "properties": properties, "embedding": embedding})
+        self.nodes[label].append(
+            {"id": key, "properties": properties, "embedding": embedding, "extra": extra}
+        )
         if len(self.nodes[label]) >= BATCH:
             await self._flush(label)
 
@@ -188,6 +194,9 @@ class _Importer:
                     details={"label": label, "clashes": clashes[:20]},
                 )
             self.report.nodes += await repo.import_nodes(tx, label=label, rows=rows)
+            for extra in sorted({x for r in rows for x in r["extra"]}):
+                ids = [r["id"] for r in rows if extra in r["extra"]]
+                await repo.add_labels(tx, label=label, extra=extra, ids=ids)
 
     async def _embed(self, label: str, rows: list[dict[str, Any]]) -> None:
         field = EMBEDDED.get(label)

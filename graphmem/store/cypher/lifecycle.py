@@ -148,22 +148,22 @@ EXPORT_NODES = {
     "Episode": """
 MATCH (n:Episode {group_id: $group_id})
 WHERE $since IS NULL OR n.ingested_at >= $since
-RETURN properties(n) AS properties ORDER BY n.id
+RETURN properties(n) AS properties, labels(n) AS labels ORDER BY n.id
 """,
     "Entity": """
 MATCH (n:Entity {group_id: $group_id})
 WHERE $since IS NULL OR n.created_at >= $since
-RETURN properties(n) AS properties ORDER BY n.id
+RETURN properties(n) AS properties, labels(n) AS labels ORDER BY n.id
 """,
     "Fact": """
 MATCH (n:Fact {group_id: $group_id})
 WHERE $since IS NULL OR coalesce(n.updated_at, n.recorded_at) >= $since
-RETURN properties(n) AS properties ORDER BY n.id
+RETURN properties(n) AS properties, labels(n) AS labels ORDER BY n.id
 """,
     "Tombstone": """
 MATCH (n:Tombstone {group_id: $group_id})
 WHERE $since IS NULL OR n.forgotten_at >= $since
-RETURN properties(n) AS properties ORDER BY n.key
+RETURN properties(n) AS properties, labels(n) AS labels ORDER BY n.key
 """,
 }
 
@@ -211,6 +211,11 @@ MERGE (n:Tombstone {key: r.id})
 SET n = r.properties
 RETURN count(n) AS written
 """,
+}
+
+# Secondary labels a node may carry besides its primary one (an unknown one is refused).
+ADD_LABEL = {
+    ("Entity", "Aliased"): "UNWIND $ids AS nid MATCH (n:Entity {id: nid}) SET n:Aliased",
 }
 
 # Nodes that would be overwritten in another group, or that clash with a uniqueness key.
