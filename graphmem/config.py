@@ -39,6 +39,7 @@ class Settings(BaseSettings):
 
     embedder: str = "minilm"
     embedding_dimension: int = 384
+    embed_threads: int = 1
     extractor: str = "rules"
     llm_base_url: str | None = None
     llm_model: str = "gpt-4o-mini"

@@ -22,6 +22,8 @@ from ingest.runner import IngestOptions, run_ingest
 from ingest.sources import FORMATS
 from ingest.summary import EXIT_FATAL, Summary
 
+EXIT_INTERRUPTED = 130
+
 EPILOG = """\b
 Examples:
   graphmem ingest chats.jsonl.gz --format jsonl --group acme
@@ -137,6 +139,9 @@ def ingest(
     except GraphMemError as exc:
         click.echo(f"error: {exc.code}: {exc.message}", err=True)
         sys.exit(EXIT_FATAL)
+    except KeyboardInterrupt:
+        click.echo("interrupted: committed batches are checkpointed; run again with --resume", err=True)
+        sys.exit(EXIT_INTERRUPTED)
     _report(summary, as_json=as_json)
     sys.exit(summary.exit_code)
 
@@ -189,5 +194,7 @@ def _resumed_bytes(options: IngestOptions) -> int:
 def _report(summary: Summary, *, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(summary.to_dict(), sort_keys=True))
+        if summary.error:
+            click.echo(f"error: {summary.error}", err=True)
     else:
         click.echo(summary.render())

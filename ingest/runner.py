@@ -77,6 +77,10 @@ class IngestOptions:
         missing = [str(p) for p in self.paths if not Path(p).is_file()]
         if missing:
             raise InvalidInput(f"no such file: {', '.join(missing)}", details={"paths": missing})
+        unique: dict[str, Path] = {}
+        for path in self.paths:
+            unique.setdefault(os.path.abspath(path), Path(path))
+        object.__setattr__(self, "paths", tuple(unique.values()))  # a file named twice is read once
 
     @property
     def checkpoint_path(self) -> Path:

@@ -7,7 +7,7 @@ BIN="${VENV:-.venv}/bin"
 
 "$BIN/ruff" check graphmem ingest api eval graphmem_cli tests || exit 1
 "$BIN/mypy" || exit 1
-"$BIN/lint-imports" || exit 1
+"$BIN/lint-imports" --no-cache || exit 1
 
 started=0
 if [ -z "${NEO4J_URI:-}" ]; then

@@ -10,7 +10,6 @@ from fastapi.responses import PlainTextResponse
 from api.deps import AnalystDep, MemoryDep, SettingsDep
 from api.schemas.common import errors
 from api.schemas.cypher import CypherBody, CypherResponse
-from graphmem.store.analyst import run_readonly
 
 router = APIRouter(prefix="/v1", tags=["cypher"])
 
@@ -38,8 +37,7 @@ router = APIRouter(prefix="/v1", tags=["cypher"])
 async def run_cypher(
     body: CypherBody, principal: AnalystDep, memory: MemoryDep, settings: SettingsDep
 ) -> Any:
-    result = await run_readonly(
-        memory.ctx.store,
+    result = await memory.cypher(
         body.query,
         body.params,
         timeout_s=settings.cypher_timeout_s,

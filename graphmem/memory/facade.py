@@ -27,6 +27,7 @@ from graphmem.ports import Embedder, Extractor
 from graphmem.providers.embedders.factory import build_embedder
 from graphmem.providers.extractors.factory import build_extractor
 from graphmem.retrieval.pipeline import Searcher
+from graphmem.store.analyst import AnalystResult, run_readonly
 from graphmem.store.driver import Store
 from graphmem.store.migrations import prepare_schema
 
@@ -62,7 +63,9 @@ class GraphMemory:
         try:
             return await cls.open(
                 store=store,
-                embedder=build_embedder(settings.embedder, dimension=settings.embedding_dimension),
+                embedder=build_embedder(
+                    settings.embedder, dimension=settings.embedding_dimension, threads=settings.embed_threads
+                ),
                 extractor=build_extractor(settings),
                 clock=clock,
                 vector_exact_threshold=settings.vector_exact_threshold,
@@ -180,6 +183,17 @@ class GraphMemory:
         """Hybrid search (bm25 + vector + graph, fused and reranked) with provenance."""
         req = query if isinstance(query, SearchRequest) else SearchRequest(query=query, **options)
         return await self.searcher.search(group_id, req)
+
+    async def cypher(
+        self,
+        query: str,
+        params: dict[str, Any] | None = None,
+        *,
+        timeout_s: float = 10.0,
+        row_cap: int = 10_000,
+    ) -> AnalystResult:
+        """Analysts' read-only Cypher: refused unless its plan only reads (see store/analyst.py)."""
+        return await run_readonly(self.ctx.store, query, params, timeout_s=timeout_s, row_cap=row_cap)
 
     async def get_episode(self, group_id: str, episode_id: str) -> tuple[EpisodeRecord, list[FactRecord]]:
         return await reads.get_episode(self.ctx, group_id, episode_id)

@@ -85,8 +85,11 @@ class Store:
         await self._driver.close()
 
     async def ping(self) -> None:
+        """One round trip, no managed-transaction retries: answers now or raises StoreUnavailable."""
         with map_neo4j_errors():
-            await self._driver.execute_query("RETURN 1", database_=self.database)
+            async with self._driver.session(database=self.database) as session:
+                result = await session.run("RETURN 1")
+                await result.consume()
 
     @asynccontextmanager
     async def transaction(

@@ -14,7 +14,7 @@ from graphmem_cli.search_cmd import search as search_command
 from tests.api.conftest import Api, seed
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
-import loadtest  # noqa: E402
+import loadtest
 
 
 async def test_cli_search_table_json_and_as_of(api: Api) -> None:
@@ -58,9 +58,10 @@ def test_loadtest_summary_and_bounds() -> None:
     for ms in range(1, 101):
         stats.record("search", ms / 1000, None)
     stats.record("write", 0.5, "http_503")
-    args = loadtest.parse(["--clients", "4", "--seconds", "1"])
+    args = loadtest.parse(["--clients", "4", "--groups", "2", "--seconds", "1"])
     out = loadtest.summary(stats, 2.0, args)
     assert out["requests"] == 101 and out["errors"] == 1 and out["throughput_rps"] == 50.5
     assert out["search"] == {"n": 100, "p50_ms": 51.0, "p90_ms": 91.0, "p99_ms": 100.0}
-    with pytest.raises(SystemExit):
-        loadtest.parse(["--clients", "0"])
+    for bad in (["--clients", "0"], ["--clients", "4", "--groups", "5"]):
+        with pytest.raises(SystemExit):
+            loadtest.parse(bad)

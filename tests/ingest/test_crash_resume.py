@@ -8,6 +8,7 @@ import json
 import os
 import random
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -38,7 +39,8 @@ def committed(checkpoint: Path, source: Path) -> int:
 
 
 async def start(args: list[str]) -> asyncio.subprocess.Process:
-    env = os.environ | {"HF_HUB_OFFLINE": "1"}
+    # one BLAS thread: on a busy small host, spinning OpenBLAS threads slow embedding several-fold
+    env = os.environ | {"HF_HUB_OFFLINE": "1", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
     return await asyncio.create_subprocess_exec(
         sys.executable, "-m", "ingest", *args, cwd=ROOT, env=env,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
@@ -69,6 +71,7 @@ async def test_kill_9_three_times_then_resume_stores_each_record_once(
     args = [str(source), "--format", "jsonl", "--group", group, "--batch-size", str(BATCH), "--resume"]
     args += ["--checkpoint", str(checkpoint), "--progress", "none", "--json"]
     rng = random.Random(20240606)
+    began = time.monotonic()
     positions = []
     for _ in range(3):
         before = committed(checkpoint, source)
@@ -76,6 +79,7 @@ async def test_kill_9_three_times_then_resume_stores_each_record_once(
         proc = await start(args)
         await kill_after(proc, checkpoint, source, target, linger=rng.uniform(0.0, 1.5))
         positions.append(committed(checkpoint, source))
+        print(f"killed at {positions[-1]} (target {target}) after {time.monotonic() - began:.0f}s")
     assert positions == sorted(positions) and positions[-1] < RECORDS
 
     proc = await start(args)

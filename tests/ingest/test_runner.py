@@ -243,6 +243,8 @@ def test_options_are_validated_and_state_is_named_by_paths_and_group(tmp_path: P
     )
     assert same[0].parent == home / "ingest" and same[0].name.endswith(".checkpoint.json")
     assert state_paths([path], "other", home) != same
+    twice = options(tmp_path, path, tmp_path / ".." / tmp_path.name / "m.jsonl")
+    assert twice.paths == (path,)
 
 
 # --- progress and summary ------------------------------------------------------------------------

@@ -10,9 +10,9 @@ from graphmem.providers.embedders.minilm_numpy import MiniLMEmbedder
 EMBEDDERS = ("minilm", "hashing")
 
 
-def build_embedder(name: str, *, dimension: int = 384) -> Embedder:
+def build_embedder(name: str, *, dimension: int = 384, threads: int | None = 1) -> Embedder:
     if name == "minilm":
-        return MiniLMEmbedder()
+        return MiniLMEmbedder(threads=threads)
     if name == "hashing":
         return HashingEmbedder(dimension)
     raise ConfigError(
