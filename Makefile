@@ -16,6 +16,8 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 run: install  ## start the local Neo4j (unless NEO4J_URI is set) and serve the API on 127.0.0.1:8000
+	@# no API keys configured: serve without auth, which the server allows on loopback binds only
+	if [ -z "$${GRAPHMEM_API_KEYS:-}" ]; then export GRAPHMEM_NO_AUTH=$${GRAPHMEM_NO_AUTH:-1}; fi; \
 	HF_HUB_OFFLINE=1 $(BIN)/graphmem serve
 
 test: install  ## lint, type-check, layer contracts, then the whole suite against a real Neo4j
