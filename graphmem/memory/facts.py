@@ -18,6 +18,7 @@ from graphmem.store.driver import Tx
 from graphmem.temporal.chain import Run, SlotFact, SlotPlan, resolve_slot
 from graphmem.temporal.claims import Claim
 from graphmem.temporal.normalize import group_token, normalize_name, slot_key, statement, value_key
+from graphmem.temporal.opposites import OPPOSITE, derived_ends, opposite_slot
 from graphmem.text import search_text
 
 
@@ -101,10 +102,13 @@ async def resolve_and_write(
     embed_missing: Any,
     now: datetime,
 ) -> FactWrites:
-    rows = await writes.load_slots(tx, group_id=group_id, slots=sorted(slots))
+    pairs = _opposite_pairs(slots)
+    keys = sorted(set(slots) | set(pairs.values()))
+    rows = await writes.load_slots(tx, group_id=group_id, slots=keys)
     existing: dict[str, list[SlotFact]] = defaultdict(list)
     for row in rows:
         existing[row["slot"]].append(slot_fact(row))
+    _mirror_opposites(slots, pairs, existing)
     out = plan_slots(slots, existing, now=now)
     await write_plans(
         tx,
@@ -116,6 +120,35 @@ async def resolve_and_write(
         now=now,
     )
     return out
+
+
+def _opposite_pairs(slots: dict[str, SlotInfo]) -> dict[str, str]:
+    """slot -> its opposite slot (likes X <-> dislikes X) for the slots being written."""
+    pairs: dict[str, str] = {}
+    for key, info in slots.items():
+        if info.claims:
+            other = opposite_slot(info.subject_id, info.predicate, info.claims[0].value, info.qualifier)
+            if other:
+                pairs[key] = other
+    return pairs
+
+
+def _mirror_opposites(
+    slots: dict[str, SlotInfo], pairs: dict[str, str], existing: dict[str, list[SlotFact]]
+) -> None:
+    """Add derived end claims both ways between each slot and its opposite, when the opposite exists."""
+    for key, other in list(pairs.items()):
+        if other not in existing and other not in slots:
+            continue
+        info = slots[key]
+        if other not in slots:
+            slots[other] = SlotInfo(
+                info.subject_id, info.subject, OPPOSITE[info.predicate], info.qualifier, info.importance
+            )
+        mine = info.claims + [c for f in existing.get(key, []) for c in f.claims]
+        theirs = slots[other].claims + [c for f in existing.get(other, []) for c in f.claims]
+        slots[other].claims.extend(derived_ends(mine))
+        info.claims.extend(derived_ends(theirs))
 
 
 def plan_slots(

@@ -21,6 +21,7 @@ class SearchConfig(BaseModel):
     recency_weight: float = 0.05
     confidence_weight: float = 0.05
     mmr_lambda: float = 0.85
+    inferred_factor: float = 0.6
     include_history: bool = False
 
     def channel_on(self, name: str) -> bool:

@@ -236,7 +236,7 @@ class _Run:
                 self.cfg.recency_weight * recency_boost(times[key], newest)
                 + self.cfg.confidence_weight * conf
             )
-            scores[key] = hit.score * (1.0 + boost)
+            scores[key] = hit.score * (1.0 + boost) * _tier_factor(hit, self.cfg.inferred_factor)
             hit.score = round(scores[key], 6)
         toks = {k: tokens(_text(h)) for k, h in hits.items()}
         order = mmr(
@@ -261,6 +261,11 @@ class _Run:
             ],
             context=build_context(ranked, self.req.token_budget),
         )
+
+
+def _tier_factor(hit: Hit, inferred: float) -> float:
+    """Inferred facts rank below stated ones: they never supersede them, nor outrank them."""
+    return inferred if isinstance(hit, FactHit) and hit.fact.tier == "inferred" else 1.0
 
 
 def _when(hit: Hit) -> datetime | None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from graphmem.temporal.claims import Claim
+from graphmem.temporal.opposites import is_derived
 
 _MIN = datetime.min
 
@@ -89,12 +90,7 @@ def _apply_corrections(claims: list[Claim], *, functional: bool) -> tuple[list[C
     plain = [c for c in claims if c.kind not in REPLACING]
     expired: list[Run] = []
     for claim in sorted((c for c in claims if c.kind in REPLACING), key=_order):
-        candidates = [
-            r
-            for r in _runs(plain, functional=functional)
-            if r.value_key == claim.replaces
-            and (r.valid_from is None or claim.at is None or r.valid_from <= claim.at)
-        ]
+        candidates = [r for r in _runs(plain, functional=functional) if _corrects(claim, r)]
         target = candidates[-1] if candidates else None
         start = target.valid_from if target is not None else claim.at
         if target is not None:
@@ -109,6 +105,16 @@ def _apply_corrections(claims: list[Claim], *, functional: bool) -> tuple[list[C
         else:  # nothing to retract (yet): keep the claim on an empty, expired fact
             expired.append(Run(claim.value, claim.value_key, claim.tier, None, claim.at, claim.at, [claim]))
     return plain, expired
+
+
+def _corrects(claim: Claim, run: Run) -> bool:
+    """Whether ``claim`` declares ``run`` mistaken: the run of the named wrong value that had started
+    by the claim's time, or, when no value is named ("correction: I live in X"), whatever other
+    value held at that time."""
+    started = run.valid_from is None or claim.at is None or run.valid_from <= claim.at
+    if claim.replaces is not None:
+        return run.value_key == claim.replaces and started
+    return run.value_key != claim.value_key and started and _holds(run, claim.at)
 
 
 def _holds(run: Run | None, at: datetime | None) -> bool:
@@ -154,6 +160,8 @@ def _end(runs: list[Run], cur: Run | None, claim: Claim) -> None:
         cur.valid_to = claim.at
         cur.claims.append(claim)
         return
+    if is_derived(claim):  # a mirrored end only closes what holds; it never makes a fact
+        return
     earlier = [r for r in runs if r.value_key == claim.value_key]
     if earlier:
         earlier[-1].claims.append(claim)
@@ -190,7 +198,8 @@ def _match(runs: list[Run], live: list[SlotFact]) -> list[str]:
 def resolve_slot(existing: list[SlotFact], new_claims: list[Claim], *, functional: bool) -> SlotPlan:
     """The slot's facts as a pure function of all its claims (existing facts' and new ones)."""
     known = {c.ref for f in existing for c in f.claims}
-    claims = [c for f in existing for c in f.claims] + [c for c in new_claims if c.ref not in known]
+    fresh = {c.ref: c for c in new_claims if c.ref not in known}
+    claims = [c for f in existing for c in f.claims] + list(fresh.values())
     originals = {c.ref: c for c in claims}
     chain_claims, expired_runs = _apply_corrections(claims, functional=functional)
     runs = _runs(chain_claims, functional=functional)

@@ -179,3 +179,15 @@ async def test_known_at_rebuilds_the_belief_of_that_moment(memory: GraphMemory, 
     history_then = await memory.facts_about(group, "Alice", predicate="lives_in", known_at=middle,
                                             include_history=True)
     assert [f.value for f in history_then] == ["Paris"]
+
+
+@pytest.mark.parametrize("order", ["given", "reversed"])
+async def test_a_new_dislike_ends_the_like(memory: GraphMemory, group: str, order: str) -> None:
+    """Regression: "I love yoga" then "I hate yoga now" left both current. Any arrival order."""
+    episodes = [ep("I love yoga.", 1, "e1"), ep("These days I hate yoga.", 6, "e2")]
+    for episode in episodes if order == "given" else list(reversed(episodes)):
+        await memory.add_episodes(group, [episode])
+    assert await values(memory, group, "likes") == []
+    assert await values(memory, group, "dislikes") == ["yoga"]
+    [liked] = await memory.facts_about(group, "Alice", predicate="likes", include_history=True)
+    assert liked.valid_to == utc(2024, 6, 1) and {e.external_id for e in liked.evidence} == {"e1", "e2"}
