@@ -68,6 +68,7 @@ class FactRecord(BaseModel):
     source_kind: str = "extracted"
     version: int = 1
     status: str = "active"
+    tier: str = "stated"
     supersedes: list[str] = []
     superseded_by: list[str] = []
     evidence: list[Evidence] = []
