@@ -8,7 +8,9 @@ on the shared database only a group-scoped re-embed with the stamped model runs.
 from __future__ import annotations
 
 import json
-import warnings
+import os
+import subprocess
+import sys
 from collections.abc import AsyncIterator, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -36,18 +38,22 @@ NEW = HashingEmbedder(48, name="fake/new")
 
 @pytest.fixture(scope="module")
 def own(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
+    data = tmp_path_factory.mktemp("n4-reembed")
     cfg = Settings().model_copy(
-        update={
-            "neo4j_uri": None,
-            "neo4j_dir": tmp_path_factory.mktemp("n4-reembed"),
-            "neo4j_port": PORT,
-            "neo4j_heap": "512m",
-            "neo4j_pagecache_mb": 64,
-        }
+        update={"neo4j_uri": None, "neo4j_dir": data, "neo4j_port": PORT, "neo4j_heap": "512m"}
     )
-    with warnings.catch_warnings():  # the launcher lets go of its Popen on purpose (detached server)
-        warnings.simplefilter("ignore", ResourceWarning)
-        local_server.start(cfg)
+    # `graphmem neo4j start` in a child process: the detached server's Popen handle stays there
+    env = {k: v for k, v in os.environ.items() if k != "NEO4J_URI"}
+    env |= {
+        "GRAPHMEM_NEO4J_DIR": str(data),
+        "GRAPHMEM_NEO4J_PORT": str(PORT),
+        "GRAPHMEM_NEO4J_HEAP": "512m",
+        "GRAPHMEM_NEO4J_PAGECACHE_MB": "64",
+    }
+    started = subprocess.run(
+        [sys.executable, "-m", "graphmem_cli.main", "neo4j", "start"], env=env, capture_output=True, text=True
+    )
+    assert started.returncode == 0, started.stdout + started.stderr
     yield cfg
     local_server.stop(cfg)
 

@@ -4,6 +4,11 @@ Steps for one episode: split sentences → per sentence, find and cut time phras
 parse claims (``rules_en`` / ``rules_zh``) → bind subjects (first person → the speaker, or "user")
 → build facts (claim kind, source kind, confidence, valid_from, quote span) → collect entities
 (fact subjects/objects, capitalised names, jieba person/place/organization tags) → dedupe.
+
+A time phrase dates the claims of its own clause (clauses end at "," "，" ";"), and of the clauses
+after it only when it stands alone ("Last May, ..." / "去年，..."): in "我下周一开始去腾讯上班，已经从
+京东离职了" the end at 京东 takes the reference time, not next Monday. "I meant X, not Y" with no
+earlier fact about Y in the episode guesses its predicate from the names (see ``_guess``).
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from graphmem.models.extraction import ExtractedEntity, ExtractedFact, Extractio
 from graphmem.models.predicates import lookup
 from graphmem.providers.extractors.rules_base import Claim, ParsedSentence
 from graphmem.providers.extractors.rules_en import parse_en
-from graphmem.providers.extractors.rules_en_objects import NOT_NAMES
+from graphmem.providers.extractors.rules_en_objects import NOT_NAMES, leading_name
 from graphmem.providers.extractors.rules_zh import parse_zh, zh_entities
 from graphmem.providers.extractors.timeparse import TimeMatch, find_times
 
@@ -26,6 +31,11 @@ _SENTENCE_END = re.compile(
     r"(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)(?<!\bSt)(?<!\bProf)[.!?]+(?=[\s\"')\]]|$)|[。！？]+|\n+"
 )
 _SPACES = re.compile(r"[ \t]{2,}")
+_CLAUSE_END = re.compile(r"[,，;；]")
+_TIME_ONLY = re.compile(r"^(?:on|in|at|since|from|by|around|during|back|then|about|是|在|于|从|自从|到)?$")
+_SUBJECT_TIME = re.compile(r"\s*(?:is|was|will be|has been|'s)\b", re.IGNORECASE)
+_WORK_HINT = re.compile(r"\b(?:Inc|Corp|Ltd|LLC|Labs|Technologies|Systems|Group|Bank)\b\.?")
+_SCHOOL_HINT = re.compile(r"\b(?:University|College|School|Institute|Academy)\b")
 _SPACE_PUNCT = re.compile(r"\s+([,.;:!?])")
 _NAME_RUN = re.compile(
     r"(?<![\w'])(?!I\b|I')[A-Z][\w&'-]*"
@@ -67,9 +77,12 @@ def split_sentences(content: str) -> list[tuple[int, int]]:
 
 
 def _cut_times(sentence: str, times: list[TimeMatch], zh: bool) -> str:
+    """The sentence without its time phrases; "Today was my first day" keeps a subject: "It was"."""
     pieces, last = [], 0
     for t in times:
         pieces.append(sentence[last : t.start])
+        if not zh and t.start == 0 and _SUBJECT_TIME.match(sentence, t.end):
+            pieces.append("It")
         last = t.end
     pieces.append(sentence[last:])
     text = ("" if zh else " ").join(pieces)
@@ -104,7 +117,6 @@ def _sentence_facts(
     times = find_times(sentence, ref)
     text = _cut_times(sentence, times, zh)
     parsed = parse_zh(text) if zh else parse_en(text)
-    when = next((t.when for t in times if t.when is not None), None)
     future = any(t.future for t in times)
     time_words = "".join(t.text for t in times) if zh else " ".join(t.text for t in times)
     _mark_corrections(parsed)
@@ -114,11 +126,41 @@ def _sentence_facts(
             continue
         if claim.from_context and not _from_context(claim, parsed, earlier + facts, speaker):
             continue
+        when = None if claim.keeps_time else _claim_time(sentence, times, claim.obj)
         if claim.keeps_time and time_words:
             claim.obj = f"{time_words}{claim.obj}" if zh else f"{claim.obj} {time_words}"
-        valid_from = ref if claim.keeps_time or when is None else when
+        valid_from = ref if when is None else when
         facts.append(_fact(claim, parsed, speaker, valid_from, sentence, start, end))
     return facts
+
+
+def _claim_time(sentence: str, times: list[TimeMatch], obj: str) -> datetime | None:
+    """The time of the clause holding ``obj``, or of a bare time clause before it ("Last May, ...").
+
+    Falls back to the sentence's first time when ``obj`` is not found verbatim ("dog named Max")."""
+    dated = [t for t in times if t.when is not None]
+    at = sentence.casefold().find(obj.casefold()) if obj else -1
+    if not dated or at < 0:
+        return dated[0].when if dated else None
+    inside = [(t.start, t.end) for t in times]
+    cuts = [
+        m.start() for m in _CLAUSE_END.finditer(sentence) if not any(a <= m.start() < b for a, b in inside)
+    ]
+    bounds = list(zip([0, *[c + 1 for c in cuts]], [*cuts, len(sentence)], strict=True))
+    own = next(i for i, (a, b) in enumerate(bounds) if a <= at < b or i == len(bounds) - 1)
+    for i in range(own, -1, -1):
+        a, b = bounds[i]
+        mine = [t for t in times if a <= t.start < b]
+        if not mine:
+            continue
+        rest = _cut_times(sentence[a:b], [_shift(t, -a) for t in mine], False).strip(" .!?。！")
+        whens = [t.when for t in mine if t.when is not None]
+        return whens[0] if whens and (i == own or _TIME_ONLY.match(rest.lower())) else None
+    return None
+
+
+def _shift(t: TimeMatch, by: int) -> TimeMatch:
+    return TimeMatch(t.text, t.start + by, t.end + by, t.when, t.future)
 
 
 def _mark_corrections(parsed: ParsedSentence) -> None:
@@ -145,7 +187,24 @@ def _from_context(claim: Claim, parsed: ParsedSentence, earlier: list[ExtractedF
         claim.kind = "correct"
         claim.replaces = parsed.replaces or fact.literal
         return True
-    return False
+    return _guess(claim, parsed.replaces)
+
+
+def _guess(claim: Claim, wrong: str | None) -> bool:
+    """For "I meant Lisbon, not Atlanta" alone: two names, so a place or an employer was misstated.
+
+    works_at when either name carries a company suffix ("Globex Corp"), studies_at for a school
+    ("Yale University"), else lives_in, the value people most often restate; nothing when either
+    value is not a capitalised name ("I meant tea, not coffee", "I meant Tuesday, not Monday").
+    A person's name ("I meant Bob, not Tom") cannot be told from a place and reads as lives_in."""
+    if not wrong or leading_name(claim.obj) != claim.obj or leading_name(wrong) != wrong:
+        return False
+    names = f"{claim.obj} {wrong}"
+    claim.predicate = (
+        "works_at" if _WORK_HINT.search(names) else "studies_at" if _SCHOOL_HINT.search(names) else "lives_in"
+    )
+    claim.kind, claim.replaces = "correct", wrong
+    return True
 
 
 def _fact(

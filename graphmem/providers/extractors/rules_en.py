@@ -2,9 +2,11 @@
 
 ``parse_en(sentence)`` expects time phrases already removed (``rules.py`` does that). It skips
 questions, hypotheticals and second-person statements, notes hedges ("I think", "maybe") and
-corrections (", not Y"), splits the sentence into clauses ("I live in Paris and work at Acme"),
-finds each clause's subject ("I", "we", "Alice", "my sister Emma") and matches the predicate
-phrasings in ``rules_en_table`` against the rest. Objects are cut by ``rules_en_objects``.
+corrections (", not Y"), drops a short heading ("Big news:", "Update:"), splits the sentence into
+clauses ("I live in Paris and work at Acme"), drops leading adverbs ("Finally", "Frankly"), finds
+each clause's subject ("I", "we", "Alice", "my sister Emma"; none in "Moved to Berlin!" or
+"Currently on vacation in Nairobi", which are the speaker's) and matches the predicate phrasings
+in ``rules_en_table`` against the rest. Objects are cut by ``rules_en_objects``.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from graphmem.providers.extractors.rules_en_objects import (
     PERSON,
     REL,
     clean_place,
+    is_adverb,
 )
 from graphmem.providers.extractors.rules_en_table import implicit_first_person, match_rules
 
@@ -66,6 +69,8 @@ _CORRECTION_MARK = re.compile(
     r"to be clear|let me correct (?:that|myself))\b[,:!.]?)+\s*",
     _I,
 )
+# "Big news: ...", "Quick update - ...": at most three words before a colon or dash
+_HEADING = re.compile(r"^(?P<head>(?:[A-Za-z']+ ){0,2}[A-Za-z']+)\s*(?::|\s[-\u2013\u2014])\s+(?=\S)")
 _EXPLICIT = re.compile(r"\b(?:correction|my bad|my mistake|let me correct)\b", _I)
 _MEANT = re.compile(r"^i meant(?: to say)?(?: that)?,?\s+(?P<rest>.+)$", _I)
 _NOT_TAIL = re.compile(r",\s*(?:and )?not\s+(?P<wrong>[^,;]+?)[\s,.!]*$", _I)
@@ -97,9 +102,13 @@ def parse_en(sentence: str) -> ParsedSentence:
     parsed = ParsedSentence()
     text, hedges = _HEDGE.subn("", text)
     parsed.hedged = hedges > 0
+    heading = _HEADING.match(text)
+    if heading is not None:
+        parsed.correction = bool(_EXPLICIT.search(heading.group("head")))
+        text = text[heading.end() :]
     mark = _CORRECTION_MARK.match(text)
     if mark is not None:
-        parsed.correction = bool(_EXPLICIT.search(mark.group(0)))
+        parsed.correction = parsed.correction or bool(_EXPLICIT.search(mark.group(0)))
         text = text[mark.end() :]
     tail = _NOT_TAIL.search(text)
     if tail is not None:
@@ -145,6 +154,17 @@ _AUX_ADV = re.compile(rf"^{_ADV}((?:am|is|are|was|were|have|has|had)(?: been)?\s
 _NEG = re.compile(r"^(?P<aux>(?:am|is|are|do|does|have|has)\s+)?(?P<neg>no longer|not|never)\s+", _I)
 _STOPPED = re.compile(r"^(?:(?:have |has )?stopped|used to)\s+", _I)
 _WE_OK = frozenset({"lives_in", "relationship_status", "located_at", "has_pet", "owns", "plans"})
+_LEAD_WORD = re.compile(r"^([A-Za-z]+),?\s+")
+# a clause with no subject that opens with one of these is the speaker's ("Moved to Berlin!")
+_BARE_PAST = (
+    r"moved|relocated|settled|joined|started|switched|quit|left|got|graduated|adopted|"
+    r"bought|enrolled|came|flew|returned"
+)
+_BARE_STATE = (
+    r"living|based|working|studying|staying|visiting|traveling|travelling|touring|backpacking|"
+    r"vacationing|back|on (?:an? |my |our )?(?:\w+ )?(?:trip|vacation|holiday|getaway|tour)|in"
+)
+_BARE = re.compile(rf"^(?:(?P<past>{_BARE_PAST})|(?P<state>{_BARE_STATE}))\b", _I)
 
 # Subject kinds: "first" (speaker), "we" (speaker, household predicates only), "name".
 _Subject = tuple[str, str | None]
@@ -154,7 +174,7 @@ def _parse_clauses(text: str) -> list[Claim]:
     claims: list[Claim] = []
     subject: _Subject | None = None
     for clause in _CLAUSE_SPLIT.split(text):
-        clause = _FILLER_START.sub("", clause).strip()
+        clause = _strip_adverbs(_FILLER_START.sub("", clause).strip())
         if not clause:
             continue
         implicit = implicit_first_person(clause)
@@ -167,6 +187,9 @@ def _parse_clauses(text: str) -> list[Claim]:
             subject, rest = found
         elif subject is not None:
             rest = clause
+        elif (bare := _BARE.match(clause)) is not None:
+            # "on vacation in Nairobi" reads as "I am on vacation in Nairobi"
+            subject, rest = ("first", SPEAKER), ("am " if bare.group("state") else "") + clause
         else:
             continue
         if subject[0] == "other":
@@ -192,9 +215,17 @@ def _subject(clause: str) -> tuple[_Subject, str] | None:
     if m.group("other"):
         return ("other", None), m.group("rest")
     name = m.group("relname") or m.group("name")
-    if name.split()[0] in NOT_NAMES and not m.group("title"):
+    first = name.split()[0]
+    if (first in NOT_NAMES or is_adverb(first) or _BARE.fullmatch(first)) and not m.group("title"):
         return None
     return ("name", name), m.group("rest")
+
+
+def _strip_adverbs(clause: str) -> str:
+    """Drop the adverbs a clause opens with: "Finally settled in Dublin", "Frankly, I hate it"."""
+    while (m := _LEAD_WORD.match(clause)) is not None and is_adverb(m.group(1)):
+        clause = clause[m.end() :]
+    return clause
 
 
 def _parse_predicate(rest: str) -> list[Claim]:

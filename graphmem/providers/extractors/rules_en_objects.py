@@ -3,7 +3,8 @@
 Capitalised objects keep their whole multiword name ("New York", "Acme Corp", "Bank of America");
 lowercase objects run to the clause end ("," " and " " but " " because " ...), minus trailing
 filler ("now", "these days", "anymore"). Pronouns and other empty objects ("it", "there", "home")
-yield None.
+yield None. ``home_place`` drops a dwelling ("a flat in Oslo" is Oslo); ``is_adverb`` tells a
+sentence-initial "Finally" or "Frankly" from a name ("Emily", "Kimberly").
 """
 
 from __future__ import annotations
@@ -71,6 +72,8 @@ JOBS = frozenset(
     "paralegal judge mathematician statistician biologist chemist physicist dancer poet novelist "
     "blogger influencer streamer caregiver midwife optometrist surveyor historian".split()
 )
+ROLES = JOBS | frozenset("lead head chief vp president supervisor chair captain partner".split())
+"""Job head nouns plus ranks that only read as a job after "made me" / "named me"."""
 PETS = frozenset(
     "dog dogs cat cats puppy puppies kitten kittens hamster hamsters rabbit rabbits bunny parrot "
     "bird birds fish goldfish turtle tortoise snake lizard gecko horse pony ferret chinchilla "
@@ -83,6 +86,26 @@ _NOT_OWNED = frozenset(
     "degree offer opportunity crush headache fever kid kids child children son daughter".split()
 )
 _SCHOOL = re.compile(r"\b(?:university|college|school|academy|institute|polytechnic|uni)\b", _I)
+
+
+_ADVERBS = frozenset(
+    "just finally still also already even only soon now then really truly newly sadly frankly "
+    "luckily anyway anyhow so well honestly seriously basically literally obviously clearly "
+    "apparently thankfully fortunately unfortunately hopefully ultimately suddenly officially "
+    "recently currently lately eventually happily actually definitely totally kinda".split()
+)
+_LY_NAMES = frozenset(
+    "beverly kimberly shelly everly reilly connolly donnelly o'reilly ashely natally".split()
+)
+
+
+def is_adverb(word: str) -> bool:
+    """An adverb that may open a sentence ("Finally", "Frankly"); not a name ("Emily", "Kimberly").
+
+    Known adverbs, plus words of six letters or more ending in "ly" that are not in a short list of
+    such names (names ending in "ly" are mostly five letters or fewer: Emily, Kelly, Molly)."""
+    w = word.lower()
+    return w in _ADVERBS or (len(w) >= 6 and w.endswith("ly") and w not in _LY_NAMES)
 
 
 def leading_name(text: str, *, allow_lower: bool = False) -> str | None:
@@ -131,6 +154,20 @@ def clean_place(text: str, *, strip_preposition: bool = False) -> str | None:
     if strip_preposition:
         text = _PREPOSITION.sub("", text.strip())
     return object_for("place", text)
+
+
+_DWELLING = re.compile(
+    r"^(?:(?:a|an|the|my|our|his|her|their|this|that) )?(?:(?:new|nice|small|tiny|little|big|"
+    r"lovely|cozy|cosy|shared|rented|great|cute|beautiful|one-bedroom|two-bedroom) )*"
+    r"(?:flat|apartment|place|house|home|condo|studio|loft|room|dorm|townhouse|cottage|villa) "
+    r"(?:in|near) (?=\S)",
+    _I,
+)
+
+
+def home_place(text: str) -> str | None:
+    """Where someone lives: "a flat in Oslo" and "a new place in Rome" name the city."""
+    return object_for("place", _DWELLING.sub("", text.strip(), count=1))
 
 
 def job_parts(text: str, *, check: bool) -> tuple[str, str | None] | None:

@@ -3,7 +3,8 @@
 The first rule whose pattern matches and whose builder finds a usable object wins, so order
 matters: verb-specific ends ("moved out of", "left") come first, "I am a/an <job>" after
 "I am a fan of", pets before owned things. ``implicit_first_person`` covers subject-less clauses
-("my name is X", "my home is in X", "my favourite food is X").
+("my name is X", "my home is in X", "home for me is X", "today was my first day at X",
+"they made me X", "my favourite food is X").
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from graphmem.providers.extractors.rules_base import Claim
 from graphmem.providers.extractors.rules_en_objects import (
     NOT_NAMES,
     PERSON,
+    ROLES,
+    home_place,
     job_parts,
     leading_name,
     object_for,
@@ -42,6 +45,35 @@ def _simple(predicate: str, mode: str, kind: ClaimKind = "assert") -> Build:
         return [] if obj is None else [Claim(predicate, obj, kind=kind)]
 
     return build
+
+
+def _lives(m: re.Match[str]) -> list[Claim]:
+    place = home_place(m.group("obj"))
+    return [] if place is None else [Claim("lives_in", place)]
+
+
+# "I switched to Python" is not a new employer; the rest of "switched to <Name>" is
+_NOT_EMPLOYERS = frozenset(
+    "python java javascript typescript rust go golang ruby swift kotlin linux ubuntu windows mac "
+    "macos android ios iphone ipad pixel vim emacs excel chrome firefox safari english spanish "
+    "french german chinese japanese decaf".split()
+)
+
+
+def _switched(m: re.Match[str]) -> list[Claim]:
+    org = leading_name(m.group("obj"))
+    if org is None or org.lower() in _NOT_EMPLOYERS:
+        return []
+    return [Claim("works_at", org)]
+
+
+def _appointed(m: re.Match[str]) -> list[Claim]:
+    """For "They made me finance director": a job title when a word of it names a role."""
+    parts = job_parts(m.group("obj"), check=False)
+    if parts is None or not ROLES.intersection(w.strip(".,") for w in parts[0].split()):
+        return []
+    claims = [Claim("job_title", parts[0])]
+    return claims + ([Claim("works_at", parts[1])] if parts[1] else [])
 
 
 def _job(check: bool) -> Build:
@@ -122,6 +154,11 @@ def _located_here(m: re.Match[str]) -> list[Claim]:
 
 _HAVE = r"(?:have |has )?"
 _BE = r"(?:am|is|are)"
+# "I've started to dislike X", "I'm beginning to love X", "I've grown to hate X"
+_STARTING = (
+    r"(?:(?:(?:have|has|am|is|are) )?(?:started|starting|begun|began|beginning|come|coming|grown|"
+    r"grew|growing) (?:to )?)?"
+)
 _RULE_TABLE: tuple[tuple[str, Build], ...] = (
     # ends expressed by the verb itself
     (rf"{_HAVE}moved (?:out of|away from) (?P<obj>.+)", _simple("lives_in", "place", "end")),
@@ -144,15 +181,12 @@ _RULE_TABLE: tuple[tuple[str, Build], ...] = (
     (
         rf"(?:{_BE} |have been |has been )?(?:living|live|lives|reside|resides|residing) in "
         r"(?P<obj>.+)",
-        _simple("lives_in", "place"),
+        _lives,
     ),
-    (r"(?:have|has) (?:lived|resided) in (?P<obj>.+)", _simple("lives_in", "place")),
-    (
-        rf"{_HAVE}(?:moved|relocated)(?: back| over)? (?:to|into) (?P<obj>.+)",
-        _simple("lives_in", "place"),
-    ),
-    (rf"{_BE} based (?:in|out of) (?P<obj>.+)", _simple("lives_in", "place")),
-    (rf"{_HAVE}settled(?: down)? in (?P<obj>.+)", _simple("lives_in", "place")),
+    (r"(?:have|has) (?:lived|resided) in (?P<obj>.+)", _lives),
+    (rf"{_HAVE}(?:moved|relocated)(?: back| over)? (?:to|into) (?P<obj>.+)", _lives),
+    (rf"{_BE} based (?:in|out of) (?P<obj>.+)", _lives),
+    (rf"{_HAVE}settled(?: down)? in (?P<obj>.+)", _lives),
     # works_at / job_title
     (
         rf"(?:{_BE} |have been |has been )?(?:working|work|works) as (?:an? )?(?P<obj>.+)",
@@ -170,6 +204,11 @@ _RULE_TABLE: tuple[tuple[str, Build], ...] = (
         _simple("works_at", "place"),
     ),
     (rf"{_HAVE}started at (?P<obj>.+)", _simple("works_at", "name")),
+    (
+        rf"{_HAVE}(?:switched|jumped ship|changed jobs|moved jobs)(?: jobs| companies| employers)? "
+        r"(?:over )?to (?P<obj>.+)",
+        _switched,
+    ),
     (
         rf"{_HAVE}(?:got|landed|accepted|took|have|has) (?:a |an |the )?(?:new )?(?:job|position|"
         r"role|offer|internship)(?: offer)? (?:at|with|from) (?P<obj>.+)",
@@ -231,13 +270,13 @@ _RULE_TABLE: tuple[tuple[str, Build], ...] = (
         _simple("likes", "phrase"),
     ),
     (
-        r"(?:(?:have|has) (?:liked|loved|enjoyed)|like|likes|liking|love|loves|loving|enjoy|enjoys|"
-        r"enjoying|adore|adores) (?P<obj>.+)",
+        rf"{_STARTING}(?:(?:have|has) (?:liked|loved|enjoyed)|like|likes|liking|love|loves|loving|"
+        r"enjoy|enjoys|enjoying|adore|adores) (?P<obj>.+)",
         _simple("likes", "phrase"),
     ),
     (
-        r"(?:hate|hates|dislike|dislikes|detest|detests|loathe|loathes|cannot stand|can not stand) "
-        r"(?P<obj>.+)",
+        rf"{_STARTING}(?:hate|hates|hating|dislike|dislikes|disliking|detest|detests|loathe|"
+        r"loathes|cannot stand|can not stand) (?P<obj>.+)",
         _simple("dislikes", "phrase"),
     ),
     (r"(?:prefer|prefers) (?P<obj>.+)", _prefers),
@@ -277,9 +316,24 @@ _IMPLICIT: tuple[_Rule, ...] = tuple(
     for p, build in (
         (r"^my name is (?P<obj>.+)", _first_person_name),
         (r"^(?:please |you can )?call me (?P<obj>.+)", _first_person_name),
+        (r"^(?:my|our) (?:home|house|apartment|flat|place) is (?:now )?in (?P<obj>.+)", _lives),
         (
-            r"^(?:my|our) (?:home|house|apartment|flat|place) is (?:now )?in (?P<obj>.+)",
-            _simple("lives_in", "place"),
+            r"^(?:(?:my|our) new home|home(?: for (?:me|us)| to (?:me|us))?) (?:is|has become) "
+            r"(?:now )?(?:in )?(?P<obj>(?-i:[A-Z]).*)",
+            _simple("lives_in", "name"),
+        ),
+        (
+            r"^(?:(?:it|this|that|today|tomorrow|yesterday) )?(?:(?:i|we) )?(?:is |was |will be |"
+            r"am |have |has )?(?:just )?(?:(?:started|starting|finished|finishing|had|having|"
+            r"survived|completed|began|begun) )?my (?:(?P<first>first)|last) (?:day|week|month|shift|"
+            r"days|weeks) (?:of work |on the job )?(?:at|with) (?P<obj>.+)",
+            lambda m: _simple("works_at", "name", "assert" if m["first"] else "end")(m),
+        ),
+        (
+            r"^(?:they|the company|the board|management|my (?:boss|manager|company|team)|he|she) "
+            r"(?:have |has )?(?:just |finally |officially )?(?:made|named|appointed|promoted) me "
+            r"(?:to |as )?(?:the |an? |their |our |its |his |her )?(?:new )?(?P<obj>.+)",
+            _appointed,
         ),
         (
             r"^my (?:new )?(?:job|office|workplace) is (?:at|with) (?P<obj>.+)",

@@ -2,8 +2,9 @@
 
 ``parse_zh(sentence)`` expects time phrases already removed. It skips questions (吗, 哪里, 什么...)
 and hypotheticals (如果, 假如...), notes hedges (可能, 我觉得...) and corrections (其实/我说错了 ...
-，不是Y), splits clauses on "，", finds the subject (我, 我们, 我的朋友张伟, or a jieba ``nr`` name)
-and matches the phrasings in ``rules_zh_table``. jieba is loaded lazily, on the first Chinese
+，不是Y), splits clauses on "，", finds the subject (我, 我们, 我的朋友张伟, or a jieba ``nr`` name),
+skips adverbs and 全家/一家 after it, reads 是…的 as a plain statement and matches the phrasings in
+``rules_zh_table``. jieba is loaded lazily, on the first Chinese
 sentence.
 """
 
@@ -140,7 +141,12 @@ _SUBJECT = re.compile(
     rf"^(?:(?P<we>我们|咱们)|我的?(?P<rel>{_REL})(?P<relname>[\u4e00-\u9fff]{{2,3}}?)(?=[在住是叫去搬加入离从喜爱讨养买有当打计准已不])"
     r"|(?P<first>我)(?!的)|(?P<other>你们|您|你|他们|她们|他|她|它|这|那))"
 )
-_ADV = re.compile(r"^(?:现在|目前|一直|已经|就|也|还是|还|都|刚刚|刚|最近|终于|又|仍然|依然|真的|其实|开始)+")
+_ADV = re.compile(
+    r"^(?:现在|目前|一直|已经|就|也|还是|还|都|刚刚|刚|最近|终于|又|仍然|依然|真的|其实|开始|"
+    r"全家人?|一家人?|一家子|俩|两个人?|两口子|夫妻俩|一起)+"
+)
+# 是…的 puts the stress on when or how: 我是2024年8月跳槽到滴滴的 = 我2024年8月跳槽到了滴滴
+_SHI_DE = re.compile(r"^是(?P<inner>.+)的$")
 _END_PARTICLE = re.compile(r"了[啊呀啦哦吧]*$")
 _WE_OK = frozenset({"lives_in", "relationship_status", "located_at", "has_pet", "owns", "plans"})
 
@@ -211,7 +217,9 @@ def _predicate(rest: str) -> list[Claim]:
             negated = True
     elif rest.startswith(("没", "别")):
         return []
-    claims = match(RULES, rest)
+    shi_de = _SHI_DE.match(rest)
+    claims = match(RULES, shi_de.group("inner")) if shi_de is not None else []
+    claims = claims or match(RULES, rest)
     if negated:
         return [_dislike(c) for c in claims if c.predicate == "likes"]
     for claim in claims:

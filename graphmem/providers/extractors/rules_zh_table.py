@@ -134,10 +134,16 @@ _RULE_TABLE: tuple[tuple[str, Build], ...] = (
     # lives_in
     (r"住在(?P<obj>.+)", _simple("lives_in", place=True)),
     (
-        r"(?:搬到|搬去|搬进|迁到|移居到?|定居在|定居于|定居)了?(?P<obj>.+)",
+        r"(?:搬家到|搬家去|搬到|搬去|搬进|迁到|迁居到?|移居到?|定居在|定居于|定居|落户)了?(?P<obj>.+)",
         _simple("lives_in", place=True),
     ),
     (r"家(?:住)?在(?P<obj>.+)", _simple("lives_in", place=True)),
+    # 在X生活 / 在X定居了 / 在X住了三年: before 在X<verb> for studies/works
+    (
+        rf"在(?P<obj>{_PLACE_CHARS}+?)(?:生活|定居|居住|安家|落户|住)(?:下来)?[了着过]?"
+        r"(?:[一二两三四五六七八九十几多\d]+(?:年|个月|天|周|个星期)(?:多|了)*)?$",
+        _simple("lives_in", place=True),
+    ),
     # studies_at before works_at: both are "在X<verb>"
     (
         rf"(?:正)?在(?P<obj>{_PLACE_CHARS}+?)(?:读书|上学|学习|念书|读大学|上大学|读研究生|读研|读博|读本科|留学)",
@@ -145,11 +151,13 @@ _RULE_TABLE: tuple[tuple[str, Build], ...] = (
     ),
     (r"考上了?(?P<obj>.+)", _simple("studies_at")),
     (rf"(?:正)?在(?P<obj>{_PLACE_CHARS}+?)(?:出差|旅游|旅行|度假|玩|开会)", _simple("located_at")),
-    (r"(?:去了?|到)(?P<obj>.+?)(?:旅游|出差|旅行|度假|玩)", _simple("located_at")),
+    (r"(?:去了?|来了?|到)(?P<obj>.+?)(?:旅游|出差|旅行|度假|玩|开会)", _simple("located_at")),
     (r"(?:到了|抵达了?)(?P<obj>.+)", _simple("located_at", place=True)),
     (r"在(?P<obj>.+?)(?:当|做|担任)(?P<job>.+)", _work_as),
     (rf"在(?P<obj>{_PLACE_CHARS}+?)(?:工作|上班|任职|实习)", _simple("works_at")),
     (r"(?:加入了?|入职了?|就职于|供职于|任职于)(?P<obj>.+)", _simple("works_at")),
+    (r"跳槽(?:到|去|至)了?(?P<obj>.+)", _simple("works_at")),
+    (rf"(?:去|来|到)(?P<obj>{_PLACE_CHARS}+?)(?:上班|工作|任职|实习|报到)", _simple("works_at")),
     # job_title
     (r"(?:被)?(?:升职|提拔|晋升|提升)(?:为|成|成为)了?(?P<obj>.+)", _job(False)),
     (r"是(?:一名|一位|一个|一|名|个)?(?P<obj>.+)", _job(True)),
