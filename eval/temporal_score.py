@@ -74,10 +74,7 @@ def carries(fact: FactRecord, value: str) -> bool:
 
 
 def tier(fact: FactRecord) -> str:
-    explicit = getattr(fact, "tier", None)
-    if explicit:
-        return str(explicit)
-    return "inferred" if fact.source_kind == "inferred" else "stated"
+    return fact.tier
 
 
 def _stated_first(facts: Sequence[FactRecord]) -> list[FactRecord]:

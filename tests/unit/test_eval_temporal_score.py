@@ -30,6 +30,7 @@ def fact(fid: str, value: str, *, year: int = 2020, source: str = "user_stated",
         "valid_from": datetime(year, 1, 1, tzinfo=UTC),
         "recorded_at": NOW,
         "source_kind": source,
+        "tier": "inferred" if source == "inferred" else "stated",
     }
     data.update(kw)
     return FactRecord(**data)
