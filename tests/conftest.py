@@ -7,11 +7,11 @@ from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 
 import pytest
-from graphmem.providers.extractors.rules import RulesExtractor
 
 from graphmem.config import Settings
 from graphmem.memory import GraphMemory
 from graphmem.providers.embedders.minilm_numpy import MiniLMEmbedder
+from graphmem.providers.extractors.rules import RulesExtractor
 from graphmem.store.driver import Store
 
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from graphmem.providers.extractors.rules import RulesExtractor
 
 from graphmem.errors import EmbeddingMismatch
 from graphmem.memory import GraphMemory
 from graphmem.providers.embedders.hashing import HashingEmbedder
+from graphmem.providers.extractors.rules import RulesExtractor
 from graphmem.store.cypher import schema
 from graphmem.store.driver import Store
 from graphmem.store.migrations import apply_migrations, schema_snapshot, wait_for_indexes

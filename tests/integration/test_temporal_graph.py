@@ -13,8 +13,9 @@ from tests.conftest import utc
 
 
 def ep(text: str, month: int, ext: str, speaker: str = "Alice", year: int = 2024) -> EpisodeIn:
-    return EpisodeIn(content=text, reference_time=utc(year, month, 1), speaker=speaker, session_id="s1",
-                     external_id=ext)
+    return EpisodeIn(
+        content=text, reference_time=utc(year, month, 1), speaker=speaker, session_id="s1", external_id=ext
+    )
 
 
 async def values(memory: GraphMemory, group: str, predicate: str, **kw: object) -> list[str]:
@@ -51,27 +52,42 @@ async def test_restating_a_fact_adds_evidence_not_a_duplicate(memory: GraphMemor
 
 
 async def test_negation_ends_the_fact_without_successor(memory: GraphMemory, group: str) -> None:
-    await memory.add_episodes(group, [ep("I work at Acme.", 1, "e1"), ep("I no longer work at Acme.", 6, "e2")])
+    await memory.add_episodes(
+        group, [ep("I work at Acme.", 1, "e1"), ep("I no longer work at Acme.", 6, "e2")]
+    )
     assert await values(memory, group, "works_at") == []
     ended = await memory.facts_about(group, "Alice", predicate="works_at", include_history=True)
     assert len(ended) == 1 and ended[0].valid_to == utc(2024, 6, 1) and ended[0].supersedes == []
 
 
 async def test_temporary_trip_never_replaces_home(memory: GraphMemory, group: str) -> None:
-    await memory.add_episodes(group, [ep("I live in Berlin.", 1, "e1"),
-                                      ep("I'm on a trip to Tokyo this week.", 4, "e2")])
+    await memory.add_episodes(
+        group, [ep("I live in Berlin.", 1, "e1"), ep("I'm on a trip to Tokyo this week.", 4, "e2")]
+    )
     assert await values(memory, group, "lives_in") == ["Berlin"]
     assert await values(memory, group, "located_at") == ["Tokyo"]
 
 
 async def test_inferred_never_supersedes_user_stated(memory: GraphMemory, group: str) -> None:
-    await memory.add_facts(group, [
-        FactIn(subject="Alice", predicate="lives_in", object="Paris", valid_from=utc(2024, 1, 1)),
-        FactIn(subject="Alice", predicate="lives_in", object="Rome", valid_from=utc(2024, 5, 1),
-               source_kind="inferred", confidence=0.4),
-    ])
+    await memory.add_facts(
+        group,
+        [
+            FactIn(subject="Alice", predicate="lives_in", object="Paris", valid_from=utc(2024, 1, 1)),
+            FactIn(
+                subject="Alice",
+                predicate="lives_in",
+                object="Rome",
+                valid_from=utc(2024, 5, 1),
+                source_kind="inferred",
+                confidence=0.4,
+            ),
+        ],
+    )
     current = await memory.facts_about(group, "Alice", predicate="lives_in")
-    assert sorted((f.value, f.source_kind) for f in current) == [("Paris", "user_stated"), ("Rome", "inferred")]
+    assert sorted((f.value, f.source_kind) for f in current) == [
+        ("Paris", "user_stated"),
+        ("Rome", "inferred"),
+    ]
     assert all(f.supersedes == [] for f in current)
 
 
@@ -99,26 +115,39 @@ async def test_known_at_shows_what_we_believed_then(memory: GraphMemory, group: 
 async def test_explicit_facts_with_evidence_and_missing_evidence(memory: GraphMemory, group: str) -> None:
     res = await memory.add_episodes(group, [ep("Met Bob at the conference.", 2, "e1")])
     eid = res.episodes[0].id
-    await memory.add_facts(group, [FactIn(subject="Alice", predicate="knows", object="Bob",
-                                          valid_from=utc(2024, 2, 1), evidence_episode_ids=[eid])])
+    await memory.add_facts(
+        group,
+        [
+            FactIn(
+                subject="Alice",
+                predicate="knows",
+                object="Bob",
+                valid_from=utc(2024, 2, 1),
+                evidence_episode_ids=[eid],
+            )
+        ],
+    )
     [fact] = await memory.facts_about(group, "Alice", predicate="knows")
     assert fact.evidence[0].episode_id == eid
     with pytest.raises(NotFound):
-        await memory.add_facts(group, [FactIn(subject="Alice", predicate="owns", value="a boat",
-                                              evidence_episode_ids=["nope"])])
+        await memory.add_facts(
+            group, [FactIn(subject="Alice", predicate="owns", value="a boat", evidence_episode_ids=["nope"])]
+        )
     assert await values(memory, group, "owns") == []  # nothing partial written
 
 
 async def test_correct_fact_with_stale_version_conflicts(memory: GraphMemory, group: str) -> None:
-    await memory.add_facts(group, [FactIn(subject="Alice", predicate="works_at", object="Acme",
-                                          valid_from=utc(2024, 1, 1))])
+    await memory.add_facts(
+        group, [FactIn(subject="Alice", predicate="works_at", object="Acme", valid_from=utc(2024, 1, 1))]
+    )
     [fact] = await memory.facts_about(group, "Alice", predicate="works_at")
     with pytest.raises(Conflict):
         await memory.correct_fact(group, fact.id, expected_version=fact.version + 7, object="Beta")
     fixed = await memory.correct_fact(group, fact.id, expected_version=fact.version, object="Beta")
     assert fixed.value == "Beta" and fixed.valid_from == utc(2024, 1, 1)
-    ended = await memory.correct_fact(group, fixed.id, expected_version=fixed.version, end=True,
-                                      valid_to=utc(2024, 8, 1))
+    ended = await memory.correct_fact(
+        group, fixed.id, expected_version=fixed.version, end=True, valid_to=utc(2024, 8, 1)
+    )
     assert ended.valid_to == utc(2024, 8, 1)
 
 
@@ -130,10 +159,17 @@ async def test_retract_reopens_the_fact_it_had_superseded(memory: GraphMemory, g
 
 
 async def test_chinese_names_do_not_collapse(memory: GraphMemory, group: str) -> None:
-    await memory.add_episodes(group, [
-        EpisodeIn(content="我住在北京。", reference_time=utc(2024, 1, 1), speaker="张伟", external_id="z1"),
-        EpisodeIn(content="我住在上海。", reference_time=utc(2024, 1, 1), speaker="李娜", external_id="z2"),
-    ])
+    await memory.add_episodes(
+        group,
+        [
+            EpisodeIn(
+                content="我住在北京。", reference_time=utc(2024, 1, 1), speaker="张伟", external_id="z1"
+            ),
+            EpisodeIn(
+                content="我住在上海。", reference_time=utc(2024, 1, 1), speaker="李娜", external_id="z2"
+            ),
+        ],
+    )
     assert [f.value for f in await memory.facts_about(group, "张伟", predicate="lives_in")] == ["北京"]
     assert [f.value for f in await memory.facts_about(group, "李娜", predicate="lives_in")] == ["上海"]
 
@@ -176,8 +212,9 @@ async def test_known_at_rebuilds_the_belief_of_that_moment(memory: GraphMemory, 
     then = await memory.facts_about(group, "Alice", predicate="lives_in", known_at=middle)
     assert [(f.value, f.valid_to) for f in then] == [("Paris", None)]
     assert await values(memory, group, "lives_in") == ["Rome"]
-    history_then = await memory.facts_about(group, "Alice", predicate="lives_in", known_at=middle,
-                                            include_history=True)
+    history_then = await memory.facts_about(
+        group, "Alice", predicate="lives_in", known_at=middle, include_history=True
+    )
     assert [f.value for f in history_then] == ["Paris"]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from datetime import UTC, datetime, timedelta
 
 from hypothesis import given, settings
@@ -26,17 +27,31 @@ def claim_sets(draw: st.DrawFn) -> list[Claim]:
         until = draw(st.none() | st.integers(min_value=1, max_value=30)) if kind == "assert" else None
         wrong = draw(st.sampled_from(["paris", "rome", "oslo"])) if kind == "correct" else None
         at = BASE + timedelta(days=day)
-        claims.append(Claim(ref=f"c{i}", kind=kind, value=value, value_key=value.lower(), at=at,
-                            source_kind=tier, recorded_at=NOW, replaces=wrong,
-                            until=at + timedelta(days=until) if until else None))
+        claims.append(
+            Claim(
+                ref=f"c{i}",
+                kind=kind,
+                value=value,
+                value_key=value.lower(),
+                at=at,
+                source_kind=tier,
+                recorded_at=NOW,
+                replaces=wrong,
+                until=at + timedelta(days=until) if until else None,
+            )
+        )
     return claims
 
 
 def _facts(plan) -> list[SlotFact]:  # type: ignore[no-untyped-def]
-    live = [SlotFact(r.id, r.value, r.value_key, r.tier, list(r.claims), r.valid_from, r.valid_to)
-            for r in plan.runs]
-    return live + [SlotFact(r.id, r.value, r.value_key, r.tier, list(r.claims), r.valid_from, r.valid_to,
-                            expired_at=NOW) for r in plan.expired_runs]
+    live = [
+        SlotFact(r.id, r.value, r.value_key, r.tier, list(r.claims), r.valid_from, r.valid_to)
+        for r in plan.runs
+    ]
+    return live + [
+        SlotFact(r.id, r.value, r.value_key, r.tier, list(r.claims), r.valid_from, r.valid_to, expired_at=NOW)
+        for r in plan.expired_runs
+    ]
 
 
 def _incremental(claims: list[Claim], functional: bool):  # type: ignore[no-untyped-def]
@@ -50,10 +65,14 @@ def _incremental(claims: list[Claim], functional: bool):  # type: ignore[no-unty
 
 def _shape(plan) -> list[tuple]:  # type: ignore[no-untyped-def]
     by_id = {r.id: r for r in plan.runs}
-    chains = {(by_id[n].value, by_id[n].valid_from, by_id[o].value, by_id[o].valid_from)
-              for n, o, _ in plan.supersedes}
-    runs = sorted((r.tier, r.value, r.valid_from or BASE, r.valid_to or NOW,
-                   tuple(sorted(c.ref for c in r.claims))) for r in plan.runs)
+    chains = {
+        (by_id[n].value, by_id[n].valid_from, by_id[o].value, by_id[o].valid_from)
+        for n, o, _ in plan.supersedes
+    }
+    runs = sorted(
+        (r.tier, r.value, r.valid_from or BASE, r.valid_to or NOW, tuple(sorted(c.ref for c in r.claims)))
+        for r in plan.runs
+    )
     expired = sorted((r.value, tuple(sorted(c.ref for c in r.claims))) for r in plan.expired_runs)
     return [runs, sorted(chains, key=str), expired]
 
@@ -81,9 +100,10 @@ def test_valid_intervals_of_a_functional_slot_never_overlap(claims) -> None:  # 
     plan = resolve_slot([], claims, functional=True)
     for tier in ("stated", "inferred"):
         # an end claim about a value that never held is kept as an empty interval [t, t)
-        runs = sorted((r for r in plan.runs if r.tier == tier and not _empty(r)),
-                      key=lambda r: r.valid_from or BASE)
-        for a, b in zip(runs, runs[1:], strict=False):
+        runs = sorted(
+            (r for r in plan.runs if r.tier == tier and not _empty(r)), key=lambda r: r.valid_from or BASE
+        )
+        for a, b in itertools.pairwise(runs):
             end = a.valid_to or NOW + timedelta(days=9999)
             assert end <= (b.valid_from or BASE), (a, b)
 

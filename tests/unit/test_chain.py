@@ -105,14 +105,17 @@ def test_multi_valued_reassertion_after_end_is_a_new_fact() -> None:
 
 def test_correction_without_a_named_value_replaces_what_held() -> None:
     """Regression: "Correction: I live in Edinburgh." (no "not Y") used to act as a move."""
-    plan = resolve_slot([], [claim("a", "Glasgow", t(3)), claim("b", "Edinburgh", t(5), kind="correct")],
-                        functional=True)
+    plan = resolve_slot(
+        [], [claim("a", "Glasgow", t(3)), claim("b", "Edinburgh", t(5), kind="correct")], functional=True
+    )
     assert facts_of(plan) == [("Edinburgh", t(3), None)]
     assert [r.value for r in plan.expired_runs] == ["Glasgow"]
 
 
 def test_explicit_end_and_later_value_do_not_overlap() -> None:
     """Regression: Paris [Jan, Dec) from an explicit valid_to and Rome from May used to overlap."""
-    plan = resolve_slot([], [claim("a", "Paris", t(1), until=t(12)), claim("b", "Rome", t(5))], functional=True)
+    plan = resolve_slot(
+        [], [claim("a", "Paris", t(1), until=t(12)), claim("b", "Rome", t(5))], functional=True
+    )
     assert facts_of(plan) == [("Paris", t(1), t(5)), ("Rome", t(5), None)]
     assert len(plan.supersedes) == 1
