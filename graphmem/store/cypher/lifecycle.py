@@ -2,7 +2,12 @@
 
 Labels and relationship types never travel as parameters: each has its own constant here, chosen
 from a fixed table by the repository functions (an unknown label is an error, not a query).
+
+Group scans of episodes and facts add ``reference_time IS NOT NULL`` / ``slot IS NOT NULL`` (always
+true): that lets the planner use the composite (group_id, reference_time) and (group_id, slot)
+indexes instead of scanning every node of the label.
 """
+
 
 # --- shared -------------------------------------------------------------------------------------
 
@@ -15,11 +20,11 @@ RETURN g.lock_seq AS seq
 # Every relationship of a group joins two nodes of that group, so it is counted from both ends.
 GROUP_COUNTS = """
 CALL () {
-  MATCH (n:Episode {group_id: $group_id})
+  MATCH (n:Episode {group_id: $group_id}) WHERE n.reference_time IS NOT NULL
   RETURN count(n) AS episodes, sum(COUNT { (n)--() }) AS episode_degree
 }
 CALL () {
-  MATCH (n:Fact {group_id: $group_id})
+  MATCH (n:Fact {group_id: $group_id}) WHERE n.slot IS NOT NULL
   RETURN count(n) AS facts, sum(COUNT { (n)--() }) AS fact_degree
 }
 CALL () {
@@ -33,8 +38,10 @@ RETURN episodes, facts, entities, tombstones,
 
 RECOUNT_GROUP = """
 MATCH (g:Group {id: $group_id})
-CALL () { MATCH (n:Episode {group_id: $group_id}) RETURN count(n) AS episodes }
-CALL () { MATCH (n:Fact {group_id: $group_id}) RETURN count(n) AS facts }
+CALL () {
+  MATCH (n:Episode {group_id: $group_id}) WHERE n.reference_time IS NOT NULL RETURN count(n) AS episodes
+}
+CALL () { MATCH (n:Fact {group_id: $group_id}) WHERE n.slot IS NOT NULL RETURN count(n) AS facts }
 CALL () { MATCH (n:Entity {group_id: $group_id}) RETURN count(n) AS entities }
 SET g.episodes = episodes, g.facts = facts, g.entities = entities, g.updated_at = $now
 """
@@ -128,14 +135,14 @@ DELETE x
 DELETE_ENTITY = "MATCH (x:Entity {id: $entity_id}) WHERE x.group_id = $group_id DETACH DELETE x"
 
 TOMBSTONE_GROUP_EPISODES = """
-MATCH (e:Episode {group_id: $group_id})
+MATCH (e:Episode {group_id: $group_id}) WHERE e.reference_time IS NOT NULL
 MERGE (t:Tombstone {key: e.key})
 SET t.group_id = $group_id, t.content_hash = e.content_hash, t.forgotten_at = $now
 """
 
 DELETE_GROUP_LABEL = {
-    "Fact": "MATCH (n:Fact {group_id: $group_id}) DETACH DELETE n",
-    "Episode": "MATCH (n:Episode {group_id: $group_id}) DETACH DELETE n",
+    "Fact": "MATCH (n:Fact {group_id: $group_id}) WHERE n.slot IS NOT NULL DETACH DELETE n",
+    "Episode": "MATCH (n:Episode {group_id: $group_id}) WHERE n.reference_time IS NOT NULL DETACH DELETE n",
     "Entity": "MATCH (n:Entity {group_id: $group_id}) DETACH DELETE n",
     "Tombstone": "MATCH (n:Tombstone {group_id: $group_id}) DETACH DELETE n",
 }
@@ -147,7 +154,7 @@ DELETE_GROUP_NODE = "MATCH (g:Group {id: $group_id}) DETACH DELETE g"
 EXPORT_NODES = {
     "Episode": """
 MATCH (n:Episode {group_id: $group_id})
-WHERE $since IS NULL OR n.ingested_at >= $since
+WHERE n.reference_time IS NOT NULL AND ($since IS NULL OR n.ingested_at >= $since)
 RETURN properties(n) AS properties, labels(n) AS labels ORDER BY n.id
 """,
     "Entity": """
@@ -157,7 +164,7 @@ RETURN properties(n) AS properties, labels(n) AS labels ORDER BY n.id
 """,
     "Fact": """
 MATCH (n:Fact {group_id: $group_id})
-WHERE $since IS NULL OR coalesce(n.updated_at, n.recorded_at) >= $since
+WHERE n.slot IS NOT NULL AND ($since IS NULL OR coalesce(n.updated_at, n.recorded_at) >= $since)
 RETURN properties(n) AS properties, labels(n) AS labels ORDER BY n.id
 """,
     "Tombstone": """
@@ -172,13 +179,13 @@ RETURN properties(n) AS properties, labels(n) AS labels ORDER BY n.key
 EXPORT_RELS = {
     "Fact": """
 MATCH (a:Fact {group_id: $group_id})-[r]->(b)
-WHERE $since IS NULL OR coalesce(a.updated_at, a.recorded_at) >= $since
+WHERE a.slot IS NOT NULL AND ($since IS NULL OR coalesce(a.updated_at, a.recorded_at) >= $since)
 RETURN type(r) AS rel_type, a.id AS start_id, b.id AS end_id, properties(r) AS properties
 ORDER BY rel_type, start_id, end_id
 """,
     "Episode": """
 MATCH (a:Episode {group_id: $group_id})-[r]->(b)
-WHERE $since IS NULL OR a.ingested_at >= $since
+WHERE a.reference_time IS NOT NULL AND ($since IS NULL OR a.ingested_at >= $since)
 RETURN type(r) AS rel_type, a.id AS start_id, b.id AS end_id, properties(r) AS properties
 ORDER BY rel_type, start_id, end_id
 """,
@@ -319,7 +326,7 @@ RETURN name, options.indexConfig.`vector.dimensions` AS dimension
 # --- decay / archive ------------------------------------------------------------------------------
 
 _IDLE_FILTER = """
-WHERE coalesce(f.status, 'active') = 'active' AND f.expired_at IS NULL
+WHERE f.slot IS NOT NULL AND coalesce(f.status, 'active') = 'active' AND f.expired_at IS NULL
   AND coalesce(f.last_access_at, f.recorded_at) <= $idle_before
 RETURN f.id AS id, f.group_id AS group_id, coalesce(f.importance, 0.5) AS importance,
        coalesce(f.access_count, 0) AS access_count,
@@ -338,7 +345,7 @@ RETURN count(f) AS archived
 """
 
 _RESTORE = """
-WHERE f.status = 'archived'
+WHERE f.slot IS NOT NULL AND f.status = 'archived'
   AND (f.last_access_at > f.archived_at OR f.updated_at > f.archived_at)
 SET f.status = 'active', f.updated_at = $now
 REMOVE f.archived_at
