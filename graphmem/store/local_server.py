@@ -23,6 +23,8 @@ from graphmem.config import Settings
 from graphmem.errors import ConfigError, StoreUnavailable
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
+# Neo4j processes this process started: kept so they are reaped (no ResourceWarning, no zombies).
+_CHILDREN: dict[int, subprocess.Popen[bytes]] = {}
 LAUNCHER_DIR = PROJECT_ROOT / "neo4j-launcher"
 LAUNCHER_SOURCE = LAUNCHER_DIR / "src" / "main" / "java" / "graphmem" / "Launcher.java"
 
@@ -206,6 +208,7 @@ def start(settings: Settings) -> ServerStatus:
             start_new_session=True,
             cwd=str(data),
         )
+    _CHILDREN[proc.pid] = proc
     _pid_file(settings).write_text(str(proc.pid))
     return _wait_for_bolt(settings, proc.pid)
 
@@ -254,6 +257,10 @@ def kill(settings: Settings) -> bool:
 
 
 def _reap(pid: int) -> None:
+    child = _CHILDREN.pop(pid, None)
+    if child is not None:
+        child.wait(timeout=5)
+        return
     try:
         os.waitpid(pid, os.WNOHANG)
     except ChildProcessError:

@@ -139,8 +139,8 @@ def _walk(claims: list[Claim], *, functional: bool) -> list[Run]:
         if cur is not None and _holds(cur, claim.at):
             cur.valid_to = claim.at
         new = Run(claim.value, claim.value_key, claim.tier, claim.object_id, claim.at, claims=[claim])
-        if functional and cur is not None and cur.valid_to is not None and cur.valid_to == claim.at:
-            new.previous = cur
+        if functional and cur is not None:  # the next value of the slot replaces the previous one,
+            new.previous = cur  # also after a gap ("I quit Acme" ... "I joined Beta")
         _apply_until(new, claim)
         runs.append(new)
         cur = new
