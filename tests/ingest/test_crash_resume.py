@@ -39,8 +39,7 @@ def committed(checkpoint: Path, source: Path) -> int:
 
 
 async def start(args: list[str]) -> asyncio.subprocess.Process:
-    # one BLAS thread: on a busy small host, spinning OpenBLAS threads slow embedding several-fold
-    env = os.environ | {"HF_HUB_OFFLINE": "1", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+    env = os.environ | {"HF_HUB_OFFLINE": "1"}
     return await asyncio.create_subprocess_exec(
         sys.executable, "-m", "ingest", *args, cwd=ROOT, env=env,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
