@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -29,12 +30,18 @@ async def resolve_entities(
     wanted: dict[str, tuple[str, str]],  # normalized name -> (display name, kind)
     vectors: dict[str, np.ndarray],
     now: datetime,
+    embed: Callable[[Sequence[str]], Awaitable[np.ndarray]] | None = None,
 ) -> ResolvedEntities:
+    """Map names to entity ids: exact key, alias, conservative fuzzy match, else a new entity.
+    ``embed`` fills ``vectors`` for the names not found exactly (the only ones that need one)."""
     found = await writes.find_entities(tx, group_id=group_id, keys=sorted(wanted))
     ids = {k: r["id"] for k, r in found.items()}
     names = {k: r["name"] for k, r in found.items()}
     aliases: list[dict[str, str]] = []
     unknown = {k: wanted[k] for k in sorted(set(wanted) - set(ids))}
+    missing = sorted({name for name, _ in unknown.values() if name not in vectors})
+    if missing and embed is not None:
+        vectors.update(zip(missing, await embed(missing), strict=True))
     for key, match in (await _fuzzy(tx, group_id=group_id, unknown=unknown, vectors=vectors)).items():
         ids[key], names[key] = match.id, match.name
         name = wanted[key][0]

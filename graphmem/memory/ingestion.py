@@ -21,7 +21,7 @@ from graphmem.models.fact import FactIn
 from graphmem.models.predicates import lookup
 from graphmem.store import writes
 from graphmem.store.driver import Tx
-from graphmem.temporal.normalize import group_token, normalize_name, statement
+from graphmem.temporal.normalize import group_token, normalize_name
 from graphmem.text import search_text
 
 
@@ -148,11 +148,10 @@ async def _commit(
     allow_forgotten: bool = False,
 ) -> _CommitResult:
     wanted = _wanted_entities(prepared, drafts)
-    statements = {statement(d.subject, d.predicate, d.value) for d in drafts}
-    texts = [p.episode.content for p in prepared] + sorted(statements) + sorted(n for n, _ in wanted.values())
-    matrix = await ctx.embed(texts)
-    episode_vectors = matrix[: len(prepared)]
-    vectors = dict(zip(texts[len(prepared) :], matrix[len(prepared) :], strict=True))
+    # Only episodes are embedded up front; statements of facts that turn out to be new and names of
+    # entities that turn out to be unknown are embedded inside the transaction, once known.
+    episode_vectors = await ctx.embed([p.episode.content for p in prepared])
+    vectors: dict[str, np.ndarray] = {}
     now = ctx.clock()
 
     async def work(tx: Tx) -> _CommitResult:
@@ -172,7 +171,9 @@ async def _commit(
             for d in drafts
             if d.episode_id is None or d.episode_id in live_ids or d.ref.startswith("explicit:")
         ]
-        entities = await resolve_entities(tx, group_id=group_id, wanted=wanted, vectors=vectors, now=now)
+        entities = await resolve_entities(
+            tx, group_id=group_id, wanted=wanted, vectors=vectors, now=now, embed=ctx.embed
+        )
         await writes.link_mentions(tx, rows=_mentions(live, entities.ids))
         slots = build_claims(kept_drafts, entities, now=now)
         fw = await resolve_and_write(
