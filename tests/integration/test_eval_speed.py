@@ -55,13 +55,18 @@ async def test_speed_report_shape_and_cleanup(memory: GraphMemory, settings: Set
 
 async def test_reuse_group_skips_ingestion(memory: GraphMemory, settings: Settings, group: str) -> None:
     opts = SpeedOptions(
-        episodes=60, facts=20, queries=8, warmup=1, embed_sample=16, http=False, reuse_group=group
+        episodes=30, facts=10, queries=4, warmup=1, embed_sample=8, http=False, reuse_group=group
     )
     first = await run_speed(memory, settings, opts)
     assert not first["reused_group"] and first["group"] == group
+    episodes = await memory.ctx.store.read(
+        "MATCH (e:Episode {group_id: $g}) RETURN count(e) AS n, count(DISTINCT e.external_id) AS distinct_ids",
+        g=group,
+    )
+    assert episodes == [{"n": 30, "distinct_ids": 30}]
     again = await run_speed(memory, settings, opts)
     assert again["reused_group"] and again["ingest_seconds"] is None
-    assert again["group_size"]["episodes"] == 30  # nothing ingested twice
+    assert again["group_size"] == first["group_size"]  # nothing ingested twice
     if hasattr(memory, "forget_group"):
         await memory.forget_group(group, purge_tombstones=True)
 
