@@ -14,13 +14,14 @@ from graphmem.models.entity import EntityRecord
 from graphmem.models.episode import EpisodeRecord
 from graphmem.models.search import EntityHit, EpisodeHit, FactHit, Hit, SearchRequest, SearchResult
 from graphmem.ports import Embedder
+from graphmem.retrieval import bm25
 from graphmem.retrieval.config import SearchConfig, recipe
 from graphmem.retrieval.context import build_context
 from graphmem.retrieval.fusion import Key, jaccard, mmr, recency_boost, rrf, tokens
 from graphmem.store import reads, search
 from graphmem.store.driver import Store
 from graphmem.temporal.normalize import group_token, normalize_name
-from graphmem.text import query_terms
+from graphmem.text import has_cjk, query_terms
 
 Hits = list[tuple[str, float]]
 
@@ -103,13 +104,38 @@ class _Run:
 
     async def _bm25(self, target: str, n: int) -> None:
         assert self.lucene is not None
-        hits = await self._timed(
-            f"bm25:{target}",
-            search.bm25(
-                self.s.store, target=target, group_id=self.group_id, lucene=self.lucene, limit=n, **self.time
-            ),
-        )
+        if target == "episode" and not has_cjk(self.req.query):
+            hits = await self._timed("bm25:episode", self._local_bm25(n))
+        else:
+            hits = await self._timed(
+                f"bm25:{target}",
+                search.bm25(
+                    self.s.store,
+                    target=target,
+                    group_id=self.group_id,
+                    lucene=self.lucene,
+                    limit=n,
+                    **self.time,
+                ),
+            )
         self._add("bm25", target, hits)
+
+    async def _local_bm25(self, n: int) -> Hits:
+        """Lucene finds candidates; BM25 with the tenant's own statistics ranks them."""
+        assert self.lucene is not None
+        store, g = self.s.store, self.group_id
+        cands, sizes = await asyncio.gather(
+            search.bm25_episode_candidates(
+                store, group_id=g, lucene=self.lucene, limit=max(4 * n, 200), **self.time
+            ),
+            search.sizes(store, group_id=g),
+        )
+        size = max(int(sizes["group"]["episodes"]), len(cands), 1)
+        terms = sorted(set(bm25.tokens(self.req.query)))
+        cap = min(size, 2000)
+        df = await search.term_document_frequency(store, token=group_token(g), terms=terms, cap=cap)
+        df = {t: (size // 2 + 1 if d >= cap and cap < size else d) for t, d in df.items()}
+        return bm25.rescore(terms, {c["id"]: c["text"] or "" for c in cands}, df, size)[:n]
 
     async def _vectors(self, targets: list[str], n: int) -> None:
         vec_task = self._timed("embed", asyncio.to_thread(self.s.embedder.embed, [self.req.query]))

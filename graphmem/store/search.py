@@ -115,3 +115,16 @@ async def hydrate_entities(store: Store, *, group_id: str, ids: list[str]) -> di
 async def touch(store: Store, *, group_id: str, ids: list[str], now: datetime) -> None:
     if ids:
         await store.write(q.TOUCH, group_id=group_id, ids=ids, now=now)
+
+
+async def bm25_episode_candidates(
+    store: Store, *, group_id: str, lucene: str, limit: int, as_of: datetime | None, history: bool
+) -> list[dict[str, Any]]:
+    return await store.read(
+        q.BM25_EPISODE_CANDIDATES, group_id=group_id, lucene=lucene, limit=limit, **_time(as_of, history)
+    )
+
+
+async def term_document_frequency(store: Store, *, token: str, terms: list[str], cap: int) -> dict[str, int]:
+    rows = await store.read(q.TERM_DF, terms=terms, token=token, cap=cap) if terms else []
+    return {r["term"]: int(r["df"]) for r in rows}

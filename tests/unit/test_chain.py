@@ -119,3 +119,13 @@ def test_explicit_end_and_later_value_do_not_overlap() -> None:
     )
     assert facts_of(plan) == [("Paris", t(1), t(5)), ("Rome", t(5), None)]
     assert len(plan.supersedes) == 1
+
+
+def test_local_bm25_discounts_a_term_common_in_the_tenant() -> None:
+    """Regression: Lucene's IDF spans all tenants, so a name frequent in one conversation ranked
+    turns that only mention the name above the turn that answers."""
+    from graphmem.retrieval.bm25 import rescore
+
+    docs = {"a": "Wow Caroline, great!", "b": "I went to a support group yesterday", "c": "Caroline, hi"}
+    ranked = rescore(["caroline", "support", "group"], docs, {"caroline": 90, "support": 2, "group": 3}, 100)
+    assert ranked[0][0] == "b"

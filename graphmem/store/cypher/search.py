@@ -141,3 +141,21 @@ CALL () { MATCH (n:Fact) RETURN count(n) AS facts }
 CALL () { MATCH (n:Entity) RETURN count(n) AS entities }
 RETURN episodes, facts, entities
 """
+
+BM25_EPISODE_CANDIDATES = f"""
+CALL db.index.fulltext.queryNodes('episode_text', $lucene, {{limit: $limit}}) YIELD node AS e, score
+WHERE {EPISODE_VISIBLE}
+RETURN e.id AS id, score, e.search_text AS text
+"""
+
+# In-group document frequency of each term (counted up to $cap), for tenant-local BM25 statistics:
+# Lucene's own IDF is computed over every tenant in the index.
+TERM_DF = """
+UNWIND $terms AS t
+CALL (t) {
+  CALL db.index.fulltext.queryNodes('episode_text', '+group_token:' + $token + ' +search_text:' + t,
+                                    {limit: $cap}) YIELD node
+  RETURN count(node) AS df
+}
+RETURN t AS term, df
+"""

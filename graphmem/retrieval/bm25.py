@@ -1,0 +1,50 @@
+"""BM25 with tenant-local statistics, to rescore Lucene's candidates (pure).
+
+Neo4j's full-text index is shared by every tenant, so Lucene's IDF counts every tenant's documents:
+a name that is everywhere in one conversation ("Caroline") looks rare next to other tenants and
+drowns the words that matter. The channel fetches Lucene's candidates, counts each query term's
+document frequency *inside the tenant*, and rescores with Okapi BM25 (k1 1.2, b 0.75); IDF follows
+the usual non-negative floor for terms in more than half of the documents.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def tokens(text: str) -> list[str]:
+    return [t.lower() for t in _WORD.findall(text)]
+
+
+def idf(df: Mapping[str, int], n_docs: int, *, floor: float = 0.25) -> dict[str, float]:
+    raw = {t: math.log((n_docs - d + 0.5) / (d + 0.5)) for t, d in df.items()}
+    positive = [v for v in raw.values() if v > 0]
+    eps = floor * (sum(positive) / len(positive)) if positive else 0.01
+    return {t: v if v > 0 else eps for t, v in raw.items()}
+
+
+def rescore(
+    query_terms: Sequence[str],
+    docs: Mapping[str, str],
+    df: Mapping[str, int],
+    n_docs: int,
+    *,
+    k1: float = 1.2,
+    b: float = 0.75,
+) -> list[tuple[str, float]]:
+    """Rank ``docs`` (id -> text) for ``query_terms`` with tenant-local ``df`` over ``n_docs``."""
+    weights = idf({t: df.get(t, 0) for t in query_terms}, max(n_docs, 1))
+    bags = {doc_id: Counter(tokens(text)) for doc_id, text in docs.items()}
+    lengths = {doc_id: sum(bag.values()) for doc_id, bag in bags.items()}
+    avgdl = (sum(lengths.values()) / len(lengths)) if lengths else 1.0
+    scored = []
+    for doc_id, bag in bags.items():
+        norm = k1 * (1 - b + b * lengths[doc_id] / max(avgdl, 1e-9))
+        score = sum(w * bag[t] * (k1 + 1) / (bag[t] + norm) for t, w in weights.items() if bag[t])
+        scored.append((doc_id, score))
+    return sorted(scored, key=lambda item: (-item[1], item[0]))
