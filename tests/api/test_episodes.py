@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from graphmem.memory import GraphMemory
 from tests.api.conftest import EPISODES, Api, seed
 
 ONE = {"content": "Carol works at Initech.", "reference_time": "2024-03-01T12:00:00Z", "speaker": "carol"}
@@ -114,7 +113,6 @@ async def test_oversized_body_is_413_by_length_and_by_stream(api: Api) -> None:
     assert r.status_code == 413
 
 
-@pytest.mark.skipif(not hasattr(GraphMemory, "forget_episode"), reason="forget_episode not merged yet")
 async def test_forget_episode(api: Api) -> None:
     seeded = await seed(api, api.group_a, who="agent_a")
     url = f"/v1/groups/{api.group_a}/episodes/{seeded.episode_ids[1]}"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from graphmem.memory import GraphMemory
 from tests.api.conftest import Api, seed
 
 
@@ -65,7 +64,6 @@ async def test_unknown_entities_are_404_and_empty_search_is_fine(api: Api) -> No
     assert r.status_code == 200 and r.json()["ranked"] == []
 
 
-@pytest.mark.skipif(not hasattr(GraphMemory, "forget_group"), reason="forget_group not merged yet")
 async def test_forget_group_is_admin_only(api: Api) -> None:
     await seed(api, api.group_a, who="agent_a")
     url = f"/v1/groups/{api.group_a}"

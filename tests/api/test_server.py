@@ -14,7 +14,6 @@ import httpx
 import pytest
 
 from graphmem.config import Settings
-from graphmem.memory import GraphMemory
 from tests.api.conftest import KEYS, key_config
 from tests.api.servers import ROOT, Server, start_server
 
@@ -97,7 +96,6 @@ def _schemathesis_config(tmp: Path, group: str) -> Path:
 def test_schemathesis_finds_no_5xx_and_no_schema_violation(open_server: Server, tmp_path: Path) -> None:
     """Bounded: a few examples per operation, well under a minute on a quiet machine."""
     config = _schemathesis_config(tmp_path, f"st-{uuid.uuid4().hex[:10]}")
-    excluded = [op for op in ("forget_episode", "forget_group") if not hasattr(GraphMemory, op)]
     command = [
         str(Path(sys.executable).parent / "schemathesis"),
         "--config-file",
@@ -113,15 +111,13 @@ def test_schemathesis_finds_no_5xx_and_no_schema_violation(open_server: Server, 
         "--seed",
         "7",
         "--workers",
-        "2",
+        "1",  # CPython 3.11's AST constructor is not thread-safe under hypothesis (SystemError seen)
         "--request-timeout",
         "60",
         "--no-shrink",
         "--suppress-health-check",
         "all",
     ]
-    for op in excluded:
-        command += ["--exclude-operation-id", op]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
     assert "No issues found" in done.stdout or "passed" in done.stdout.lower(), done.stdout[-3000:]
