@@ -67,8 +67,9 @@ def load(
     max_questions: int | None = None,
 ) -> Dataset:
     """Read the file. ``conversations`` keeps those sample ids; ``sessions`` keeps the first N sessions
-    of each (QA whose evidence falls outside them are skipped); ``max_questions`` caps QA per
-    conversation (in file order) — the last two exist for small, bounded test runs."""
+    of each (evidence outside them is dropped like an unresolved id, and a QA left with none is
+    skipped); ``max_questions`` caps QA per conversation (in file order) — the last two exist for
+    small, bounded test runs."""
     raw = _raw(path)
     wanted = set(conversations) if conversations else None
     by_group: dict[str, Conversation] = {}

@@ -33,6 +33,13 @@ class Prepared:
     extraction: Extraction
 
 
+def indexed_text(ep: EpisodeIn) -> str:
+    """What search sees of an episode: "speaker: content". Questions name the speaker ("When did
+    Caroline ...?") while first-person turns do not; on LoCoMo dev this lifted MiniLM R@10 from
+    0.314 to 0.475 and rank-bm25 from 0.544 to 0.569. The stored ``content`` is unchanged."""
+    return f"{ep.speaker}: {ep.content}" if ep.speaker else ep.content
+
+
 def _row(p: Prepared, vector: np.ndarray) -> dict[str, Any]:
     ep = p.episode
     return {
@@ -45,7 +52,7 @@ def _row(p: Prepared, vector: np.ndarray) -> dict[str, Any]:
         "content": ep.content,
         "reference_time": ep.reference_time,
         "content_hash": ep.content_hash(),
-        "search_text": search_text(ep.content),
+        "search_text": search_text(indexed_text(ep)),
         "embedding": [float(x) for x in vector],
     }
 
@@ -150,7 +157,7 @@ async def _commit(
     wanted = _wanted_entities(prepared, drafts)
     # Only episodes are embedded up front; statements of facts that turn out to be new and names of
     # entities that turn out to be unknown are embedded inside the transaction, once known.
-    episode_vectors = await ctx.embed([p.episode.content for p in prepared])
+    episode_vectors = await ctx.embed([indexed_text(p.episode) for p in prepared])
     vectors: dict[str, np.ndarray] = {}
     now = ctx.clock()
 

@@ -20,9 +20,9 @@ class SearchConfig(BaseModel):
     )
     candidates: int = 50
     rrf_k: int = 60
-    recency_weight: float = 0.05
+    recency_weight: float = 0.01  # RRF scores are nearly flat at the top: boosts must stay small
     confidence_weight: float = 0.05
-    mmr_lambda: float = 0.85
+    mmr_lambda: float = 0.95
     inferred_factor: float = 0.6
     include_history: bool = False
 

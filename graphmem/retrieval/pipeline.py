@@ -257,7 +257,7 @@ class _Run:
         newest = self.req.as_of or max((t for t in times.values() if t), default=None)
         scores: dict[Key, float] = {}
         for key, hit in hits.items():
-            conf = hit.fact.confidence if isinstance(hit, FactHit) else 0.5
+            conf = hit.fact.confidence if isinstance(hit, FactHit) else 0.0
             boost = (
                 self.cfg.recency_weight * recency_boost(times[key], newest)
                 + self.cfg.confidence_weight * conf

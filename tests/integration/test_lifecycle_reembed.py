@@ -86,7 +86,8 @@ async def _open(store: Store, embedder: Any, *, migrate: bool = True) -> GraphMe
 async def _vectors(store: Store) -> list[tuple[str, list[float]]]:
     rows = await store.read(
         "MATCH (n) WHERE n:Episode OR n:Fact OR n:Entity "
-        "RETURN coalesce(n.content, n.statement, n.name) AS text, n.embedding AS v"
+        "RETURN coalesce(n.speaker + ': ' + n.content, n.content, n.statement, n.name) AS text, "
+        "n.embedding AS v"
     )
     return [(r["text"], r["v"]) for r in rows]
 
@@ -196,7 +197,9 @@ async def test_group_reembed_on_the_shared_database(
 
     assert report.group_id == group and not report.indexes_recreated
     rows = await store.read(
-        "MATCH (e:Episode {group_id: $g}) RETURN e.content AS t, e.embedding AS v ORDER BY e.id", g=group
+        "MATCH (e:Episode {group_id: $g}) RETURN coalesce(e.speaker + ': ' + e.content, e.content) AS t, "
+        "e.embedding AS v ORDER BY e.id",
+        g=group,
     )
     assert np.allclose(np.asarray([r["v"] for r in rows]), embedder.embed([r["t"] for r in rows]), atol=1e-5)
     assert await store.read("MATCH (m:GraphmemMeta {key: 'embedding'}) RETURN properties(m) AS p") == meta

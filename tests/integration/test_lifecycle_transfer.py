@@ -160,10 +160,13 @@ async def test_a_file_from_another_model_is_reembedded(memory: GraphMemory, stor
     embedded = sum(1 for r in foreign if r["type"] == "node" and r["label"] != "Tombstone")
     assert report.reembedded == embedded
     rows = await store.read(
-        "MATCH (e:Episode {group_id: $g}) RETURN e.content AS content, e.embedding AS v", g=target
+        "MATCH (e:Episode {group_id: $g}) RETURN e.content AS content, e.speaker AS speaker, "
+        "e.embedding AS v",
+        g=target,
     )
     assert len(rows) == len(ids)
-    expected = memory.ctx.embedder.embed([r["content"] for r in rows])
+    texts = [f"{r['speaker']}: {r['content']}" if r["speaker"] else r["content"] for r in rows]
+    expected = memory.ctx.embedder.embed(texts)  # episodes embed as "speaker: content"
     assert np.allclose(np.asarray([r["v"] for r in rows]), expected, atol=1e-5)
     result = await memory.search(target, "I moved to Berlin.", recipe="default")
     assert "I moved to Berlin." in {h.episode.content for h in result.episodes}

@@ -23,6 +23,16 @@ from graphmem.store import writes
 
 EXPORT_LABELS = ("Entity", "Episode", "Fact", "Tombstone")
 EMBEDDED = {"Episode": "content", "Fact": "statement", "Entity": "name"}
+
+
+def _embedded_text(label: str, field: str, props: dict[str, Any]) -> str:
+    """The text an embedding stands for (episodes: "speaker: content", as ingestion embeds them)."""
+    text = str(props.get(field) or "")
+    if label == "Episode" and props.get("speaker"):
+        return f"{props['speaker']}: {text}"
+    return text
+
+
 BATCH = 500
 
 
@@ -212,7 +222,7 @@ class _Importer:
                 )
         if not todo:
             return
-        vectors = await self.ctx.embed([str(r["properties"].get(field) or "") for r in todo])
+        vectors = await self.ctx.embed([_embedded_text(label, field, r["properties"]) for r in todo])
         for row, vector in zip(todo, vectors, strict=True):
             row["embedding"] = [float(x) for x in vector]
         self.report.reembedded += len(todo)

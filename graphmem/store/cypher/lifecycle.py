@@ -277,7 +277,11 @@ IMPORT_RELS = {
 
 # --- re-embed -------------------------------------------------------------------------------------
 
-EMBEDDED_TEXT = {"Episode": "n.content", "Fact": "n.statement", "Entity": "n.name"}
+EMBEDDED_TEXT = {
+    "Episode": "CASE WHEN n.speaker IS NULL THEN n.content ELSE n.speaker + ': ' + n.content END",
+    "Fact": "n.statement",
+    "Entity": "n.name",
+}
 
 
 def _reembed_page(label: str) -> str:
