@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -21,8 +21,6 @@ class MemoryContext:
     clock: Clock = utc_now
     vector_exact_threshold: int = 20_000
     max_batch: int = 500
-    extract_timeout_s: float = 120.0
-    extra: dict[str, object] = field(default_factory=dict)
 
     async def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embedding is CPU-bound: run it off the event loop."""

@@ -52,8 +52,6 @@ def map_neo4j_errors() -> Iterator[None]:
         raise AlreadyExists("a uniqueness constraint was violated", details={"neo4j_code": exc.code}) from exc
     except ClientError as exc:
         code = exc.code or ""
-        if "Statement" in code or "Procedure" in code or "Schema" in code:
-            raise InvalidQuery(_first_line(exc.message), details={"neo4j_code": code}) from exc
         raise InvalidQuery(_first_line(exc.message), details={"neo4j_code": code}) from exc
     except (Neo4jError, DriverError) as exc:
         raise StoreUnavailable("Neo4j request failed", details={"reason": type(exc).__name__}) from exc

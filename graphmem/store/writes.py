@@ -68,11 +68,6 @@ async def load_slots(tx: Tx, *, group_id: str, slots: list[str]) -> list[dict[st
     return await run(tx, q.LOAD_SLOTS, group_id=group_id, slots=slots) if slots else []
 
 
-async def known_slot_values(tx: Tx, *, group_id: str, slots: list[str]) -> set[tuple[str, str]]:
-    rows = await run(tx, q.KNOWN_SLOT_VALUES, group_id=group_id, slots=slots) if slots else []
-    return {(r["slot"], r["value_key"]) for r in rows}
-
-
 async def write_facts(
     tx: Tx,
     *,

@@ -97,12 +97,6 @@ RETURN f.id AS id, f.slot AS slot, f.value AS value, f.value_key AS value_key, f
        f.expired_at AS expired_at, f.object_id AS object_id, f.version AS version
 """
 
-KNOWN_SLOT_VALUES = """
-UNWIND $slots AS s
-MATCH (f:Fact {group_id: $group_id, slot: s})
-RETURN DISTINCT s AS slot, f.value_key AS value_key
-"""
-
 UPSERT_FACTS = """
 UNWIND $rows AS r
 MERGE (f:Fact {id: r.id})
