@@ -1,4 +1,13 @@
-"""Text helpers shared by indexing and querying: Chinese segmentation, Lucene escaping."""
+"""Text analysis shared by indexing and querying: English stems without stop words, Chinese
+segmentation, Lucene escaping.
+
+Analysis happens here, in Python, not in Lucene: ``search_text`` stores the analysed terms and
+queries use the same function, so the full-text index (``standard-no-stop-words``), the tenant-local
+BM25 rescoring and every query agree on what a term is. Measured on the LoCoMo dev split (plain
+BM25 over turns, R@10 for category ids 1-4): raw words 0.527, without stop words 0.574, stemmed as
+well 0.611 (docs/design-notes.md). Bump ``ANALYSIS_VERSION`` when the output changes: start-up
+re-analyses stored nodes (``graphmem.store.migrations``).
+"""
 
 from __future__ import annotations
 
@@ -11,6 +20,23 @@ _LUCENE_WORDS = re.compile(r"\b(AND|OR|NOT|TO)\b")
 _WORD = re.compile(r"\w+", re.UNICODE)
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _jieba: Any = None
+ANALYSIS_VERSION = 3  # 1: raw text + jieba words; 3: stems without stop words + jieba words, session context
+
+# NLTK's English stop-word list (179 words), tokenised the way ``_WORD`` splits text.
+STOP_WORDS = frozenset(
+    """i me my myself we our ours ourselves you you're you've you'll you'd your yours yourself
+    yourselves he him his himself she she's her hers herself it it's its itself they them their theirs
+    themselves what which who whom this that that'll these those am is are was were be been being have
+    has had having do does did doing a an the and but if or because as until while of at by for with
+    about against between into through during before after above below to from up down in out on off
+    over under again further then once here there when where why how all any both each few more most
+    other some such no nor not only own same so than too very s t can will just don don't should
+    should've now d ll m o re ve y ain aren aren't couldn couldn't didn didn't doesn doesn't hadn hadn't
+    hasn hasn't haven haven't isn isn't ma mightn mightn't mustn mustn't needn needn't shan shan't
+    shouldn shouldn't wasn wasn't weren weren't won won't wouldn wouldn't""".split()
+)
+_stemmer: Any = None
+_stemmer_lock = threading.Lock()
 _jieba_lock = threading.Lock()
 
 
@@ -37,21 +63,63 @@ def segment_cjk(text: str) -> list[str]:
     return [t for t in _segmenter().cut_for_search(text) if t.strip() and _WORD.search(t)]
 
 
+def _stem_words(words: list[str]) -> list[str]:
+    global _stemmer
+    with _stemmer_lock:
+        if _stemmer is None:
+            import snowballstemmer
+
+            _stemmer = snowballstemmer.stemmer("english")  # Porter2
+        return list(_stemmer.stemWords(words))
+
+
+def analyze(text: str) -> list[str]:
+    """Index and query terms, in order: lowercase English words minus stop words, stemmed; for
+    Chinese, jieba search-mode words."""
+    words = [w for w in _WORD.findall(text.lower()) if not has_cjk(w) and w not in STOP_WORDS]
+    terms = _stem_words(words) if words else []
+    return terms + [w for w in segment_cjk(text) if has_cjk(w)]
+
+
 def search_text(text: str) -> str:
-    """What full-text indexes store: the text itself plus, for Chinese, space-separated words."""
-    words = segment_cjk(text)
-    return f"{text} {' '.join(words)}" if words else text
+    """What full-text indexes store: the analysed terms, space-separated."""
+    return " ".join(analyze(text))
 
 
 def query_terms(text: str) -> list[str]:
-    """Terms of a user query for Lucene: words (and jieba words for Chinese), escaped."""
-    terms = [t for t in _WORD.findall(text) if not has_cjk(t)] + segment_cjk(text)
+    """Distinct analysed terms of a user query, Lucene-escaped."""
     seen: dict[str, None] = {}
-    for term in terms:
-        seen.setdefault(escape_lucene(term.lower()), None)
+    for term in analyze(text):
+        seen.setdefault(escape_lucene(term), None)
     return [t for t in seen if t]
 
 
 def escape_lucene(term: str) -> str:
     escaped = _LUCENE_SPECIAL.sub(r"\\\1", term)
     return _LUCENE_WORDS.sub(lambda m: m.group(0).lower(), escaped)
+
+
+def episode_text(speaker: str | None, content: str) -> str:
+    """What search sees of an episode: "speaker: content". Questions name the speaker ("When did
+    Caroline ...?") while first-person turns do not; on LoCoMo dev this lifted MiniLM R@10 from
+    0.314 to 0.475 and rank-bm25 from 0.544 to 0.569. The stored ``content`` is unchanged."""
+    return f"{speaker}: {content}" if speaker else content
+
+
+def episode_fields(speaker: str | None, content: str) -> dict[str, str]:
+    """An episode's analysed properties: ``speaker_terms`` and ``terms`` (its content), and its
+    ``search_text`` before the session context is added (``graphmem.store.context``)."""
+    fields = {"speaker_terms": search_text(speaker or ""), "terms": search_text(content)}
+    fields["search_text"] = " ".join(t for t in (fields["speaker_terms"], fields["terms"]) if t)
+    return fields
+
+
+def node_text_fields(label: str, props: dict[str, Any]) -> dict[str, str]:
+    """Analysed properties of a stored node (re-analysis and import); episodes still need their
+    session context."""
+    if label == "Episode":
+        return episode_fields(props.get("speaker"), str(props.get("content") or ""))
+    if label == "Fact":
+        return {"search_text": search_text(str(props.get("statement") or ""))}
+    names = [str(props.get("name") or "")] + [str(a) for a in props.get("aliases") or []]
+    return {"search_text": " ".join(t for t in (search_text(n) for n in names) if t)}

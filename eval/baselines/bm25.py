@@ -1,7 +1,8 @@
 """``rank-bm25``: the ``rank_bm25`` package (BM25Okapi, k1=1.2, b=0.75) over raw turns, no graph.
 
 A turn's document is ``"<speaker>: <text> [image: <caption>]"`` (the episode content with its speaker),
-tokenised as lowercase ``\\w+`` words with English stop words removed (NLTK's list, inlined below).
+tokenised as lowercase ``\\w+`` words with English stop words removed (NLTK's list,
+``graphmem.text.STOP_WORDS``; no stemming, as plain rank_bm25 baselines do).
 That reproduces the data README's reference points on the dev split (R@5/10/25 = 50.9/57.6/64.4 for
 category ids 1-4; this gives 50.7/57.4/65.0); without stop-word removal rank_bm25's idf floor lets
 "the"/"did" dominate and R@10 falls to ~50.
@@ -14,20 +15,8 @@ import time
 from collections.abc import Sequence
 
 from graphmem.models.episode import EpisodeIn
+from graphmem.text import STOP_WORDS
 
-# NLTK's English stop-word list (179 words).
-STOP_WORDS = frozenset(
-    """i me my myself we our ours ourselves you you're you've you'll you'd your yours yourself
-    yourselves he him his himself she she's her hers herself it it's its itself they them their theirs
-    themselves what which who whom this that that'll these those am is are was were be been being have
-    has had having do does did doing a an the and but if or because as until while of at by for with
-    about against between into through during before after above below to from up down in out on off
-    over under again further then once here there when where why how all any both each few more most
-    other some such no nor not only own same so than too very s t can will just don don't should
-    should've now d ll m o re ve y ain aren aren't couldn couldn't didn didn't doesn doesn't hadn hadn't
-    hasn hasn't haven haven't isn isn't ma mightn mightn't mustn mustn't needn needn't shan shan't
-    shouldn shouldn't wasn wasn't weren weren't won won't wouldn wouldn't""".split()
-)
 _WORD = re.compile(r"\w+")
 
 

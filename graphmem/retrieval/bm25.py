@@ -3,22 +3,22 @@
 Neo4j's full-text index is shared by every tenant, so Lucene's IDF counts every tenant's documents:
 a name that is everywhere in one conversation ("Caroline") looks rare next to other tenants and
 drowns the words that matter. The channel fetches Lucene's candidates, counts each query term's
-document frequency *inside the tenant*, and rescores with Okapi BM25 (k1 1.2, b 0.75); IDF follows
-the usual non-negative floor for terms in more than half of the documents.
+document frequency *inside the tenant*, and rescores with Okapi BM25; IDF follows the usual
+non-negative floor for terms in more than half of the documents. Documents arrive analysed
+(``graphmem.text.search_text``: stems, no stop words), so a document's terms are its words.
+k1 0.9 and b 0.4 (Anserini's defaults) beat 1.2/0.75 on the LoCoMo dev split: short chat turns
+gain little from strong length normalisation (R@10 0.633 vs 0.611, docs/design-notes.md).
 """
 
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-_WORD = re.compile(r"\w+", re.UNICODE)
 
-
-def tokens(text: str) -> list[str]:
-    return [t.lower() for t in _WORD.findall(text)]
+def tokens(analysed: str) -> list[str]:
+    return analysed.split()
 
 
 def idf(df: Mapping[str, int], n_docs: int, *, floor: float = 0.25) -> dict[str, float]:
@@ -34,8 +34,8 @@ def rescore(
     df: Mapping[str, int],
     n_docs: int,
     *,
-    k1: float = 1.2,
-    b: float = 0.75,
+    k1: float = 0.9,
+    b: float = 0.4,
 ) -> list[tuple[str, float]]:
     """Rank ``docs`` (id -> text) for ``query_terms`` with tenant-local ``df`` over ``n_docs``."""
     weights = idf({t: df.get(t, 0) for t in query_terms}, max(n_docs, 1))

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
 
 from graphmem.errors import EmbeddingMismatch, StoreUnavailable
-from graphmem.store.cypher import schema
-from graphmem.store.driver import Store
+from graphmem.store import context
+from graphmem.store.cypher import analysis, schema
+from graphmem.store.driver import Store, Tx, run
+from graphmem.text import ANALYSIS_VERSION, node_text_fields
 
 
 async def apply_migrations(store: Store, *, dimension: int) -> list[str]:
@@ -40,6 +44,57 @@ async def check_embedding_model(store: Store, *, model: str, dimension: int) -> 
         )
 
 
+async def reanalyze_text(
+    store: Store, *, version: int = ANALYSIS_VERSION, page: int = 1000, group_id: str | None = None
+) -> int:
+    """Rewrite every node's analysed text when the stored analysis version is not ``version``, then
+    the episodes' session context (idempotent: a crash midway redoes the pass at the next start;
+    deadlocks with live writers are retried). With ``group_id``: that group only, unconditionally,
+    and the recorded version is left alone. Returns nodes rewritten."""
+    if group_id is None:
+        rows = await store.read(analysis.GET_ANALYSIS_VERSION)
+        if rows and rows[0]["version"] == version:
+            return 0
+    rewritten = 0
+    for label, query in analysis.PAGE.items():
+        async for batch in _pages(store, query, page, group_id):
+            fields = [{"id": r["id"], **node_text_fields(label, r)} for r in batch]
+            await store.execute(_write(analysis.SET_FIELDS[label], fields), write=True)
+            rewritten += len(fields)
+    async for batch in _pages(store, analysis.PAGE_EPISODE_GROUPS, page, group_id):
+        by_group: dict[str, list[str]] = {}
+        for r in batch:
+            by_group.setdefault(r["group_id"], []).append(r["id"])
+        for group_id, ids in by_group.items():
+            await store.execute(_refresh(group_id, ids), write=True)
+    if group_id is None:
+        await store.write(analysis.SET_ANALYSIS_VERSION, version=version)
+    return rewritten
+
+
+async def _pages(
+    store: Store, query: str, page: int, group_id: str | None
+) -> AsyncIterator[list[dict[str, Any]]]:
+    after = ""
+    while batch := await store.read(query, after=after, limit=page, group_id=group_id):
+        yield batch
+        after = batch[-1]["id"]
+
+
+def _write(query: str, rows: list[dict[str, Any]]) -> Callable[[Tx], Awaitable[None]]:
+    async def work(tx: Tx) -> None:
+        await run(tx, query, rows=rows)
+
+    return work
+
+
+def _refresh(group_id: str, ids: list[str]) -> Callable[[Tx], Awaitable[None]]:
+    async def work(tx: Tx) -> None:
+        await context.refresh_ids(tx, group_id=group_id, ids=ids)
+
+    return work
+
+
 async def wait_for_indexes(store: Store, *, timeout: float = 120.0) -> None:
     deadline = time.monotonic() + timeout
     while True:
@@ -59,6 +114,7 @@ async def prepare_schema(store: Store, *, model: str, dimension: int) -> list[st
     """Start-up: migrate, check the embedding model, wait for every index to be ONLINE."""
     await check_embedding_model(store, model=model, dimension=dimension)
     applied = await apply_migrations(store, dimension=dimension)
+    await reanalyze_text(store)
     await wait_for_indexes(store)
     return applied
 

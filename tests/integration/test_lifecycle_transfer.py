@@ -38,7 +38,7 @@ OTHER = [episode("Bob works at Initech.", utc(2022, 3, 1), "b1", speaker="Bob", 
 
 ALIAS = (
     "MATCH (x:Entity {group_id: $g, normalized_name: 'paris'}) "
-    "SET x:Aliased, x.aliases = ['Paree'], x.alias_keys = ['paree']"
+    "SET x:Aliased, x.aliases = ['Paree'], x.alias_keys = ['paree'], x.search_text = 'pari pare'"
 )  # what the write path's ADD_ALIASES leaves on an entity that gained an alias
 
 

@@ -20,8 +20,8 @@ from graphmem.errors import NotFound
 from graphmem.memory import facts
 from graphmem.memory.context import MemoryContext
 from graphmem.models.lifecycle import ForgetReport
+from graphmem.store import context, writes
 from graphmem.store import lifecycle as repo
-from graphmem.store import writes
 from graphmem.store.driver import Tx
 from graphmem.temporal.chain import SlotFact
 from graphmem.temporal.claims import Claim
@@ -103,6 +103,7 @@ async def _forget_episodes(
     await repo.delete_episodes(tx, group_id=group_id, ids=ids)
     sessions = sorted({e["session_id"] for e in episodes if e["session_id"]})
     await writes.relink_sessions(tx, group_id=group_id, session_ids=sessions)
+    await context.refresh_sessions(tx, group_id=group_id, session_ids=sessions)  # drop their words
     tombstones = [{"key": e["key"], "content_hash": e["content_hash"]} for e in episodes if e["key"]]
     await repo.write_tombstones(tx, group_id=group_id, rows=tombstones, now=now)
     await repo.delete_orphan_entities(tx, group_id=group_id, ids=sorted(candidates))

@@ -18,8 +18,9 @@ from graphmem.errors import Conflict, InvalidInput
 from graphmem.memory.context import MemoryContext
 from graphmem.memory.lifecycle import records, retarget
 from graphmem.models.lifecycle import ImportReport
+from graphmem.store import context, writes
 from graphmem.store import lifecycle as repo
-from graphmem.store import writes
+from graphmem.text import episode_text, node_text_fields
 
 EXPORT_LABELS = ("Entity", "Episode", "Fact", "Tombstone")
 EMBEDDED = {"Episode": "content", "Fact": "statement", "Entity": "name"}
@@ -28,9 +29,7 @@ EMBEDDED = {"Episode": "content", "Fact": "statement", "Entity": "name"}
 def _embedded_text(label: str, field: str, props: dict[str, Any]) -> str:
     """The text an embedding stands for (episodes: "speaker: content", as ingestion embeds them)."""
     text = str(props.get(field) or "")
-    if label == "Episode" and props.get("speaker"):
-        return f"{props['speaker']}: {text}"
-    return text
+    return episode_text(props.get("speaker"), text) if label == "Episode" else text
 
 
 BATCH = 500
@@ -92,6 +91,7 @@ class _Importer:
         self.reembed = False
         self.nodes: dict[str, list[dict[str, Any]]] = defaultdict(list)
         self.rels: list[dict[str, Any]] = []
+        self.sessions: set[str] = set()  # sessions of imported episodes: their context is refreshed
         self.report = ImportReport()
 
     async def add(self, record: dict[str, Any]) -> None:
@@ -145,6 +145,10 @@ class _Importer:
         extra = records.extra_labels(record)
         repo.check_extra_labels(label, extra)
         embedding = properties.pop("embedding", None)
+        if label in EMBEDDED:  # analysed by this version, whatever wrote the file
+            properties.update(node_text_fields(label, properties))
+        if label == "Episode" and properties.get("session_id"):
+            self.sessions.add(str(properties["session_id"]))
         self.nodes[label].append(
             {"id": key, "properties": properties, "embedding": embedding, "extra": extra}
         )
@@ -184,8 +188,10 @@ class _Importer:
                     written = await repo.import_rels(tx, rel_type=rel_type, group_id=self.group, rows=chunk)
                 self.report.relationships += written
                 self.report.relationships_skipped += len(chunk) - written
+        sessions, self.sessions = sorted(self.sessions), set()
         async with self.ctx.store.transaction() as tx:
             await writes.lock_group(tx, group_id=self.group, now=self.ctx.clock())
+            await context.refresh_sessions(tx, group_id=self.group, session_ids=sessions)
             await repo.recount_group(tx, group_id=self.group, now=self.ctx.clock())
 
     async def _flush(self, label: str) -> None:
