@@ -1,4 +1,4 @@
-"""``graphmem eval temporal|locomo|speed`` (EVAL.md). Subcommands live in their own modules."""
+"""``graphmem eval temporal|locomo|speed|ingest`` (EVAL.md). Subcommands live in their own modules."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ SUBCOMMANDS = {
     "temporal": "graphmem_cli.eval_temporal_cmd:temporal",
     "locomo": "graphmem_cli.eval_locomo_cmd:locomo",
     "speed": "graphmem_cli.eval_speed_cmd:speed",
+    "ingest": "graphmem_cli.eval_ingest_cmd:ingest_speed",
 }
 
 

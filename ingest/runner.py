@@ -2,9 +2,12 @@
 
 One run reads its sources in order and sorts good records into one buffer per group. A full
 buffer becomes a batch and is written with ``add_episodes`` (one transaction). Batches of
-*different* groups run concurrently (up to ``concurrency``); batches of one group run one after
-another, in reading order. Transient store errors (``retryable``) are retried with exponential
-backoff; record-level errors split the batch until the bad record is isolated and dead-lettered.
+*different* groups run concurrently (up to ``concurrency``); batches of one group commit one after
+another, in reading order. When the sink can split the call (``prepare_episodes``, then
+``commit_episodes``), a batch is prepared (extracted and embedded, lock-free) while the previous
+batch of its group commits, and only its commit waits for that one. Transient store errors
+(``retryable``) are retried with exponential backoff; record-level errors split the batch until the
+bad record is isolated and dead-lettered.
 
 Checkpoint invariant: a source's checkpoint only ever covers a contiguous prefix of records that
 were either committed to the store or written (fsynced) to the dead-letter file. So ``--resume``
@@ -19,10 +22,10 @@ import hashlib
 import os
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from graphmem.errors import ExtractionFailed, GraphMemError, InvalidInput, PayloadTooLarge
 from graphmem.models.episode import EpisodeIn, IngestResult
@@ -44,6 +47,18 @@ class EpisodeSink(Protocol):
     async def add_episodes(
         self, group_id: str, episodes: Sequence[EpisodeIn], *, allow_forgotten: bool = False
     ) -> IngestResult: ...
+
+
+@runtime_checkable
+class PreparingSink(EpisodeSink, Protocol):
+    """A sink that splits ``add_episodes`` in two (``GraphMemory`` does): ``prepare_episodes``
+    takes no lock and writes nothing; ``commit_episodes`` writes, re-checking episode keys."""
+
+    async def prepare_episodes(
+        self, group_id: str, episodes: Sequence[EpisodeIn], *, allow_forgotten: bool = False
+    ) -> Any: ...
+
+    async def commit_episodes(self, batch: Any) -> IngestResult: ...
 
 
 @dataclass(frozen=True)
@@ -225,11 +240,12 @@ class _Run:
             task.result()  # a fatal error surfaces here
 
     async def _process(self, group: str, entries: list[_Entry], after: asyncio.Task[None] | None) -> None:
+        prepared = await self._prepare(group, entries)  # overlaps the previous batch's commit
         if after is not None:
             await asyncio.wait([after])
             if after.cancelled() or after.exception() is not None:
                 return  # the run is failing; this batch stays unacknowledged
-        await self._commit(group, entries)
+        await self._commit(group, entries, prepared)
         for entry in entries:
             entry.ticket.done = True
         self._settle()
@@ -237,10 +253,23 @@ class _Run:
         if self.tails.get(group) is asyncio.current_task():
             del self.tails[group]
 
-    async def _commit(self, group: str, entries: list[_Entry]) -> None:
+    async def _prepare(self, group: str, entries: list[_Entry]) -> Any:
+        """The batch prepared ahead of its turn, when the sink can; None when it cannot or when
+        preparing failed: the batch then takes the plain path, which retries, isolates bad records
+        and reports a fatal error in its turn."""
+        if not isinstance(self.memory, PreparingSink):
+            return None
+        episodes = [e.episode for e in entries]
+        allow = self.options.allow_forgotten
+        try:
+            return await self.memory.prepare_episodes(group, episodes, allow_forgotten=allow)
+        except GraphMemError:
+            return None
+
+    async def _commit(self, group: str, entries: list[_Entry], prepared: Any = None) -> None:
         """Write a batch; on a record-level error, halve it until the culprit stands alone."""
         try:
-            result = await self._add_with_retry(group, [e.episode for e in entries])
+            result = await self._with_retry(self._writer(group, entries, prepared))
         except RECORD_ERRORS as exc:
             if len(entries) > 1:
                 middle = len(entries) // 2
@@ -253,11 +282,21 @@ class _Run:
             return
         self.summary.add_result(result)
 
-    async def _add_with_retry(self, group: str, episodes: list[EpisodeIn]) -> IngestResult:
+    def _writer(
+        self, group: str, entries: list[_Entry], prepared: Any
+    ) -> Callable[[], Awaitable[IngestResult]]:
+        if prepared is not None and isinstance(self.memory, PreparingSink):
+            sink = self.memory
+            return lambda: sink.commit_episodes(prepared)
+        episodes = [e.episode for e in entries]
+        allow = self.options.allow_forgotten
+        return lambda: self.memory.add_episodes(group, episodes, allow_forgotten=allow)
+
+    async def _with_retry(self, write: Callable[[], Awaitable[IngestResult]]) -> IngestResult:
         o = self.options
         for attempt in range(o.max_retries + 1):
             try:
-                return await self.memory.add_episodes(group, episodes, allow_forgotten=o.allow_forgotten)
+                return await write()
             except GraphMemError as exc:
                 if not exc.retryable or attempt == o.max_retries:
                     raise

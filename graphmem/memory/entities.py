@@ -67,7 +67,7 @@ async def resolve_entities(
 
 
 def _vec(vectors: dict[str, np.ndarray], name: str) -> list[float]:
-    return [float(x) for x in vectors[name]]
+    return vectors[name].tolist()  # float32 -> float, exactly as float(x) converts
 
 
 async def _fuzzy(

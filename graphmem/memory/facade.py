@@ -11,6 +11,7 @@ from graphmem.clock import Clock, utc_now
 from graphmem.config import Settings
 from graphmem.memory import corrections, ingestion, lifecycle, reads
 from graphmem.memory.context import MemoryContext
+from graphmem.memory.ingestion import PreparedBatch
 from graphmem.models.entity import EntityRecord
 from graphmem.models.episode import EpisodeIn, EpisodeRecord, IngestResult
 from graphmem.models.fact import FactIn, FactRecord
@@ -86,6 +87,17 @@ class GraphMemory:
         self, group_id: str, episodes: Sequence[EpisodeIn], *, allow_forgotten: bool = False
     ) -> IngestResult:
         return await ingestion.add_episodes(self.ctx, group_id, episodes, allow_forgotten=allow_forgotten)
+
+    async def prepare_episodes(
+        self, group_id: str, episodes: Sequence[EpisodeIn], *, allow_forgotten: bool = False
+    ) -> PreparedBatch:
+        """First half of ``add_episodes`` (dedupe, extract, embed; writes nothing, takes no lock):
+        batch ingestion prepares the next batch while the previous one commits."""
+        return await ingestion.prepare_episodes(self.ctx, group_id, episodes, allow_forgotten=allow_forgotten)
+
+    async def commit_episodes(self, batch: PreparedBatch) -> IngestResult:
+        """Second half of ``add_episodes``: write a prepared batch (one transaction, group lock)."""
+        return await ingestion.commit_episodes(self.ctx, batch)
 
     async def add_episode(self, group_id: str, episode: EpisodeIn) -> IngestResult:
         return await self.add_episodes(group_id, [episode])

@@ -185,7 +185,7 @@ async def write_plans(
         vectors.update(zip(missing, await embed_missing(missing), strict=True))
     for row in out.facts:
         vector = vectors.get(row["statement"]) if row["id"] in out.created_ids else None
-        row["embedding"] = [float(x) for x in vector] if vector is not None else None
+        row["embedding"] = vector.tolist() if vector is not None else None
     await writes.write_facts(
         tx,
         group_id=group_id,

@@ -6,6 +6,7 @@ import asyncio
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Literal
 
 import numpy as np
@@ -19,10 +20,10 @@ from graphmem.models.episode import EpisodeIn, EpisodeOutcome, IngestResult
 from graphmem.models.extraction import Extraction
 from graphmem.models.fact import FactIn
 from graphmem.models.predicates import lookup
-from graphmem.store import writes
+from graphmem.store import context, writes
 from graphmem.store.driver import Tx
 from graphmem.temporal.normalize import group_token, normalize_name
-from graphmem.text import search_text
+from graphmem.text import episode_fields, episode_text
 
 
 @dataclass
@@ -34,10 +35,8 @@ class Prepared:
 
 
 def indexed_text(ep: EpisodeIn) -> str:
-    """What search sees of an episode: "speaker: content". Questions name the speaker ("When did
-    Caroline ...?") while first-person turns do not; on LoCoMo dev this lifted MiniLM R@10 from
-    0.314 to 0.475 and rank-bm25 from 0.544 to 0.569. The stored ``content`` is unchanged."""
-    return f"{ep.speaker}: {ep.content}" if ep.speaker else ep.content
+    """What search embeds of an episode: "speaker: content" (``graphmem.text.episode_text``)."""
+    return episode_text(ep.speaker, ep.content)
 
 
 def _row(p: Prepared, vector: np.ndarray) -> dict[str, Any]:
@@ -52,8 +51,8 @@ def _row(p: Prepared, vector: np.ndarray) -> dict[str, Any]:
         "content": ep.content,
         "reference_time": ep.reference_time,
         "content_hash": ep.content_hash(),
-        "search_text": search_text(indexed_text(ep)),
-        "embedding": [float(x) for x in vector],
+        **episode_fields(ep.speaker, ep.content),  # search_text gets its session context below
+        "embedding": vector.tolist(),  # float32 -> float, as float(x) does
     }
 
 
@@ -89,9 +88,25 @@ def _wanted_entities(prepared: list[Prepared], drafts: list[Draft]) -> dict[str,
     return {k: v for k, v in wanted.items() if k}
 
 
-async def add_episodes(
+@dataclass
+class PreparedBatch:
+    """One batch keyed, extracted and embedded outside the group lock (``prepare_episodes``), so
+    that it can overlap the previous batch's write; ``commit_episodes`` writes it under the lock,
+    re-checking the keys (a key stored meanwhile is reported as existing, never added twice)."""
+
+    group_id: str
+    allow_forgotten: bool
+    keyed: list[tuple[str, EpisodeIn]]
+    known: dict[str, dict[str, Any]]
+    new_ids: dict[str, str]
+    prepared: list[Prepared]
+    vectors: np.ndarray
+
+
+async def prepare_episodes(
     ctx: MemoryContext, group_id: str, episodes: Sequence[EpisodeIn], *, allow_forgotten: bool = False
-) -> IngestResult:
+) -> PreparedBatch:
+    """The lock-free part of ``add_episodes``: dedupe by key, extract, embed. Writes nothing."""
     keyed = [(ep.idempotency_key(group_id), ep) for ep in episodes]
     known = await _known_keys(ctx, sorted({k for k, _ in keyed}))
     new_ids: dict[str, str] = {}
@@ -102,18 +117,39 @@ async def add_episodes(
             fresh.append((key, ep))
     extractions = await asyncio.to_thread(_extract, ctx, fresh)
     prepared = [Prepared(new_ids[k], k, ep, x) for (k, ep), x in zip(fresh, extractions, strict=True)]
-    result = await _commit(ctx, group_id, prepared, _drafts(prepared), allow_forgotten=allow_forgotten)
+    vectors = await ctx.embed([indexed_text(p.episode) for p in prepared])
+    return PreparedBatch(group_id, allow_forgotten, keyed, known, new_ids, prepared, vectors)
+
+
+async def commit_episodes(ctx: MemoryContext, batch: PreparedBatch) -> IngestResult:
+    """Write a prepared batch in one transaction under the group lock."""
+    result = await _commit(
+        ctx,
+        batch.group_id,
+        batch.prepared,
+        _drafts(batch.prepared),
+        batch.vectors,
+        allow_forgotten=batch.allow_forgotten,
+    )
     outcomes: list[EpisodeOutcome] = []
     reported: set[str] = set()
-    for key, ep in keyed:
-        status = _status(known.get(key), allow_forgotten)
+    for key, ep in batch.keyed:
+        known = batch.known.get(key)
+        status = _status(known, batch.allow_forgotten)
         if status is None:
             status = "created" if key in result.created_keys and key not in reported else "existing"
-        eid = new_ids.get(key) if key in result.created_keys else None
-        eid = eid or (known.get(key) or {}).get("id") or result.existing_ids.get(key, "")
+        eid = batch.new_ids.get(key) if key in result.created_keys else None
+        eid = eid or (known or {}).get("id") or result.existing_ids.get(key, "")
         outcomes.append(EpisodeOutcome(id=eid, external_id=ep.external_id, status=status))
         reported.add(key)
     return IngestResult(episodes=outcomes, facts=result.changes)
+
+
+async def add_episodes(
+    ctx: MemoryContext, group_id: str, episodes: Sequence[EpisodeIn], *, allow_forgotten: bool = False
+) -> IngestResult:
+    batch = await prepare_episodes(ctx, group_id, episodes, allow_forgotten=allow_forgotten)
+    return await commit_episodes(ctx, batch)
 
 
 Status = Literal["created", "existing", "forgotten"]
@@ -135,7 +171,7 @@ async def add_facts(ctx: MemoryContext, group_id: str, facts: Sequence[FactIn]) 
         drafts.extend(
             from_explicit(fact, ref=f"{base}:{i}", episode_id=eid) for i, eid in enumerate(evidence)
         )
-    result = await _commit(ctx, group_id, [], drafts)
+    result = await _commit(ctx, group_id, [], drafts, np.zeros((0, ctx.embedder.dimension)))
     return IngestResult(episodes=[], facts=result.changes)
 
 
@@ -151,13 +187,14 @@ async def _commit(
     group_id: str,
     prepared: list[Prepared],
     drafts: list[Draft],
+    episode_vectors: np.ndarray,
     *,
     allow_forgotten: bool = False,
 ) -> _CommitResult:
     wanted = _wanted_entities(prepared, drafts)
-    # Only episodes are embedded up front; statements of facts that turn out to be new and names of
-    # entities that turn out to be unknown are embedded inside the transaction, once known.
-    episode_vectors = await ctx.embed([indexed_text(p.episode) for p in prepared])
+    # Only episodes are embedded up front (``prepare_episodes``); statements of facts that turn out
+    # to be new and names of entities that turn out to be unknown are embedded inside the
+    # transaction, once known.
     vectors: dict[str, np.ndarray] = {}
     now = ctx.clock()
 
@@ -170,8 +207,8 @@ async def _commit(
             tx, group_id=group_id, group_token=group_token(group_id), rows=rows, now=now
         )
         live = [p for p in kept if p is not None]
-        sessions = sorted({p.episode.session_id for p in live if p.episode.session_id})
-        await writes.relink_sessions(tx, group_id=group_id, session_ids=sessions)
+        await writes.link_sessions(tx, group_id=group_id, since=_earliest_by_session(live))
+        await context.refresh_around(tx, group_id=group_id, ids=[p.id for p in live])
         live_ids = {p.id for p in live}
         kept_drafts = [
             d
@@ -192,6 +229,15 @@ async def _commit(
         return _CommitResult({p.key for p in live}, existing, fw.changes)
 
     return await ctx.store.execute(work)
+
+
+def _earliest_by_session(prepared: list[Prepared]) -> dict[str, datetime]:
+    since: dict[str, datetime] = {}
+    for p in prepared:
+        sid, at = p.episode.session_id, p.episode.reference_time
+        if sid and (sid not in since or at < since[sid]):
+            since[sid] = at
+    return since
 
 
 async def _recheck(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from itertools import pairwise
 from typing import Any
 
 from graphmem.store.cypher import ingest as q
@@ -29,6 +30,27 @@ async def create_episodes(
 async def relink_sessions(tx: Tx, *, group_id: str, session_ids: list[str]) -> None:
     if session_ids:
         await run(tx, q.RELINK_SESSIONS, group_id=group_id, sessions=session_ids)
+
+
+async def link_sessions(tx: Tx, *, group_id: str, since: dict[str, datetime]) -> None:
+    """Fit new episodes into their sessions' NEXT chains (``since``: session -> earliest new
+    episode), changing only the edges that differ from the ordered chain: the same chain as
+    ``relink_sessions`` gives, without rewriting the sessions' older part."""
+    if not since:
+        return
+    sessions = [{"id": sid, "since": at} for sid, at in sorted(since.items())]
+    drop: list[dict[str, str]] = []
+    add: list[dict[str, str]] = []
+    for row in await run(tx, q.SESSION_TAILS, group_id=group_id, sessions=sessions):
+        ids: list[str] = row["ids"]
+        wanted = set(pairwise(ids))
+        current = {(a, b) for a, targets in zip(ids, row["nexts"], strict=True) for b in targets}
+        drop.extend({"a": a, "b": b} for a, b in sorted(current - wanted))
+        add.extend({"a": a, "b": b} for a, b in sorted(wanted - current))
+    if drop:
+        await run(tx, q.UNLINK_NEXT, rows=drop)
+    if add:
+        await run(tx, q.LINK_NEXT, rows=add)
 
 
 async def find_entities(tx: Tx, *, group_id: str, keys: list[str]) -> dict[str, dict[str, Any]]:

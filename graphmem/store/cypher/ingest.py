@@ -19,7 +19,7 @@ CREATE (e:Episode {
   id: r.id, group_id: $group_id, key: r.key, external_id: r.external_id, session_id: r.session_id,
   source: r.source, speaker: r.speaker, content: r.content, reference_time: r.reference_time,
   ingested_at: $now, content_hash: r.content_hash, search_text: r.search_text,
-  group_token: $group_token, access_count: 0})
+  terms: r.terms, speaker_terms: r.speaker_terms, group_token: $group_token, access_count: 0})
 WITH e, r
 CALL db.create.setNodeVectorProperty(e, 'embedding', r.embedding)
 RETURN count(e) AS created
@@ -38,6 +38,42 @@ CALL (sid) {
   WITH chain[i] AS a, chain[i + 1] AS b
   CREATE (a)-[:NEXT]->(b)
 }
+"""
+
+# A session's chain from the last episode before ``since`` on: the part that new episodes (none
+# of them before ``since``) can change. Ordered as RELINK_SESSIONS orders, with each episode's
+# current NEXT targets. The hint keeps the planner off (group_id, reference_time), which would
+# scan every earlier episode of the group.
+SESSION_TAILS = """
+UNWIND $sessions AS s
+CALL (s) {
+  MATCH (e:Episode {group_id: $group_id, session_id: s.id})
+  USING INDEX e:Episode(group_id, session_id)
+  WHERE e.reference_time < s.since
+  WITH e ORDER BY e.reference_time DESC, e.external_id DESC, e.id DESC LIMIT 1
+  RETURN collect(e) AS head
+}
+CALL (s) {
+  MATCH (e:Episode {group_id: $group_id, session_id: s.id})
+  USING INDEX e:Episode(group_id, session_id)
+  WHERE e.reference_time >= s.since
+  WITH e ORDER BY e.reference_time, e.external_id, e.id
+  RETURN collect(e) AS tail
+}
+RETURN s.id AS session, [e IN head + tail | e.id] AS ids,
+       [e IN head + tail | [(e)-[:NEXT]->(n) | n.id]] AS nexts
+"""
+
+UNLINK_NEXT = """
+UNWIND $rows AS r
+MATCH (:Episode {id: r.a})-[n:NEXT]->(:Episode {id: r.b})
+DELETE n
+"""
+
+LINK_NEXT = """
+UNWIND $rows AS r
+MATCH (a:Episode {id: r.a}), (b:Episode {id: r.b})
+CREATE (a)-[:NEXT]->(b)
 """
 
 # Exact names through the (group_id, normalized_name) index; aliases only among :Aliased entities.
