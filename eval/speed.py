@@ -8,9 +8,11 @@ Phases (all in one process, sequential, so the numbers do not compete with each 
    included, after a few warm-up queries;
 4. search through HTTP: the API app (``api.main.create_app`` with this memory, no-auth on loopback)
    under uvicorn in this event loop on a random loopback port, ``POST /v1/groups/{group}/search``;
-5. raw: the same Neo4j index calls the default recipe issues (``graphmem.store.search``: bm25 and
-   vector over facts and episodes, entity seeds and the graph expansion), run concurrently as the
-   pipeline runs them, with the query vectors precomputed — no embedding, fusion, hydration or rerank;
+5. raw: the same Neo4j index calls the default recipe issues (``graphmem.store.search``: the
+   tenant-local BM25 candidates and document frequencies over episodes, bm25 over facts, vector over
+   facts and episodes with the same exact/ANN plan, entity seeds and the graph expansion), run
+   concurrently as the pipeline runs them, with the query vectors and the sizes precomputed — no
+   embedding, sizes read, fusion, hydration or rerank;
 6. optionally graphiti-core's search over a copy of the same tenant (``eval.baselines.graphiti``).
 """
 
@@ -22,18 +24,21 @@ import socket
 import time
 import uuid
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from eval.ann_recall import ann_recall
 from eval.metrics import latency_summary, peak_rss_mb
 from eval.synthetic import Tenant
 from graphmem.config import Settings
 from graphmem.memory import GraphMemory
 from graphmem.models.search import SearchRequest
+from graphmem.providers.embedders.hashing import HashingEmbedder
 from graphmem.retrieval.config import recipe
+from graphmem.retrieval.pipeline import DF_CAP
 from graphmem.store import search as channels
 from graphmem.temporal.normalize import group_token
-from graphmem.text import query_terms
+from graphmem.text import has_cjk, query_terms
 
 Log = Callable[[str], None]
 
@@ -53,6 +58,12 @@ class SpeedOptions:
     with_graphiti: bool = False
     reuse_group: str | None = None
     keep: bool = False
+    # "hashing": ingest the tenant with the hashing embedder (384-d, under the stored model's name so
+    # the vector indexes are shared) instead of the configured one; queries still use the configured
+    # embedder. Loading is then bounded by extraction and Neo4j, not by MiniLM; the vectors carry no
+    # meaning, but the index and exact-scoring work per query is the same.
+    load_embedder: str | None = None
+    ann_recall: bool = False  # also measure ANN-vs-exact vector recall on this tenant (eval.ann_recall)
 
 
 def default_group(opts: SpeedOptions) -> str:
@@ -65,9 +76,21 @@ async def _group_size(memory: GraphMemory, group: str) -> dict[str, int]:
     return {k: int(v) for k, v in sizes["group"].items()}
 
 
+def _loader(memory: GraphMemory, opts: SpeedOptions) -> GraphMemory:
+    """The memory the tenant is ingested through (see ``SpeedOptions.load_embedder``)."""
+    if opts.load_embedder in (None, "configured"):
+        return memory
+    if opts.load_embedder != "hashing":
+        raise ValueError(f"unknown load embedder {opts.load_embedder!r}")
+    real = memory.ctx.embedder
+    fake = HashingEmbedder(real.dimension, name=real.model_name)
+    return GraphMemory(replace(memory.ctx, embedder=fake))
+
+
 async def _ingest(
     memory: GraphMemory, tenant: Tenant, group: str, opts: SpeedOptions, log: Log
 ) -> dict[str, Any]:
+    memory = _loader(memory, opts)
     batch: list[Any] = []
     began = time.perf_counter()
     done = 0
@@ -168,11 +191,9 @@ async def _raw(memory: GraphMemory, group: str, queries: list[str], opts: SpeedO
     time_args: dict[str, Any] = {"as_of": None, "history": cfg.include_history}
 
     def vector_args(target: str) -> dict[str, Any]:
-        size = int(sizes["group"][plural[target]])
-        return {
-            "exact": size <= memory.ctx.vector_exact_threshold,
-            "fetch": channels.overfetch(n, size, int(sizes["total"][plural[target]])),
-        }
+        size, total = int(sizes["group"][plural[target]]), int(sizes["total"][plural[target]])
+        exact, fetch = channels.vector_plan(n, size, total, memory.ctx.vector_exact_threshold)
+        return {"exact": exact, "fetch": fetch}
 
     plans = {t: vector_args(t) for t in targets}
     by_query = {q: [float(x) for x in v] for q, v in zip(queries, vectors, strict=True)}
@@ -190,15 +211,25 @@ async def _raw(memory: GraphMemory, group: str, queries: list[str], opts: SpeedO
             )
         )
 
+    async def bm25(target: str, q: str, lucene: str) -> None:
+        if target != "episode" or has_cjk(q):
+            await channels.bm25(store, target=target, group_id=group, lucene=lucene, limit=n, **time_args)
+            return
+        # the tenant-local BM25 path: Lucene candidates and in-tenant document frequencies
+        terms = sorted(set(query_terms(q)))
+        await asyncio.gather(
+            channels.bm25_episode_candidates(
+                store, group_id=group, lucene=lucene, limit=max(4 * n, 200), **time_args
+            ),
+            channels.term_document_frequency(store, token=tok, terms=terms, cap=DF_CAP),
+        )
+
     async def call(q: str) -> None:
         terms = query_terms(q)
         lucene = f"+group_token:{tok} +search_text:({' '.join(terms)})" if terms else None
         jobs: list[Awaitable[Any]] = []
         if lucene and cfg.channel_on("bm25"):
-            jobs += [
-                channels.bm25(store, target=t, group_id=group, lucene=lucene, limit=n, **time_args)
-                for t in targets
-            ]
+            jobs += [bm25(t, q, lucene) for t in targets]
         if cfg.channel_on("vector"):
             jobs += [
                 channels.vector(
@@ -256,6 +287,11 @@ async def run_speed(
         "reused_group": reused,
         "episodes": opts.episodes,
         "facts": opts.facts,
+        # what embedded the tenant's nodes; unknown to a run that reuses a group
+        "load_embedder": None
+        if reused
+        else ("hashing" if opts.load_embedder == "hashing" else memory.ctx.embedder.model_name),
+        "query_embedder": memory.ctx.embedder.model_name,
         "group_size": await _group_size(memory, group),
         "ingest_seconds": ingest_s,
         "ingest_episodes_per_s": round(opts.episodes / ingest_s["episodes"], 1) if ingest_s else None,
@@ -293,6 +329,12 @@ async def run_speed(
         result["overhead_ratio"] = {
             q: round(lib[q] / raw[q], 2) if raw[q] else None for q in ("p50", "p95", "p99")
         }
+        if opts.ann_recall:
+            log("ANN vs exact vector recall ...")
+            embedder = _loader(memory, opts).ctx.embedder
+            result["ann_recall"] = await ann_recall(
+                memory.ctx.store, embedder, group, queries, embedder_name=result["load_embedder"]
+            )
         if opts.with_graphiti:
             log("graphiti-core on the same tenant ...")
             result["graphiti"] = await _graphiti(memory, settings, group, queries, opts, log)

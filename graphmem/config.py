@@ -58,7 +58,7 @@ class Settings(BaseSettings):
     cypher_timeout_s: float = 10.0
     cypher_row_cap: int = 10_000
 
-    vector_exact_threshold: int = 20_000
+    vector_exact_threshold: int = 1_000
     search_default_k: int = 10
 
     decay_half_life_days: float = 90.0

@@ -15,7 +15,9 @@ def _table(r: dict[str, Any]) -> str:
         return "–" if not d else f"{d['p50']} / {d['p95']} / {d['p99']}"
 
     lines = [
-        f"group {r['group']} ({'reused' if r['reused_group'] else 'ingested'}): {r['group_size']}",
+        f"group {r['group']} ({'reused' if r['reused_group'] else 'ingested'}): {r['group_size']}; "
+        f"loaded with the {r.get('load_embedder') or '(reused group: see the run that loaded it)'} embedder, "
+        f"queries embedded by {r.get('query_embedder')}",
         f"ingest: {r['ingest_episodes_per_s']} episodes/s, {r['ingest_facts_per_s']} facts/s "
         f"(seconds {r['ingest_seconds']})",
         f"embed only: {r['embed_only_per_s']} texts/s over {r['embed_only_texts']} texts; "
@@ -34,6 +36,12 @@ def _table(r: dict[str, Any]) -> str:
             f"  raw Neo4j calls: {ms(r['raw_ms'])}",
             f"  overhead ratio (library / raw): {r['overhead_ratio']}",
         ]
+    recall = r.get("ann_recall")
+    if recall:
+        for target in ("episode", "fact"):
+            lines.append(
+                f"  ANN vs exact vector recall ({target}s, queries by {recall['query_embedder']}): {recall[target]}"
+            )
     g = r.get("graphiti")
     if g:
         lines.append(
@@ -72,6 +80,19 @@ def _table(r: dict[str, Any]) -> str:
     default=None,
     help="Search this group if it holds data (skip ingestion); otherwise ingest into it. Kept.",
 )
+@click.option(
+    "--load-embedder",
+    type=click.Choice(["configured", "hashing"]),
+    default="configured",
+    show_default=True,
+    help="Embedder the tenant is ingested with; 'hashing' loads big tenants fast (queries still use "
+    "the configured embedder, whose cost stays in the search numbers).",
+)
+@click.option(
+    "--ann-recall",
+    is_flag=True,
+    help="Also measure recall@10 of the over-fetched ANN vector search against exact scoring.",
+)
 @click.option("--keep", is_flag=True, help="Keep the synthetic group (rerun with --reuse-group).")
 @click.option("--no-http", is_flag=True, help="Skip the HTTP measurement.")
 @click.option("--with-graphiti", is_flag=True, help="Also time graphiti-core's search on the same data.")
@@ -86,6 +107,8 @@ def speed(
     batch: int,
     embed_sample: int,
     reuse_group: str | None,
+    load_embedder: str,
+    ann_recall: bool,
     keep: bool,
     no_http: bool,
     with_graphiti: bool,
@@ -97,8 +120,10 @@ def speed(
     Neo4j calls and the overhead ratio, and peak memory.
 
     \b
-    Example:
+    Examples:
       graphmem eval speed --episodes 5000 --facts 5000 --keep --json
+      graphmem eval speed --episodes 100000 --facts 100000 --load-embedder hashing --keep
+      graphmem eval speed --episodes 1000 --facts 1000 --load-embedder hashing --ann-recall --no-http
     """
     from eval.speed import SpeedOptions, run_speed
 
@@ -114,6 +139,8 @@ def speed(
         with_graphiti=with_graphiti,
         reuse_group=reuse_group,
         keep=keep,
+        load_embedder=load_embedder,
+        ann_recall=ann_recall,
     )
     cfg = settings()
     ensure_server(cfg)

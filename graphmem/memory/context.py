@@ -19,7 +19,7 @@ class MemoryContext:
     embedder: Embedder
     extractor: Extractor
     clock: Clock = utc_now
-    vector_exact_threshold: int = 20_000
+    vector_exact_threshold: int = 1_000
     max_batch: int = 500
 
     async def embed(self, texts: Sequence[str]) -> np.ndarray:

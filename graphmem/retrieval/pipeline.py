@@ -24,6 +24,8 @@ from graphmem.temporal.normalize import group_token, normalize_name
 from graphmem.text import has_cjk, query_terms
 
 Hits = list[tuple[str, float]]
+Sizes = dict[str, dict[str, int]]
+DF_CAP = 2000  # in-tenant document frequencies are counted up to this many episodes
 
 
 @dataclass
@@ -31,7 +33,7 @@ class Searcher:
     store: Store
     embedder: Embedder
     clock: Clock
-    exact_threshold: int = 20_000
+    exact_threshold: int = 1_000
     background: set[asyncio.Task[Any]] = field(default_factory=set)
 
     async def search(
@@ -61,10 +63,18 @@ class _Run:
         self.timings: dict[str, float] = {}
         self.rankings: dict[str, list[Key]] = {}
         self.channel_scores: dict[Key, dict[str, float]] = {}
-        terms = query_terms(req.query)
+        terms = self.terms = query_terms(req.query)
         tok = group_token(group_id)
         self.lucene = f"+group_token:{tok} +search_text:({' '.join(terms)})" if terms else None
         self.time: dict[str, Any] = {"as_of": req.as_of, "history": history}
+        self._sizes_task: asyncio.Future[Sizes] | None = None
+
+    def _sizes(self) -> asyncio.Future[Sizes]:
+        """The tenant's and the database's sizes, read once per search and shared by the channels."""
+        if self._sizes_task is None:
+            read = search.sizes(self.s.store, group_id=self.group_id)
+            self._sizes_task = asyncio.ensure_future(self._timed("sizes", read))
+        return self._sizes_task
 
     async def _timed(self, name: str, aw: Awaitable[Any]) -> Any:
         began = time.perf_counter()
@@ -121,33 +131,33 @@ class _Run:
         self._add("bm25", target, hits)
 
     async def _local_bm25(self, n: int) -> Hits:
-        """Lucene finds candidates; BM25 with the tenant's own statistics ranks them."""
+        """Lucene finds candidates; BM25 with the tenant's own statistics ranks them. The candidates,
+        the sizes and the document frequencies are read concurrently (one round trip deep)."""
         assert self.lucene is not None
         store, g = self.s.store, self.group_id
-        cands, sizes = await asyncio.gather(
+        terms = sorted(set(self.terms))
+        cands, sizes, counted = await asyncio.gather(
             search.bm25_episode_candidates(
                 store, group_id=g, lucene=self.lucene, limit=max(4 * n, 200), **self.time
             ),
-            search.sizes(store, group_id=g),
+            self._sizes(),
+            search.term_document_frequency(store, token=group_token(g), terms=terms, cap=DF_CAP),
         )
         size = max(int(sizes["group"]["episodes"]), len(cands), 1)
-        terms = sorted(set(bm25.tokens(self.req.query)))
-        cap = min(size, 2000)
-        df = await search.term_document_frequency(store, token=group_token(g), terms=terms, cap=cap)
+        cap = min(size, DF_CAP)
+        df = {t: min(d, cap) for t, d in counted.items()}  # = counting up to ``cap``
         df = {t: (size // 2 + 1 if d >= cap and cap < size else d) for t, d in df.items()}
         return bm25.rescore(terms, {c["id"]: c["text"] or "" for c in cands}, df, size)[:n]
 
     async def _vectors(self, targets: list[str], n: int) -> None:
         vec_task = self._timed("embed", asyncio.to_thread(self.s.embedder.embed, [self.req.query]))
-        sizes_task = self._timed("sizes", search.sizes(self.s.store, group_id=self.group_id))
-        matrix, sizes = await asyncio.gather(vec_task, sizes_task)
+        matrix, sizes = await asyncio.gather(vec_task, self._sizes())
         embedding = [float(x) for x in matrix[0]]
         plural = {"episode": "episodes", "fact": "facts", "entity": "entities"}
 
         async def one(target: str) -> None:
-            size = int(sizes["group"][plural[target]])
-            exact = size <= self.s.exact_threshold
-            fetch = search.overfetch(n, size, int(sizes["total"][plural[target]]))
+            size, total = int(sizes["group"][plural[target]]), int(sizes["total"][plural[target]])
+            exact, fetch = search.vector_plan(n, size, total, self.s.exact_threshold)
             hits = await self._timed(
                 f"vector:{target}",
                 search.vector(

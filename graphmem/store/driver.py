@@ -120,9 +120,12 @@ class Store:
         raise AssertionError("unreachable")
 
     async def read(self, query: str, **params: Any) -> list[dict[str, Any]]:
-        """One auto-routed read query (a READ transaction); returns plain dict rows."""
-        async with self.transaction(write=False) as tx:
-            return await run(tx, query, **params)
+        """One auto-routed read query; returns plain dict rows. An auto-commit transaction in a READ
+        session: one round trip (RUN and PULL pipelined) where an explicit one takes three."""
+        with map_neo4j_errors():
+            async with self._driver.session(database=self.database, default_access_mode="READ") as session:
+                result = await session.run(query, params)
+                return [native(record.data()) async for record in result]
 
     async def write(self, query: str, **params: Any) -> list[dict[str, Any]]:
         async with self.transaction(write=True) as tx:

@@ -36,9 +36,10 @@ async def bm25(
 
 
 async def sizes(store: Store, *, group_id: str) -> dict[str, dict[str, int]]:
-    group = (await store.read(q.GROUP_SIZE, group_id=group_id))[0]
-    total = (await store.read(q.LABEL_COUNTS))[0]
-    return {"group": group, "total": total}
+    """``{"group": the tenant's counters, "total": every tenant's}`` by label, in one round trip."""
+    row = (await store.read(q.SIZES, group_id=group_id))[0]
+    labels = ("episodes", "facts", "entities")
+    return {"group": {k: int(row[k]) for k in labels}, "total": {k: int(row[f"all_{k}"]) for k in labels}}
 
 
 def overfetch(limit: int, group_size: int, total: int) -> int:
@@ -46,6 +47,14 @@ def overfetch(limit: int, group_size: int, total: int) -> int:
     after the ANN step): scale by the group's share of the index, with a safety factor."""
     share = max(group_size, 1) / max(total, 1)
     return int(min(10_000, max(limit * 4, math.ceil(limit / share * 2))))
+
+
+def vector_plan(limit: int, group_size: int, total: int, exact_threshold: int) -> tuple[bool, int]:
+    """(exact, fetch): score the whole tenant exactly when it is small (``exact_threshold``) or when
+    the ANN step would have to fetch at least as many nodes as the tenant holds (a small tenant in a
+    big database): exact is then both cheaper and exact. Otherwise over-fetch from the ANN index."""
+    fetch = overfetch(limit, group_size, total)
+    return group_size <= exact_threshold or group_size <= fetch, fetch
 
 
 async def vector(
@@ -126,5 +135,6 @@ async def bm25_episode_candidates(
 
 
 async def term_document_frequency(store: Store, *, token: str, terms: list[str], cap: int) -> dict[str, int]:
+    """In-tenant document frequency of each term, counted up to ``cap``."""
     rows = await store.read(q.TERM_DF, terms=terms, token=token, cap=cap) if terms else []
     return {r["term"]: int(r["df"]) for r in rows}

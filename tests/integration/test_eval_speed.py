@@ -79,3 +79,32 @@ def test_cli_json_last_line() -> None:
     result = json.loads(res.stdout.strip().splitlines()[-1])
     assert result["episodes"] == 20 and result["search_ms"]["http"] is None
     assert "library (query embedding included)" in res.stdout
+
+
+async def test_hashing_load_and_ann_recall(memory: GraphMemory, settings: Settings, group: str) -> None:
+    """The bulk-load option ingests through the product path with hashing vectors (queries keep the
+    configured embedder), and the ANN-vs-exact recall report has its fields for both targets."""
+    opts = SpeedOptions(
+        episodes=40,
+        facts=20,
+        queries=4,
+        warmup=1,
+        embed_sample=4,
+        http=False,
+        reuse_group=group,
+        load_embedder="hashing",
+        ann_recall=True,
+    )
+    result = await run_speed(memory, settings, opts)
+    assert result["load_embedder"] == "hashing"
+    assert result["query_embedder"] == memory.ctx.embedder.model_name
+    assert result["group_size"]["episodes"] == 40
+    recall = result["ann_recall"]
+    assert recall["query_embedder"] == "hashing"  # like vectors on both sides
+    for target in ("episode", "fact"):
+        row = recall[target]
+        assert row["group_size"] > 0 and row["index_size"] >= row["group_size"]
+        assert row["fetch"] >= 50 and 0.0 <= row["recall_at_10"] <= 1.0
+        assert row["exact_ms_p50"] > 0 and row["ann_ms_p50"] > 0
+    if hasattr(memory, "forget_group"):
+        await memory.forget_group(group, purge_tombstones=True)

@@ -36,9 +36,11 @@ WHERE {EPISODE_VISIBLE}
 RETURN e.id AS id, score ORDER BY score DESC LIMIT $limit
 """
 
+# Exact scoring over the tenant. ``reference_time``/``recorded_at`` are always set; saying so lets the
+# planner seek the (group_id, ...) composite index instead of scanning every tenant's nodes.
 VECTOR_EPISODES_EXACT = f"""
 MATCH (e:Episode {{group_id: $group_id}})
-WHERE {EPISODE_VISIBLE}
+WHERE e.reference_time IS NOT NULL AND {EPISODE_VISIBLE}
 WITH e, vector.similarity.cosine(e.embedding, $vector) AS score
 RETURN e.id AS id, score ORDER BY score DESC LIMIT $limit
 """
@@ -51,7 +53,7 @@ RETURN f.id AS id, score ORDER BY score DESC LIMIT $limit
 
 VECTOR_FACTS_EXACT = f"""
 MATCH (f:Fact {{group_id: $group_id}})
-WHERE {FACT_VISIBLE}
+WHERE f.recorded_at IS NOT NULL AND {FACT_VISIBLE}
 WITH f, vector.similarity.cosine(f.embedding, $vector) AS score
 RETURN f.id AS id, score ORDER BY score DESC LIMIT $limit
 """
@@ -129,17 +131,14 @@ WHERE n.group_id = $group_id AND (n:Fact OR n:Episode)
 SET n.access_count = coalesce(n.access_count, 0) + 1, n.last_access_at = $now
 """
 
-GROUP_SIZE = """
+# The tenant's counters and the label totals (count store, constant time) in one round trip.
+SIZES = """
+CALL () { MATCH (n:Episode) RETURN count(n) AS all_episodes }
+CALL () { MATCH (n:Fact) RETURN count(n) AS all_facts }
+CALL () { MATCH (n:Entity) RETURN count(n) AS all_entities }
 OPTIONAL MATCH (g:Group {id: $group_id})
 RETURN coalesce(g.episodes, 0) AS episodes, coalesce(g.facts, 0) AS facts,
-       coalesce(g.entities, 0) AS entities
-"""
-
-LABEL_COUNTS = """
-CALL () { MATCH (n:Episode) RETURN count(n) AS episodes }
-CALL () { MATCH (n:Fact) RETURN count(n) AS facts }
-CALL () { MATCH (n:Entity) RETURN count(n) AS entities }
-RETURN episodes, facts, entities
+       coalesce(g.entities, 0) AS entities, all_episodes, all_facts, all_entities
 """
 
 BM25_EPISODE_CANDIDATES = f"""
