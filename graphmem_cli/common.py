@@ -57,3 +57,14 @@ async def with_memory(cfg: Settings, work: Callable[[GraphMemory], Awaitable[T]]
         return await work(memory)
     finally:
         await memory.close()
+
+
+def log_to_stderr(message: str) -> None:
+    click.echo(message, err=True)
+
+
+def run_eval(work: Callable[[GraphMemory, Settings, Callable[[str], None]], Awaitable[T]]) -> T:
+    """An eval command's run: settings, the local Neo4j when needed, one memory, progress on stderr."""
+    cfg = settings()
+    ensure_server(cfg)
+    return run_async(with_memory(cfg, lambda memory: work(memory, cfg, log_to_stderr)))

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from graphmem_cli.common import ensure_server, guarded, run_async, settings, with_memory
+from graphmem_cli.common import guarded, run_eval
 
 
 def _table(r: dict[str, Any]) -> str:
@@ -85,13 +85,7 @@ def ingest_speed(
         group=group,
         keep=keep,
     )
-    cfg = settings()
-    ensure_server(cfg)
-
-    def log(message: str) -> None:
-        click.echo(message, err=True)
-
-    result = run_async(with_memory(cfg, lambda memory: run_ingest_speed(memory, opts, log)))
+    result = run_eval(lambda memory, _cfg, log: run_ingest_speed(memory, opts, log))
     click.echo(_table(result))
     if as_json:
         click.echo(json.dumps(result))

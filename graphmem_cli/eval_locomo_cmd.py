@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from graphmem_cli.common import ensure_server, guarded, run_async, settings, with_memory
+from graphmem_cli.common import guarded, run_eval
 
 
 def _ks(value: str) -> tuple[int, ...]:
@@ -106,17 +106,11 @@ def locomo(
         max_questions=max_questions,
         keep=keep,
     )
-    cfg = settings()
-    ensure_server(cfg)
-
-    def log(message: str) -> None:
-        click.echo(message, err=True)
-
-    async def work(memory: Any) -> Any:
+    async def work(memory: Any, cfg: Any, log: Any) -> Any:
         memory.ctx.embedder.embed(["warm-up"])  # load the model outside any timing
         return await run_locomo(memory, cfg, opts, log)
 
-    dataset, results = run_async(with_memory(cfg, work))
+    dataset, results = run_eval(work)
     command = _command_line("locomo")
     counts = category_counts(dataset)
     click.echo(report.markdown(results, ks, command=command, counts=counts))

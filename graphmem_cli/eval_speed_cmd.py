@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from graphmem_cli.common import ensure_server, guarded, run_async, settings, with_memory
+from graphmem_cli.common import guarded, run_eval
 
 
 def _table(r: dict[str, Any]) -> str:
@@ -142,13 +142,7 @@ def speed(
         load_embedder=load_embedder,
         ann_recall=ann_recall,
     )
-    cfg = settings()
-    ensure_server(cfg)
-
-    def log(message: str) -> None:
-        click.echo(message, err=True)
-
-    result = run_async(with_memory(cfg, lambda memory: run_speed(memory, cfg, opts, log)))
+    result = run_eval(lambda memory, cfg, log: run_speed(memory, cfg, opts, log))
     click.echo(_table(result))
     if as_json:
         click.echo(json.dumps(result))
