@@ -108,6 +108,8 @@ async def run_ingest_speed(memory: GraphMemory, opts: IngestSpeedOptions, log: L
     return {
         "episodes": summary.read,
         "ingested": summary.ingested,
+        "duplicates": summary.duplicates,
+        "rejected": summary.rejected,  # a rate over a file whose records were refused means little
         "batches": summary.batches,
         "ingest_seconds": round(summary.seconds, 1),
         "ingest_episodes_per_s": round(summary.episodes_per_s, 2),

@@ -155,14 +155,17 @@ class Tenant:
         }
 
     def episodes(self) -> Iterator[EpisodeIn]:
-        """N turns in sessions of 8-30 turns, two speakers each, sessions about a day apart."""
+        """N turns in sessions of 8-30 turns, two speakers each, sessions about a day apart, closer
+        together for large N so that every turn falls within four years of ``start`` (a reader
+        refuses timestamps in the future)."""
         rng = random.Random(self.seed * 1_000_003 + 1)
         made, session = 0, 0
+        gap = min(26.0, 4 * 365 * 24 / max(1.0, self.episodes_n / 19))  # ~19 turns a session
         while made < self.episodes_n:
             session += 1
             a, b = rng.sample(self.people, 2)
             length = min(rng.randint(8, 30), self.episodes_n - made)
-            when = self.start + timedelta(hours=session * 26)
+            when = self.start + timedelta(hours=session * gap)
             for turn in range(length):
                 speaker = a if turn % 2 == 0 else b
                 text = rng.choice(TEMPLATES).format(**self._slots(rng, speaker))

@@ -14,6 +14,7 @@ from graphmem_cli.common import guarded, run_eval
 def _table(r: dict[str, Any]) -> str:
     rows = [
         ("episodes read / ingested", f"{r['episodes']:,} / {r['ingested']:,} ({r['batches']} batches)"),
+        ("duplicates / rejected", f"{r['duplicates']:,} / {r['rejected']:,}"),
         ("ingest", f"{r['ingest_episodes_per_s']} episodes/s ({r['ingest_seconds']} s)"),
         ("embed only", f"{r['embed_only_per_s']} episodes/s (before, after: {r['embed_only_before_after']})"),
         ("ratio (target >= 0.8)", str(r["ratio"])),

@@ -29,6 +29,7 @@ async def test_eval_ingest_reports_rates_and_forgets_its_group(
     opts = IngestSpeedOptions(episodes=40, batch_size=16, embed_sample=20, group=group)
     report = await run_ingest_speed(memory, opts, lambda message: None)
     assert (report["episodes"], report["ingested"], report["batches"], report["error"]) == (40, 40, 3, None)
+    assert (report["duplicates"], report["rejected"]) == (0, 0)
     for key in ("ingest_episodes_per_s", "embed_only_per_s", "ratio", "peak_rss_mb"):
         assert report[key] > 0
     assert set(report["load_average"]) == {"before", "ingest_start", "ingest_end"}
