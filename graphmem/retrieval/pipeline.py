@@ -135,7 +135,7 @@ class _Run:
         the sizes and the document frequencies are read concurrently (one round trip deep)."""
         assert self.lucene is not None
         store, g = self.s.store, self.group_id
-        terms = sorted(set(self.terms))
+        terms = sorted(self.terms)  # query_terms are distinct already
         cands, sizes, counted = await asyncio.gather(
             search.bm25_episode_candidates(
                 store, group_id=g, lucene=self.lucene, limit=max(4 * n, 200), **self.time
@@ -145,8 +145,8 @@ class _Run:
         )
         size = max(int(sizes["group"]["episodes"]), len(cands), 1)
         cap = min(size, DF_CAP)
-        df = {t: min(d, cap) for t, d in counted.items()}  # = counting up to ``cap``
-        df = {t: (size // 2 + 1 if d >= cap and cap < size else d) for t, d in df.items()}
+        # a term counted up to the cap in a larger tenant is common: give it a half-the-tenant df
+        df = {t: (size // 2 + 1 if d >= cap and cap < size else min(d, cap)) for t, d in counted.items()}
         return bm25.rescore(terms, {c["id"]: c["text"] or "" for c in cands}, df, size)[:n]
 
     async def _vectors(self, targets: list[str], n: int) -> None:
