@@ -5,14 +5,17 @@ Phases (all in one process, sequential, so the numbers do not compete with each 
    (skipped with ``reuse_group`` when that group already holds the tenant);
 2. embed only: the embedder alone on the same episode texts (a sample of ``embed_sample``);
 3. search through the library: ``GraphMemory.search`` with the default recipe, query embedding
-   included, after a few warm-up queries;
+   included, after a few warm-up queries — over the tenant index (loaded first, ``index_warm_s``)
+   unless ``GRAPHMEM_SEARCH_INDEX`` is off, and then again with the index off (``neo4j_channels``);
 4. search through HTTP: the API app (``api.main.create_app`` with this memory, no-auth on loopback)
    under uvicorn in this event loop on a random loopback port, ``POST /v1/groups/{group}/search``;
-5. raw: the same Neo4j index calls the default recipe issues (``graphmem.store.search``: the
-   tenant-local BM25 candidates and document frequencies over episodes, bm25 over facts, vector over
-   facts and episodes with the same exact/ANN plan, entity seeds and the graph expansion), run
-   concurrently as the pipeline runs them, with the query vectors and the sizes precomputed — no
-   embedding, sizes read, fusion, hydration or rerank;
+5. raw: the Neo4j calls a search makes, issued directly. Over the tenant index: the group's
+   revision state and one hydration of the hits (``raw_ms``). With the index off
+   (``neo4j_channels.raw_ms``): the channel queries (``graphmem.store.search``: the tenant-local
+   BM25 candidates and document frequencies over episodes, bm25 over facts, vector over facts and
+   episodes with the same exact/ANN plan, entity seeds and the graph expansion), run concurrently
+   as the pipeline runs them, with the query vectors and the sizes precomputed — no embedding,
+   sizes read, fusion, hydration or rerank;
 6. optionally graphiti-core's search over a copy of the same tenant (``eval.baselines.graphiti``).
 """
 
@@ -37,6 +40,7 @@ from graphmem.providers.embedders.hashing import HashingEmbedder
 from graphmem.retrieval.config import recipe
 from graphmem.retrieval.pipeline import DF_CAP
 from graphmem.store import search as channels
+from graphmem.store import snapshot
 from graphmem.temporal.normalize import group_token
 from graphmem.text import has_cjk, query_terms
 
@@ -244,6 +248,24 @@ async def _raw(memory: GraphMemory, group: str, queries: list[str], opts: SpeedO
     return await _timed(queries, call, opts.warmup)
 
 
+async def _raw_indexed(
+    memory: GraphMemory, group: str, queries: list[str], opts: SpeedOptions
+) -> list[float]:
+    """The Neo4j calls of a search over the tenant index: the group's revision state, then one
+    hydration of the hits (here: the ids each query's search returned)."""
+    store, cfg = memory.ctx.store, recipe("default")
+    ids: dict[str, dict[str, list[str]]] = {}
+    for q in queries:
+        res = await memory.search(group, SearchRequest(query=q, k=opts.k))
+        ids[q] = {t: [h.id for h in res.ranked if h.type == t] for t in ("fact", "episode", "entity")}
+
+    async def call(q: str) -> None:
+        await snapshot.group_state(store, group_id=group)
+        await channels.hydrate(store, group_id=group, ids=ids[q], as_of=None, history=cfg.include_history)
+
+    return await _timed(queries, call, opts.warmup)
+
+
 async def _graphiti(
     memory: GraphMemory, settings: Settings, group: str, queries: list[str], opts: SpeedOptions, log: Log
 ) -> dict[str, Any]:
@@ -305,6 +327,12 @@ async def run_speed(
         round(result["ingest_episodes_per_s"] / embed_rate, 3) if result["ingest_episodes_per_s"] else None
     )
     try:
+        indexed = memory.searcher.indexes is not None
+        if indexed:
+            log("loading the tenant index ...")
+            began = time.perf_counter()
+            await memory.warm_index(group)
+            result["index_warm_s"] = round(time.perf_counter() - began, 1)
         log(f"searching {len(queries)} queries through the library ...")
 
         async def library(q: str) -> None:
@@ -313,6 +341,19 @@ async def run_speed(
         lib_ms = await _timed(queries, library, opts.warmup)
         log("raw Neo4j calls ...")
         raw_ms = await _raw(memory, group, queries, opts)
+        if indexed:
+            log("the Neo4j channels (tenant index off) ...")
+            neo4j_only = GraphMemory(replace(memory.ctx, search_index=False))
+
+            async def channels_in_neo4j(q: str) -> None:
+                await neo4j_only.search(group, SearchRequest(query=q, k=opts.k))
+
+            neo4j_ms = await _timed(queries, channels_in_neo4j, opts.warmup)
+            result["neo4j_channels"] = {
+                "library_ms": latency_summary(neo4j_ms),
+                "raw_ms": latency_summary(raw_ms),
+            }
+            raw_ms = await _raw_indexed(memory, group, queries, opts)
         http: dict[str, Any] = {"error": "skipped (--no-http)"}
         if opts.http:
             log("searching through HTTP ...")

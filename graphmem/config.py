@@ -59,6 +59,13 @@ class Settings(BaseSettings):
     cypher_row_cap: int = 10_000
 
     vector_exact_threshold: int = 1_000
+    # the in-process tenant index (graphmem/retrieval/tenant_index): on by default; off = every
+    # channel queries Neo4j. Tenants up to index_sync_limit nodes load on their first search, bigger
+    # ones in the background; past index_max_nodes in all, the least recently used are dropped.
+    search_index: bool = True
+    index_max_nodes: int = 1_000_000
+    index_sync_limit: int = 20_000
+    index_ann_threshold: int = 10_000
     search_default_k: int = 10
 
     decay_half_life_days: float = 90.0

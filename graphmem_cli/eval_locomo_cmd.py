@@ -106,6 +106,7 @@ def locomo(
         max_questions=max_questions,
         keep=keep,
     )
+
     async def work(memory: Any, cfg: Any, log: Any) -> Any:
         memory.ctx.embedder.embed(["warm-up"])  # load the model outside any timing
         return await run_locomo(memory, cfg, opts, log)

@@ -36,6 +36,14 @@ def _table(r: dict[str, Any]) -> str:
             f"  raw Neo4j calls: {ms(r['raw_ms'])}",
             f"  overhead ratio (library / raw): {r['overhead_ratio']}",
         ]
+        if "index_warm_s" in r:
+            lines.insert(-4, f"  (tenant index loaded in {r['index_warm_s']} s before timing)")
+        if "neo4j_channels" in r:
+            n4 = r["neo4j_channels"]
+            lines += [
+                f"  with the tenant index off (every channel in Neo4j): {ms(n4['library_ms'])}; "
+                f"its raw channel queries {ms(n4['raw_ms'])}",
+            ]
     recall = r.get("ann_recall")
     if recall:
         for target in ("episode", "fact"):

@@ -21,6 +21,10 @@ class MemoryContext:
     clock: Clock = utc_now
     vector_exact_threshold: int = 1_000
     max_batch: int = 500
+    search_index: bool = True
+    index_max_nodes: int = 1_000_000
+    index_sync_limit: int = 20_000
+    index_ann_threshold: int = 10_000
 
     async def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embedding is CPU-bound: run it off the event loop."""

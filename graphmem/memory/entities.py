@@ -62,7 +62,7 @@ async def resolve_entities(
     )
     for row in merged:
         ids[row["key"]], names[row["key"]] = row["id"], row["name"]
-    await writes.add_aliases(tx, rows=aliases)
+    await writes.add_aliases(tx, group_id=group_id, rows=aliases)
     return ResolvedEntities(ids, names, sum(1 for r in merged if r["created"]))
 
 

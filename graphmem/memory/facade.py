@@ -28,6 +28,7 @@ from graphmem.ports import Embedder, Extractor
 from graphmem.providers.embedders.factory import build_embedder
 from graphmem.providers.extractors.factory import build_extractor
 from graphmem.retrieval.pipeline import Searcher
+from graphmem.retrieval.tenant_index.registry import TenantIndexes
 from graphmem.store.analyst import AnalystResult, run_readonly
 from graphmem.store.driver import Store
 from graphmem.store.migrations import prepare_schema
@@ -38,7 +39,18 @@ class GraphMemory:
 
     def __init__(self, ctx: MemoryContext) -> None:
         self.ctx = ctx
-        self.searcher = Searcher(ctx.store, ctx.embedder, ctx.clock, ctx.vector_exact_threshold)
+        indexes = (
+            TenantIndexes(
+                ctx.store,
+                dimension=ctx.embedder.dimension,
+                max_nodes=ctx.index_max_nodes,
+                sync_limit=ctx.index_sync_limit,
+                ann_threshold=ctx.index_ann_threshold,
+            )
+            if ctx.search_index
+            else None
+        )
+        self.searcher = Searcher(ctx.store, ctx.embedder, ctx.clock, ctx.vector_exact_threshold, indexes)
 
     @classmethod
     async def open(
@@ -71,13 +83,26 @@ class GraphMemory:
                 clock=clock,
                 vector_exact_threshold=settings.vector_exact_threshold,
                 max_batch=settings.max_batch,
+                search_index=settings.search_index,
+                index_max_nodes=settings.index_max_nodes,
+                index_sync_limit=settings.index_sync_limit,
+                index_ann_threshold=settings.index_ann_threshold,
             )
         except BaseException:
             await store.close()
             raise
 
     async def close(self) -> None:
+        await self.searcher.settle()
+        if self.searcher.indexes is not None:
+            await self.searcher.indexes.close()
         await self.ctx.store.close()
+
+    async def warm_index(self, group_id: str) -> bool:
+        """Load the tenant's search index now (big tenants otherwise load in the background on
+        their first search); False when the index is off or the tenant is empty or too big."""
+        indexes = self.searcher.indexes
+        return indexes is not None and await indexes.ready(group_id) is not None
 
     async def ping(self) -> None:
         await self.ctx.store.ping()

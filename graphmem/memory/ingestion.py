@@ -218,7 +218,7 @@ async def _commit(
         entities = await resolve_entities(
             tx, group_id=group_id, wanted=wanted, vectors=vectors, now=now, embed=ctx.embed
         )
-        await writes.link_mentions(tx, rows=_mentions(live, entities.ids))
+        await writes.link_mentions(tx, group_id=group_id, rows=_mentions(live, entities.ids))
         slots = build_claims(kept_drafts, entities, now=now)
         fw = await resolve_and_write(
             tx, group_id=group_id, slots=slots, vectors=vectors, embed_missing=ctx.embed, now=now

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
+
+import numpy as np
 
 from graphmem.clock import Clock
 from graphmem.models.entity import EntityRecord
@@ -18,10 +20,12 @@ from graphmem.retrieval import bm25
 from graphmem.retrieval.config import SearchConfig, recipe
 from graphmem.retrieval.context import build_context
 from graphmem.retrieval.fusion import Key, jaccard, mmr, recency_boost, rrf, tokens
+from graphmem.retrieval.tenant_index.index import TenantIndex, View
+from graphmem.retrieval.tenant_index.registry import TenantIndexes
 from graphmem.store import reads, search
 from graphmem.store.driver import Store
 from graphmem.temporal.normalize import group_token, normalize_name
-from graphmem.text import has_cjk, query_terms
+from graphmem.text import analyze, has_cjk, query_terms
 
 Hits = list[tuple[str, float]]
 Sizes = dict[str, dict[str, int]]
@@ -34,6 +38,7 @@ class Searcher:
     embedder: Embedder
     clock: Clock
     exact_threshold: int = 1_000
+    indexes: TenantIndexes | None = None
     background: set[asyncio.Task[Any]] = field(default_factory=set)
 
     async def search(
@@ -43,6 +48,10 @@ class Searcher:
         history = req.include_history or cfg.include_history
         run = _Run(self, group_id, req, cfg, history)
         return await run.execute()
+
+    async def settle(self) -> None:
+        """Let the access bookkeeping in flight finish (before the store closes)."""
+        await asyncio.gather(*list(self.background), return_exceptions=True)
 
     def touch_later(self, group_id: str, ids: list[str]) -> None:
         """Use-based decay bookkeeping, off the hot path."""
@@ -68,6 +77,7 @@ class _Run:
         self.lucene = f"+group_token:{tok} +search_text:({' '.join(terms)})" if terms else None
         self.time: dict[str, Any] = {"as_of": req.as_of, "history": history}
         self._sizes_task: asyncio.Future[Sizes] | None = None
+        self._embedding: asyncio.Future[np.ndarray] | None = None
 
     def _sizes(self) -> asyncio.Future[Sizes]:
         """The tenant's and the database's sizes, read once per search and shared by the channels."""
@@ -90,9 +100,29 @@ class _Run:
         for (t, i), (_, score) in zip(keys, hits, strict=True):
             self.channel_scores.setdefault((t, i), {})[name] = round(score, 6)
 
+    def _embed(self) -> asyncio.Future[np.ndarray]:
+        """The query's embedding (normalised), computed once and shared by both channel paths."""
+        if self._embedding is None:
+            embed = asyncio.to_thread(self.s.embedder.embed, [self.req.query])
+            self._embedding = asyncio.ensure_future(self._timed("embed", embed))
+        return self._embedding
+
     async def execute(self) -> SearchResult:
         began = time.perf_counter()
-        await self._channels()
+        indexes = self.s.indexes
+        if self.cfg.channel_on("vector"):
+            self._embed()
+        if indexes is None:
+            await self._channels()
+        else:
+            state = await self._timed("index:state", indexes.state(self.group_id))
+            async with indexes.acquire(self.group_id, state) as index:
+                self.timings["index:wait"] = (time.perf_counter() - began) * 1000
+                if index is None:
+                    await self._channels()
+                else:
+                    vector = await self._embed() if self.cfg.channel_on("vector") else None
+                    self._indexed_channels(index, vector)
         fused = self._fuse()
         result = await self._hydrate_and_rank(fused)
         self.timings["total"] = (time.perf_counter() - began) * 1000
@@ -111,6 +141,32 @@ class _Run:
         if cfg.channel_on("graph") and self.lucene:
             jobs.append(self._graph(targets, n))
         await asyncio.gather(*jobs)
+
+    def _indexed_channels(self, index: TenantIndex, matrix: np.ndarray | None) -> None:
+        """Every channel over the tenant index, in process (the index is locked: no awaits here)."""
+        cfg, n, view = self.cfg, self.cfg.candidates, View(self.req.as_of, self.history)
+        terms = list(dict.fromkeys(analyze(self.req.query)))
+        targets = list(cfg.targets)
+
+        def run(channel: str, target: str, hits: Callable[..., list[tuple[str, float]]], *args: Any) -> None:
+            began = time.perf_counter()
+            self._add(channel, target, hits(target, *args, n, view))
+            self.timings[f"{channel}:{target}"] = (time.perf_counter() - began) * 1000
+
+        query = None
+        if matrix is not None:
+            query = np.asarray(matrix[0], dtype=np.float32)
+            query /= max(float(np.linalg.norm(query)), 1e-12)
+        for target in targets:
+            if cfg.channel_on("bm25") and terms:
+                run("bm25", target, index.bm25, terms)
+            if cfg.channel_on("vector") and query is not None:
+                run("vector", target, index.vector, query)
+        if cfg.channel_on("graph") and terms:
+            seeds = [i for i, _ in index.bm25("entity", terms, 3, view)]
+            for target in targets:
+                if target != "entity":
+                    run("graph", target, index.graph, seeds)
 
     async def _bm25(self, target: str, n: int) -> None:
         assert self.lucene is not None
@@ -150,8 +206,7 @@ class _Run:
         return bm25.rescore(terms, {c["id"]: c["text"] or "" for c in cands}, df, size)[:n]
 
     async def _vectors(self, targets: list[str], n: int) -> None:
-        vec_task = self._timed("embed", asyncio.to_thread(self.s.embedder.embed, [self.req.query]))
-        matrix, sizes = await asyncio.gather(vec_task, self._sizes())
+        matrix, sizes = await asyncio.gather(self._embed(), self._sizes())
         embedding = [float(x) for x in matrix[0]]
         plural = {"episode": "episodes", "fact": "facts", "entity": "entities"}
 
@@ -214,14 +269,8 @@ class _Run:
     async def _hydrate_and_rank(self, fused: dict[Key, float]) -> SearchResult:
         top = sorted(fused, key=lambda key: (-fused[key], key))[: max(self.req.k * 3, 30)]
         ids = {t: [i for tt, i in top if tt == t] for t in ("fact", "episode", "entity")}
-        store, g = self.s.store, self.group_id
         fact_rows, episodes, entities = await self._timed(
-            "hydrate",
-            asyncio.gather(
-                reads.facts_by_ids(store, group_id=g, ids=ids["fact"]),
-                search.hydrate_episodes(store, group_id=g, ids=ids["episode"]),
-                search.hydrate_entities(store, group_id=g, ids=ids["entity"]),
-            ),
+            "hydrate", search.hydrate(self.s.store, group_id=self.group_id, ids=ids, **self.time)
         )
         facts = {r["fact"]["id"]: reads.to_fact(r) for r in fact_rows}
         hits: dict[Key, Hit] = {}

@@ -30,6 +30,18 @@ async def lock_existing_group(tx: Tx, *, group_id: str) -> bool:
     return bool(await run(tx, q.LOCK_EXISTING_GROUP, group_id=group_id))
 
 
+async def reset_group(tx: Tx, *, group_id: str) -> None:
+    """Mark the group reset at this transaction's revision (call after taking its lock): change-feed
+    readers reload it (graphmem.store.snapshot). For deletions and rewrites that stamp no ``rev``."""
+    await run(tx, q.RESET_GROUP, group_id=group_id)
+
+
+async def lock_reset_groups(tx: Tx, *, group_ids: list[str]) -> None:
+    """Lock several groups, in sorted order, and mark each reset at its new revision."""
+    if group_ids:
+        await run(tx, q.LOCK_RESET_GROUPS, group_ids=sorted(set(group_ids)))
+
+
 async def group_counts(tx: Tx, *, group_id: str) -> dict[str, int]:
     row = (await run(tx, q.GROUP_COUNTS, group_id=group_id))[0]
     return {k: int(v or 0) for k, v in row.items()}
@@ -144,12 +156,13 @@ async def import_conflicts(
     return await run(tx, query, group_id=group_id, rows=rows) if rows else []
 
 
-async def import_nodes(tx: Tx, *, label: str, rows: list[dict[str, Any]]) -> int:
-    """MERGE by id (tombstones by key) and replace the properties: importing twice changes nothing."""
+async def import_nodes(tx: Tx, *, label: str, group_id: str, rows: list[dict[str, Any]]) -> int:
+    """MERGE by id (tombstones by key) and replace the properties: importing twice changes nothing
+    but ``rev``, stamped with the group's current revision."""
     if not rows:
         return 0
     query = _pick(q.IMPORT_NODES, label, "label")
-    return int((await run(tx, query, rows=rows))[0]["written"])
+    return int((await run(tx, query, group_id=group_id, rows=rows))[0]["written"])
 
 
 def check_extra_labels(label: str, extra: list[str]) -> None:
@@ -254,9 +267,10 @@ async def archive_facts(tx: Tx, *, ids: list[str], now: datetime) -> int:
     return int((await run(tx, q.ARCHIVE_FACTS, ids=ids, now=now))[0]["archived"])
 
 
-async def restore_used_facts(tx: Tx, *, group_id: str | None, now: datetime) -> int:
-    if group_id is None:
-        rows = await run(tx, q.RESTORE_USED, now=now)
-    else:
-        rows = await run(tx, q.RESTORE_USED_OF_GROUP, group_id=group_id, now=now)
+async def restorable_groups(store: Store) -> list[str]:
+    return [r["group_id"] for r in await store.read(q.RESTORABLE_GROUPS)]
+
+
+async def restore_used_facts(tx: Tx, *, group_id: str, now: datetime) -> int:
+    rows = await run(tx, q.RESTORE_USED_OF_GROUP, group_id=group_id, now=now)
     return int(rows[0]["restored"])

@@ -50,7 +50,8 @@ async def reanalyze_text(
     """Rewrite every node's analysed text when the stored analysis version is not ``version``, then
     the episodes' session context (idempotent: a crash midway redoes the pass at the next start;
     deadlocks with live writers are retried). With ``group_id``: that group only, unconditionally,
-    and the recorded version is left alone. Returns nodes rewritten."""
+    and the recorded version is left alone. At the end the groups covered get a new revision and
+    are marked reset (graphmem.store.snapshot). Returns nodes rewritten."""
     if group_id is None:
         rows = await store.read(analysis.GET_ANALYSIS_VERSION)
         if rows and rows[0]["version"] == version:
@@ -65,8 +66,10 @@ async def reanalyze_text(
         by_group: dict[str, list[str]] = {}
         for r in batch:
             by_group.setdefault(r["group_id"], []).append(r["id"])
-        for group_id, ids in by_group.items():
-            await store.execute(_refresh(group_id, ids), write=True)
+        for gid, ids in by_group.items():
+            await store.execute(_refresh(gid, ids), write=True)
+    if rewritten:
+        await store.write(analysis.RESET_GROUPS, group_id=group_id)
     if group_id is None:
         await store.write(analysis.SET_ANALYSIS_VERSION, version=version)
     return rewritten

@@ -111,14 +111,33 @@ async def graph(
     )
 
 
-async def hydrate_episodes(store: Store, *, group_id: str, ids: list[str]) -> dict[str, dict[str, Any]]:
-    rows = await store.read(q.HYDRATE_EPISODES, group_id=group_id, ids=ids) if ids else []
-    return {r["episode"]["id"]: r["episode"] for r in rows}
-
-
-async def hydrate_entities(store: Store, *, group_id: str, ids: list[str]) -> dict[str, dict[str, Any]]:
-    rows = await store.read(q.HYDRATE_ENTITIES, group_id=group_id, ids=ids) if ids else []
-    return {r["entity"]["id"]: r["entity"] for r in rows}
+async def hydrate(
+    store: Store,
+    *,
+    group_id: str,
+    ids: dict[str, list[str]],
+    as_of: datetime | None,
+    history: bool,
+) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+    """(fact rows as ``reads.FACTS_BY_IDS`` returns them, episodes by id, entities by id) for the
+    ``ids`` by type, in one round trip; facts and episodes outside the time view are left out."""
+    if not any(ids.values()):
+        return [], {}, {}
+    row = (
+        await store.read(
+            q.HYDRATE,
+            group_id=group_id,
+            fact_ids=ids.get("fact", []),
+            episode_ids=ids.get("episode", []),
+            entity_ids=ids.get("entity", []),
+            **_time(as_of, history),
+        )
+    )[0]
+    return (
+        row["facts"],
+        {e["id"]: e for e in row["episodes"]},
+        {x["id"]: x for x in row["entities"]},
+    )
 
 
 async def touch(store: Store, *, group_id: str, ids: list[str], now: datetime) -> None:

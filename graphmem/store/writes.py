@@ -76,14 +76,14 @@ async def merge_entities(
     return await run(tx, q.MERGE_ENTITIES, group_id=group_id, group_token=group_token, rows=rows, now=now)
 
 
-async def add_aliases(tx: Tx, *, rows: list[dict[str, Any]]) -> None:
+async def add_aliases(tx: Tx, *, group_id: str, rows: list[dict[str, Any]]) -> None:
     if rows:
-        await run(tx, q.ADD_ALIASES, rows=rows)
+        await run(tx, q.ADD_ALIASES, group_id=group_id, rows=rows)
 
 
-async def link_mentions(tx: Tx, *, rows: list[dict[str, str]]) -> None:
+async def link_mentions(tx: Tx, *, group_id: str, rows: list[dict[str, str]]) -> None:
     if rows:
-        await run(tx, q.LINK_MENTIONS, rows=rows)
+        await run(tx, q.LINK_MENTIONS, group_id=group_id, rows=rows)
 
 
 async def load_slots(tx: Tx, *, group_id: str, slots: list[str]) -> list[dict[str, Any]]:

@@ -5,11 +5,13 @@ fact's effective importance is ``importance × 0.5^(idle days / half-life) × (1
 (``DecayPolicy``); an active, unexpired fact idle for at least ``archive_min_idle_days`` whose effective
 importance fell below ``archive_threshold`` gets ``status = 'archived'``: default search and current
 reads skip it, ``include_history`` and exports keep it. An archived fact used (a history search hit)
-or updated (new evidence) after it was archived is restored to ``active``.
+or updated (new evidence) after it was archived is restored to ``active``. Each group's restores
+and archive batches run under its lock and mark it reset (graphmem.store.snapshot).
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
 from datetime import datetime, timedelta
 
 from graphmem.clock import as_utc
@@ -30,20 +32,37 @@ async def maintain(
     policy = policy or DecayPolicy()
     now = as_utc(now) if now is not None else ctx.clock()
     idle_before = now - timedelta(days=policy.archive_min_idle_days)
-    async with ctx.store.transaction() as tx:
-        restored = await repo.restore_used_facts(tx, group_id=group_id, now=now)
-        rows = await repo.idle_facts(tx, group_id=group_id, idle_before=idle_before)
-    doomed = [
-        r["id"]
-        for r in rows
-        if policy.should_archive(
-            float(r["importance"]),
-            idle_days=(now - as_utc(r["last_used"])).total_seconds() / 86400.0,
-            access_count=int(r["access_count"]),
-        )
-    ]
-    archived = 0
-    for start in range(0, len(doomed), BATCH):
+    groups = [group_id] if group_id is not None else await repo.restorable_groups(ctx.store)
+    restored = 0
+    for group in groups:
         async with ctx.store.transaction() as tx:
-            archived += await repo.archive_facts(tx, ids=doomed[start : start + BATCH], now=now)
+            await repo.lock_existing_group(tx, group_id=group)
+            count = await repo.restore_used_facts(tx, group_id=group, now=now)
+            if count:
+                await repo.reset_group(tx, group_id=group)
+        restored += count
+    async with ctx.store.transaction(write=False) as tx:
+        rows = await repo.idle_facts(tx, group_id=group_id, idle_before=idle_before)
+    doomed: dict[str, list[str]] = defaultdict(list)
+    for r in rows:
+        idle_days = (now - as_utc(r["last_used"])).total_seconds() / 86400.0
+        if policy.should_archive(
+            float(r["importance"]), idle_days=idle_days, access_count=int(r["access_count"])
+        ):
+            doomed[r["group_id"]].append(r["id"])
+    archived = 0
+    for group, ids in sorted(doomed.items()):
+        for start in range(0, len(ids), BATCH):
+            archived += await _archive(ctx, group, ids[start : start + BATCH], now)
     return MaintainReport(now=now, group_id=group_id, scanned=len(rows), archived=archived, restored=restored)
+
+
+async def _archive(ctx: MemoryContext, group_id: str, ids: list[str], now: datetime) -> int:
+    """One batch of one group's facts, under its lock; the group is marked reset for change-feed
+    readers (graphmem.store.snapshot) when anything was archived."""
+    async with ctx.store.transaction() as tx:
+        await repo.lock_existing_group(tx, group_id=group_id)
+        count = await repo.archive_facts(tx, ids=ids, now=now)
+        if count:
+            await repo.reset_group(tx, group_id=group_id)
+    return count

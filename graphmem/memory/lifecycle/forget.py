@@ -5,6 +5,7 @@ An episode goes with its edges; the claims it supports are stripped from every f
 without claims are deleted and the touched slots are re-resolved from what remains (so supersession
 chains stay consistent, as if the episode had never been ingested); a tombstone (key and content
 hash, no content) refuses an idempotent re-ingest. Entities left with no fact and no mention go too.
+Deleting nodes marks the group reset (``reset_seq``) for change-feed readers (graphmem.store.snapshot).
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ async def forget_entity(ctx: MemoryContext, group_id: str, entity_id: str) -> Fo
         found = await repo.lock_existing_group(tx, group_id=group_id)
         if not found or not await repo.entity_exists(tx, group_id=group_id, entity_id=entity_id):
             raise NotFound("entity not found", details={"entity_id": entity_id})
+        await repo.reset_group(tx, group_id=group_id)
         before = await repo.group_counts(tx, group_id=group_id)
         linked = await repo.slots_of_entity(tx, group_id=group_id, entity_id=entity_id)
         doomed = {r["fact_id"] for r in linked}
@@ -95,6 +97,8 @@ async def _forget_episodes(
 ) -> ForgetReport:
     before = await repo.group_counts(tx, group_id=group_id)
     ids = [e["id"] for e in episodes]
+    if ids:
+        await repo.reset_group(tx, group_id=group_id)
     gone = set(ids)
     slots = await repo.slots_of_episodes(tx, group_id=group_id, ids=ids)
     candidates = await repo.entities_mentioned(tx, group_id=group_id, ids=ids)

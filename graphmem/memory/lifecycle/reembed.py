@@ -5,7 +5,8 @@ transaction as each batch, so an interrupted run resumes where it stopped. For a
 dimension differs from the vector indexes', the indexes are dropped first and recreated at the new
 dimension at the end; the recorded model (``GraphmemMeta {key: 'embedding'}``) is updated last, which
 is what lets the service start again. A run scoped to one group keeps the indexes and the recorded
-model, so it needs the indexes' dimension (it repairs or refreshes one tenant).
+model, so it needs the indexes' dimension (it repairs or refreshes one tenant). Each batch locks
+the groups of its nodes and marks them reset (graphmem.store.snapshot).
 """
 
 from __future__ import annotations
@@ -110,6 +111,7 @@ async def _run(
             setattr(cursor, _COUNT[label], getattr(cursor, _COUNT[label]) + len(rows))
             cursor.batches += 1
             async with ctx.store.transaction() as tx:
+                await repo.lock_reset_groups(tx, group_ids=[r["group_id"] for r in page if r["group_id"]])
                 await repo.set_embeddings(tx, label=label, rows=rows)
                 await repo.save_reembed_cursor(tx, group_id=group_id, **_saved(cursor, model, dimension))
 

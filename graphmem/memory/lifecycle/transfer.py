@@ -3,7 +3,8 @@
 An export runs in one transaction that holds the group's write lock (every writer of a group takes
 it), so it is a consistent snapshot of that group. An import writes nodes in batches under the
 group lock, then the relationships, then recounts the group; a file embedded with another model
-(or dimension) is re-embedded with the configured embedder on the way in.
+(or dimension) is re-embedded with the configured embedder on the way in. Every import transaction
+marks the group reset for change-feed readers (graphmem.store.snapshot).
 """
 
 from __future__ import annotations
@@ -52,7 +53,9 @@ async def export_group(
             await repo.lock_existing_group(tx, group_id=group_id)
         for label in EXPORT_LABELS:
             async for row in repo.export_nodes(tx, label=label, group_id=group_id, since=since):
-                yield records.node_record(label, row["properties"], row["labels"])
+                properties = row["properties"]
+                properties.pop("rev", None)  # a revision of this database's group (import stamps anew)
+                yield records.node_record(label, properties, row["labels"])
         for owner in ("Episode", "Fact"):
             async for row in repo.export_rels(tx, owner=owner, group_id=group_id, since=since):
                 yield records.rel_record(row["rel_type"], row["start_id"], row["end_id"], row["properties"])
@@ -185,12 +188,14 @@ class _Importer:
                 chunk = rows[start : start + BATCH]
                 async with self.ctx.store.transaction() as tx:
                     await writes.lock_group(tx, group_id=self.group, now=self.ctx.clock())
+                    await repo.reset_group(tx, group_id=self.group)
                     written = await repo.import_rels(tx, rel_type=rel_type, group_id=self.group, rows=chunk)
                 self.report.relationships += written
                 self.report.relationships_skipped += len(chunk) - written
         sessions, self.sessions = sorted(self.sessions), set()
         async with self.ctx.store.transaction() as tx:
             await writes.lock_group(tx, group_id=self.group, now=self.ctx.clock())
+            await repo.reset_group(tx, group_id=self.group)
             await context.refresh_sessions(tx, group_id=self.group, session_ids=sessions)
             await repo.recount_group(tx, group_id=self.group, now=self.ctx.clock())
 
@@ -201,6 +206,7 @@ class _Importer:
         await self._embed(label, rows)
         async with self.ctx.store.transaction() as tx:
             await writes.lock_group(tx, group_id=self.group, now=self.ctx.clock())
+            await repo.reset_group(tx, group_id=self.group)
             clashes = await repo.import_conflicts(tx, label=label, group_id=self.group, rows=rows)
             if clashes:
                 raise Conflict(
@@ -209,7 +215,7 @@ class _Importer:
                     "group with --group",
                     details={"label": label, "clashes": clashes[:20]},
                 )
-            self.report.nodes += await repo.import_nodes(tx, label=label, rows=rows)
+            self.report.nodes += await repo.import_nodes(tx, label=label, group_id=self.group, rows=rows)
             for extra in sorted({x for r in rows for x in r["extra"]}):
                 ids = [r["id"] for r in rows if extra in r["extra"]]
                 await repo.add_labels(tx, label=label, extra=extra, ids=ids)

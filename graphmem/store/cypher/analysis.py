@@ -24,6 +24,16 @@ SET_FIELDS = {
     "Entity": "UNWIND $rows AS r MATCH (n:Entity {id: r.id}) SET n.search_text = r.search_text",
 }
 
+# The pass rewrites search_text without the groups' locks: at its end every group it covered gets a
+# new revision, marked reset, so change-feed readers reload it (graphmem.store.snapshot). Locked in
+# id order, as LOCK_RESET_GROUPS (lifecycle.py) locks them.
+RESET_GROUPS = """
+MATCH (g:Group) WHERE $group_id IS NULL OR g.id = $group_id
+WITH g ORDER BY g.id
+WITH g, coalesce(g.lock_seq, 0) + 1 AS seq
+SET g.lock_seq = seq, g.reset_seq = seq
+"""
+
 PAGE_EPISODE_GROUPS = (
     f"MATCH (n:Episode) {_IN}RETURN n.id AS id, n.group_id AS group_id ORDER BY n.id LIMIT $limit"
 )

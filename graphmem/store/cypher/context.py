@@ -5,7 +5,8 @@ Answers sit next to questions in a conversation ("What did you paint?" / "A suns
 found by the words around it as well as its own; on the LoCoMo dev split plain BM25 R@10 rises
 from 0.633 to 0.706 (docs/design-notes.md). Neighbours' speakers are left out (every turn would
 carry both names). Derived only from ``terms``/``speaker_terms`` and the chain, so it is recomputed
-whenever the chain changes: ingestion, forgetting, import, re-analysis.
+whenever the chain changes: ingestion, forgetting, import, re-analysis. Every episode written is
+stamped with the group's current ``lock_seq`` (``rev``, the change feed: graphmem.store.snapshot).
 """
 
 from __future__ import annotations
@@ -14,8 +15,10 @@ _SET = """
 OPTIONAL MATCH (p:Episode)-[:NEXT]->(x)
 OPTIONAL MATCH (x)-[:NEXT]->(n:Episode)
 WITH x, head(collect(DISTINCT p.terms)) AS before, head(collect(DISTINCT n.terms)) AS after
+OPTIONAL MATCH (g:Group {id: $group_id})
 SET x.search_text = trim(reduce(s = '', t IN [x.speaker_terms, x.terms, before, after] |
-                                CASE WHEN t IS NULL OR t = '' THEN s ELSE s + ' ' + t END))
+                                CASE WHEN t IS NULL OR t = '' THEN s ELSE s + ' ' + t END)),
+    x.rev = g.lock_seq
 """
 
 # The given episodes and their chain neighbours (after new episodes joined a chain).

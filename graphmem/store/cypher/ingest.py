@@ -1,4 +1,9 @@
-"""Cypher for the write path: group lock, episodes, entities, facts and their edges."""
+"""Cypher for the write path: group lock, episodes, entities, facts and their edges.
+
+Revision stamps (the change feed, ``graphmem.store.snapshot``): every Episode, Fact or Entity whose
+searchable state a write changes gets ``rev`` = its group's ``lock_seq``, which the transaction
+bumped first (LOCK_GROUP), read inside the query (``OPTIONAL MATCH (g:Group ...)``).
+"""
 
 LOCK_GROUP = (
     "MERGE (g:Group {id: $group_id}) "
@@ -14,12 +19,14 @@ EXISTING_EPISODE_KEYS = (
 )
 
 CREATE_EPISODES = """
+OPTIONAL MATCH (g:Group {id: $group_id})
+WITH g.lock_seq AS rev
 UNWIND $rows AS r
 CREATE (e:Episode {
   id: r.id, group_id: $group_id, key: r.key, external_id: r.external_id, session_id: r.session_id,
   source: r.source, speaker: r.speaker, content: r.content, reference_time: r.reference_time,
   ingested_at: $now, content_hash: r.content_hash, search_text: r.search_text,
-  terms: r.terms, speaker_terms: r.speaker_terms, group_token: $group_token, access_count: 0})
+  terms: r.terms, speaker_terms: r.speaker_terms, group_token: $group_token, access_count: 0, rev: rev})
 WITH e, r
 CALL db.create.setNodeVectorProperty(e, 'embedding', r.embedding)
 RETURN count(e) AS created
@@ -95,11 +102,13 @@ RETURN q.key AS key, node.id AS id, node.name AS name, node.normalized_name AS n
 """
 
 MERGE_ENTITIES = """
+OPTIONAL MATCH (g:Group {id: $group_id})
+WITH g.lock_seq AS rev
 UNWIND $rows AS r
 MERGE (x:Entity {group_id: $group_id, normalized_name: r.normalized_name})
 ON CREATE SET x.id = r.id, x.name = r.name, x.kind = r.kind, x.aliases = [], x.alias_keys = [],
               x.summary = '', x.created_at = $now, x.search_text = r.search_text,
-              x.group_token = $group_token, x.new = true
+              x.group_token = $group_token, x.rev = rev, x.new = true
 WITH x, r
 CALL (x, r) {
   WITH x, r WHERE x.new = true
@@ -111,18 +120,23 @@ RETURN r.normalized_name AS key, x.id AS id, x.name AS name, created
 """
 
 ADD_ALIASES = """
+OPTIONAL MATCH (g:Group {id: $group_id})
+WITH g.lock_seq AS rev
 UNWIND $rows AS r
 MATCH (x:Entity {id: r.id})
 WHERE NOT r.alias_key IN coalesce(x.alias_keys, [])
 SET x:Aliased, x.aliases = coalesce(x.aliases, []) + r.alias,
     x.alias_keys = coalesce(x.alias_keys, []) + r.alias_key,
-    x.search_text = x.search_text + ' ' + r.search_text
+    x.search_text = x.search_text + ' ' + r.search_text, x.rev = rev
 """
 
 LINK_MENTIONS = """
+OPTIONAL MATCH (g:Group {id: $group_id})
+WITH g.lock_seq AS rev
 UNWIND $rows AS r
 MATCH (e:Episode {id: r.episode_id}), (x:Entity {id: r.entity_id})
 MERGE (e)-[:MENTIONS]->(x)
+SET e.rev = rev
 """
 
 LOAD_SLOTS = """
@@ -133,7 +147,11 @@ RETURN f.id AS id, f.slot AS slot, f.value AS value, f.value_key AS value_key, f
        f.expired_at AS expired_at, f.object_id AS object_id, f.version AS version
 """
 
+# ``rev`` in the unconditional SET: created and rewritten facts (supersession, expiry, new
+# evidence) alike; their EVIDENCED_BY edges are rebuilt in the same transaction.
 UPSERT_FACTS = """
+OPTIONAL MATCH (g:Group {id: $group_id})
+WITH g.lock_seq AS rev
 UNWIND $rows AS r
 MERGE (f:Fact {id: r.id})
 ON CREATE SET f.group_id = $group_id, f.slot = r.slot, f.subject_id = r.subject_id,
@@ -143,7 +161,7 @@ ON CREATE SET f.group_id = $group_id, f.slot = r.slot, f.subject_id = r.subject_
   f.access_count = 0, f.importance = r.importance, f.new = true
 SET f.valid_from = r.valid_from, f.valid_to = r.valid_to, f.expired_at = r.expired_at,
   f.claims = r.claims, f.confidence = r.confidence, f.source_kind = r.source_kind,
-  f.subject = r.subject, f.version = f.version + 1, f.updated_at = $now
+  f.subject = r.subject, f.version = f.version + 1, f.updated_at = $now, f.rev = rev
 WITH f, r
 CALL (f, r) {
   WITH f, r WHERE f.new = true
@@ -185,6 +203,8 @@ MATCH (n:Fact {id: r.new_id}), (o:Fact {id: r.old_id})
 CREATE (n)-[:SUPERSEDES {at: r.at}]->(o)
 """
 
+# Facts merged away by re-resolution. No reset of the group on purpose: a routine write must not
+# force change-feed readers to reload a large tenant; they re-check every hit against the graph.
 DELETE_FACTS = "UNWIND $ids AS fid MATCH (f:Fact {id: fid}) DETACH DELETE f"
 
 UPDATE_GROUP_COUNTS = """

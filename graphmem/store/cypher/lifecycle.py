@@ -17,6 +17,19 @@ SET g.lock_seq = coalesce(g.lock_seq, 0) + 1
 RETURN g.lock_seq AS seq
 """
 
+# Change feed (graphmem.store.snapshot): a transaction that deletes or rewrites a group's nodes
+# without stamping each of them marks the group reset at its own revision (after the lock's bump).
+RESET_GROUP = "MATCH (g:Group {id: $group_id}) SET g.reset_seq = g.lock_seq"
+
+# Lock several groups (in the given order: pass them sorted) and mark them reset, for writes that
+# span groups (re-embedding a page of nodes).
+LOCK_RESET_GROUPS = """
+UNWIND $group_ids AS gid
+MATCH (g:Group {id: gid})
+WITH g, coalesce(g.lock_seq, 0) + 1 AS seq
+SET g.lock_seq = seq, g.reset_seq = seq
+"""
+
 # Every relationship of a group joins two nodes of that group, so it is counted from both ends.
 GROUP_COUNTS = """
 CALL () {
@@ -196,9 +209,12 @@ ORDER BY rel_type, start_id, end_id
 
 def _import_by_id(label: str) -> str:
     return f"""
+OPTIONAL MATCH (g:Group {{id: $group_id}})
+WITH g.lock_seq AS rev
 UNWIND $rows AS r
 MERGE (n:{label} {{id: r.id}})
 SET n = r.properties
+SET n.rev = rev
 WITH n, r
 CALL (n, r) {{
   WITH n, r WHERE r.embedding IS NOT NULL
@@ -288,7 +304,7 @@ def _reembed_page(label: str) -> str:
     return f"""
 MATCH (n:{label})
 WHERE n.id > $after AND ($group_id IS NULL OR n.group_id = $group_id)
-RETURN n.id AS id, coalesce({EMBEDDED_TEXT[label]}, '') AS text
+RETURN n.id AS id, n.group_id AS group_id, coalesce({EMBEDDED_TEXT[label]}, '') AS text
 ORDER BY n.id LIMIT $limit
 """
 
@@ -348,13 +364,21 @@ SET f.status = 'archived', f.archived_at = $now, f.updated_at = $now
 RETURN count(f) AS archived
 """
 
-_RESTORE = """
+_RESTORABLE = """
 WHERE f.slot IS NOT NULL AND f.status = 'archived'
   AND (f.last_access_at > f.archived_at OR f.updated_at > f.archived_at)
-SET f.status = 'active', f.updated_at = $now
+"""
+
+RESTORE_USED_OF_GROUP = (
+    "MATCH (f:Fact {group_id: $group_id})"
+    + _RESTORABLE
+    + """SET f.status = 'active', f.updated_at = $now
 REMOVE f.archived_at
 RETURN count(f) AS restored
 """
+)
 
-RESTORE_USED_OF_GROUP = "MATCH (f:Fact {group_id: $group_id})\n" + _RESTORE
-RESTORE_USED = "MATCH (f:Fact)\n" + _RESTORE
+# Groups with facts to restore (each is then restored under its own lock).
+RESTORABLE_GROUPS = (
+    "MATCH (f:Fact)" + _RESTORABLE + "RETURN DISTINCT f.group_id AS group_id ORDER BY group_id"
+)

@@ -76,6 +76,15 @@ def migrations(dimension: int) -> tuple[Migration, ...]:
             "entities that carry aliases",
             ("CREATE INDEX aliased_group IF NOT EXISTS FOR (n:Aliased) ON (n.group_id)",),
         ),
+        Migration(
+            "0006_revision_indexes",
+            "change feed: nodes a group's writes stamped after a revision",
+            (
+                "CREATE INDEX episode_group_rev IF NOT EXISTS FOR (n:Episode) ON (n.group_id, n.rev)",
+                "CREATE INDEX fact_group_rev IF NOT EXISTS FOR (n:Fact) ON (n.group_id, n.rev)",
+                "CREATE INDEX entity_group_rev IF NOT EXISTS FOR (n:Entity) ON (n.group_id, n.rev)",
+            ),
+        ),
     )
 
 

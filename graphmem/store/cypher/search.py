@@ -1,5 +1,7 @@
 """Cypher for the retrieval channels. Group and time filters run inside Neo4j."""
 
+from graphmem.store.cypher.reads import FACT_PROJECTION
+
 # Time filters: $as_of (valid time, null = now) and $history (include superseded/ended facts).
 FACT_VISIBLE = """
   f.group_id = $group_id AND f.expired_at IS NULL
@@ -110,18 +112,33 @@ RETURN e.id AS id, toFloat(seeds) AS score
 ORDER BY score DESC, e.reference_time DESC LIMIT $limit
 """
 
-HYDRATE_EPISODES = """
-UNWIND $ids AS eid
-MATCH (e:Episode {id: eid})
-WHERE e.group_id = $group_id
-RETURN e {.id, .external_id, .session_id, .speaker, .content, .reference_time, .source} AS episode
-"""
-
-HYDRATE_ENTITIES = """
-UNWIND $ids AS xid
-MATCH (x:Entity {id: xid})
-WHERE x.group_id = $group_id
-RETURN x {.id, .name, .kind, .aliases, .summary} AS entity
+# The hits' records in one round trip, re-checked against the time view: a candidate that has since
+# been superseded, retracted or deleted (the tenant index can be behind on those) drops out here.
+HYDRATE = f"""
+CALL () {{
+  CALL () {{
+    UNWIND $fact_ids AS fid
+    MATCH (f:Fact {{id: fid}})
+    WHERE {FACT_VISIBLE}
+    WITH f
+    {FACT_PROJECTION}
+  }}
+  RETURN collect({{fact: fact, object: object, evidence: evidence, supersedes: supersedes,
+                   superseded_by: superseded_by}}) AS facts
+}}
+CALL () {{
+  UNWIND $episode_ids AS eid
+  MATCH (e:Episode {{id: eid}})
+  WHERE {EPISODE_VISIBLE}
+  RETURN collect(e {{.id, .external_id, .session_id, .speaker, .content, .reference_time, .source}}) AS episodes
+}}
+CALL () {{
+  UNWIND $entity_ids AS xid
+  MATCH (x:Entity {{id: xid}})
+  WHERE x.group_id = $group_id
+  RETURN collect(x {{.id, .name, .kind, .aliases, .summary}}) AS entities
+}}
+RETURN facts, episodes, entities
 """
 
 TOUCH = """

@@ -1,0 +1,175 @@
+"""``TenantIndexes``: the process's tenant indexes — loading, catching up, rebuilding, evicting.
+
+Freshness: each search reads the tenant's ``GroupState`` (one round trip, concurrent with the query
+embedding). Every write transaction bumps ``Group.lock_seq`` and stamps the nodes it creates or
+changes with ``rev`` = that value, so nodes with ``rev`` above the index's ``seq`` are exactly what
+it has not seen; deletions and bulk rewrites set ``reset_seq``, which rebuilds the index. A search
+therefore sees every write acknowledged before it began, from any process.
+
+Small tenants (``sync_limit`` nodes) load on their first search; bigger ones load in the
+background while searches use the Neo4j channels; the least recently used indexes are dropped past
+``max_nodes`` in all. A stale index keeps serving while its replacement builds: its hits are
+re-read and re-checked in Neo4j, so it can miss fresh nodes but never return forgotten ones.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from graphmem.retrieval.tenant_index.index import TARGETS, TenantIndex
+from graphmem.store import snapshot
+from graphmem.store.driver import Store
+from graphmem.store.snapshot import GroupState
+
+log = logging.getLogger(__name__)
+PAGE = 5_000
+DELTA_LIMIT = 1_000_000
+
+
+class TenantIndexes:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        dimension: int,
+        max_nodes: int = 1_000_000,
+        sync_limit: int = 20_000,
+        ann_threshold: int = 10_000,
+    ) -> None:
+        self.store, self.dimension = store, dimension
+        self.max_nodes, self.sync_limit, self.ann_threshold = max_nodes, sync_limit, ann_threshold
+        self.entries: OrderedDict[str, TenantIndex] = OrderedDict()
+        self.locks: dict[str, asyncio.Lock] = {}
+        self.builds: dict[str, asyncio.Task[None]] = {}
+
+    async def state(self, group_id: str) -> GroupState | None:
+        return await snapshot.group_state(self.store, group_id=group_id)
+
+    @asynccontextmanager
+    async def acquire(self, group_id: str, state: GroupState | None) -> AsyncIterator[TenantIndex | None]:
+        """The tenant's index, current as of ``state`` and locked against updates while held; None
+        when the tenant has no index (yet): search Neo4j directly."""
+        lock = self.locks.setdefault(group_id, asyncio.Lock())
+        async with lock:
+            index = await self._current(group_id, state)
+            if index is not None:
+                self.entries.move_to_end(group_id)
+            yield index
+
+    async def ready(self, group_id: str) -> TenantIndex | None:
+        """Load (or finish loading) the tenant's index now, however big; for warm-up and benchmarks."""
+        state = await self.state(group_id)
+        if state is None or _nodes(state) > self.max_nodes:
+            return None
+        if group_id not in self.entries:
+            self._build_later(group_id, state)
+        build = self.builds.get(group_id)
+        if build is not None:
+            await asyncio.shield(build)
+        async with self.acquire(group_id, await self.state(group_id)) as index:
+            return index
+
+    def drop(self, group_id: str) -> None:
+        self.entries.pop(group_id, None)
+
+    async def close(self) -> None:
+        for task in self.builds.values():
+            task.cancel()
+        await asyncio.gather(*self.builds.values(), return_exceptions=True)
+
+    # --- internals (the tenant's lock is held) -----------------------------------------------
+    async def _current(self, group_id: str, state: GroupState | None) -> TenantIndex | None:
+        if state is None:
+            self.drop(group_id)
+            return None
+        index = self.entries.get(group_id)
+        if index is not None and _reset(index, state):
+            if _nodes(state) <= self.sync_limit:
+                index = await self._build(group_id, state)
+                self._install(index)
+            else:
+                self._build_later(group_id, state)
+        if index is None:
+            if _nodes(state) > self.max_nodes:
+                return None
+            if _nodes(state) > self.sync_limit:
+                self._build_later(group_id, state)
+                return None
+            index = await self._build(group_id, state)
+            self._install(index)
+        if state.seq > index.seq:
+            await self._catch_up(index, state.seq)
+        return index
+
+    async def _build(self, group_id: str, state: GroupState) -> TenantIndex:
+        index = TenantIndex(group_id, self.dimension, self.ann_threshold, state.seq, state.created_at)
+        for label in TARGETS:
+            after = ""
+            while True:
+                rows = await snapshot.load_page(
+                    self.store, group_id=group_id, label=label, after_id=after, limit=PAGE
+                )
+                if not rows:
+                    break
+                await asyncio.to_thread(index.apply, label, rows)
+                after = rows[-1]["id"]
+                if len(rows) < PAGE:
+                    break
+        await asyncio.to_thread(index.finish)
+        return index
+
+    async def _catch_up(self, index: TenantIndex, seq: int) -> None:
+        changed: dict[str, list[dict[str, Any]]] = {}
+        for label in TARGETS:
+            changed[label] = await snapshot.changed(
+                self.store, group_id=index.group_id, label=label, since=index.seq, limit=DELTA_LIMIT
+            )
+
+        def apply() -> None:
+            for label, rows in changed.items():
+                index.apply(label, rows)
+            index.finish()
+
+        await asyncio.to_thread(apply)
+        index.seq = max(index.seq, seq)
+
+    def _build_later(self, group_id: str, state: GroupState) -> None:
+        if group_id in self.builds:
+            return
+
+        async def run() -> None:
+            try:
+                index = await self._build(group_id, state)
+                async with self.locks.setdefault(group_id, asyncio.Lock()):
+                    latest = await self.state(group_id)
+                    if latest is None:
+                        return
+                    if latest.seq > index.seq:
+                        await self._catch_up(index, latest.seq)
+                    self._install(index)
+            except Exception:  # the Neo4j channels keep serving; the next search retries
+                log.exception("building the tenant index of %s failed", group_id)
+            finally:
+                self.builds.pop(group_id, None)
+
+        self.builds[group_id] = asyncio.create_task(run())
+
+    def _install(self, index: TenantIndex) -> None:
+        self.entries[index.group_id] = index
+        self.entries.move_to_end(index.group_id)
+        while len(self.entries) > 1 and sum(i.size for i in self.entries.values()) > self.max_nodes:
+            self.entries.popitem(last=False)
+
+
+def _nodes(state: GroupState) -> int:
+    return state.episodes + state.facts + state.entities
+
+
+def _reset(index: TenantIndex, state: GroupState) -> bool:
+    """Deleted or rewritten in bulk since the index was built, or a different group of that name."""
+    return state.reset_seq > index.seq or state.seq < index.seq or state.created_at != index.created_at

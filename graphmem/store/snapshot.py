@@ -1,0 +1,78 @@
+"""The change feed of one group, for readers that mirror its Episode/Fact/Entity nodes (an
+in-process search index): its revision state, full loads in id order, and the nodes changed since
+a revision. Each call is one auto-commit READ query (``Store.read``).
+
+A reader that holds a group as of revision ``seq`` is current again after applying
+``changed(since=seq)`` (every write transaction bumps ``Group.lock_seq`` and stamps the nodes whose
+searchable state it changes with it, as ``rev``), unless ``group_state`` shows ``reset_seq > seq``
+(nodes were deleted or rewritten in bulk: forget, import, re-embed, archive, re-analysis), a lower
+``seq`` or another ``created_at`` (the group was deleted and created again): then it reloads with
+``load_page``. Facts merged away by ingestion are deleted without a reset: a reader keeps their
+ids until it reloads, so it checks its hits against the graph.
+
+Rows (datetimes as Python datetimes, embeddings as lists of floats, ``rev`` null on nodes written
+before revision stamps existed):
+- episode: ``id, rev, reference_time, search_text, embedding, mentions`` (ids of the entities it
+  MENTIONS)
+- fact: ``id, rev, search_text, embedding, subject_id, object_id, status`` ('active' when unset),
+  ``expired_at, valid_from, valid_to, evidence`` (number of EVIDENCED_BY edges), ``recorded_at``
+- entity: ``id, rev, search_text, embedding``
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from graphmem.errors import InvalidInput
+from graphmem.store.cypher import snapshot as q
+from graphmem.store.driver import Store
+
+
+@dataclass(frozen=True)
+class GroupState:
+    seq: int  # Group.lock_seq (0 when null)
+    reset_seq: int  # Group.reset_seq (0 when null)
+    created_at: datetime | None
+    episodes: int  # the Group counters
+    facts: int
+    entities: int
+
+
+def _query(table: dict[str, str], label: str) -> str:
+    if label not in table:
+        raise InvalidInput(f"unknown label {label!r}", details={"label": label, "allowed": sorted(table)})
+    return table[label]
+
+
+async def group_state(store: Store, *, group_id: str) -> GroupState | None:
+    """The group's revision state and counters (one round trip); None when it has no Group node."""
+    rows = await store.read(q.GROUP_STATE, group_id=group_id)
+    if not rows:
+        return None
+    r = rows[0]
+    return GroupState(
+        seq=int(r["seq"]),
+        reset_seq=int(r["reset_seq"]),
+        created_at=r["created_at"],
+        episodes=int(r["episodes"]),
+        facts=int(r["facts"]),
+        entities=int(r["entities"]),
+    )
+
+
+async def load_page(
+    store: Store, *, group_id: str, label: str, after_id: str, limit: int
+) -> list[dict[str, Any]]:
+    """Up to ``limit`` nodes of ``label`` ("episode", "fact", "entity") in the group with an id
+    after ``after_id``, in id order (with or without ``rev``). Start with ``after_id=""``."""
+    query = _query(q.LOAD_PAGE, label)
+    return await store.read(query, group_id=group_id, after=after_id, limit=limit)
+
+
+async def changed(store: Store, *, group_id: str, label: str, since: int, limit: int) -> list[dict[str, Any]]:
+    """Up to ``limit`` nodes of ``label`` in the group stamped with a revision after ``since``,
+    in (rev, id) order; each node once, in its current state."""
+    query = _query(q.CHANGED, label)
+    return await store.read(query, group_id=group_id, since=since, limit=limit)
