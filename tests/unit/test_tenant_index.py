@@ -182,3 +182,19 @@ def test_entities_match_names_and_vectors() -> None:
     assert [i for i, _ in idx.bm25("entity", ["alic"], 3, View())] == ["x1"]
     q = np.asarray(unit(2), dtype=np.float32)
     assert idx.vector("entity", q, 1, View())[0][0] == "x2"
+
+
+def test_an_index_reloads_after_deletions_or_a_recreated_group() -> None:
+    from graphmem.retrieval.tenant_index.registry import _reset
+    from graphmem.store.snapshot import GroupState
+
+    idx = TenantIndex("g", DIM, seq=10, created_at=T[0])
+
+    def state(seq: int, reset: int = 0, created: datetime = T[0]) -> GroupState:
+        return GroupState(seq=seq, reset_seq=reset, created_at=created, episodes=1, facts=1, entities=1)
+
+    assert not _reset(idx, state(12))  # writes since: catch up
+    assert not _reset(idx, state(12, reset=9))  # a deletion the index has already seen
+    assert _reset(idx, state(12, reset=11))  # a deletion since
+    assert _reset(idx, state(3))  # the group was deleted and written again
+    assert _reset(idx, state(12, created=T[1]))

@@ -62,6 +62,7 @@ class TenantIndex:
     ann_threshold: int = 10_000
     seq: int = 0  # the Group.lock_seq this index reflects
     created_at: datetime | None = None
+    stale: bool = False  # nodes were deleted since the load: a reload is due (kept until it lands)
     targets: dict[str, Target] = field(default_factory=dict)
 
     def __post_init__(self) -> None:

@@ -88,7 +88,8 @@ class TenantIndexes:
             self.drop(group_id)
             return None
         index = self.entries.get(group_id)
-        if index is not None and _reset(index, state):
+        if index is not None and (index.stale or _reset(index, state)):
+            index.stale = True
             if _nodes(state) <= self.sync_limit:
                 index = await self._build(group_id, state)
                 self._install(index)
@@ -149,6 +150,7 @@ class TenantIndexes:
                     latest = await self.state(group_id)
                     if latest is None:
                         return
+                    index.stale = _reset(index, latest)  # deleted from while it loaded: again
                     if latest.seq > index.seq:
                         await self._catch_up(index, latest.seq)
                     self._install(index)
