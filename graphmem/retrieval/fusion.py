@@ -56,14 +56,12 @@ def mmr(
         return []
     top = max(scores[i] for i in items) or 1.0
     pool = list(items)
+    closest = dict.fromkeys(pool, 0.0)  # max similarity to what is chosen, updated per choice
     chosen: list[Key] = []
     while pool and (limit is None or len(chosen) < limit):
-        best = max(
-            pool,
-            key=lambda i: (
-                lam * scores[i] / top - (1 - lam) * max((similarity(i, c) for c in chosen), default=0.0)
-            ),
-        )
+        best = max(pool, key=lambda i: lam * scores[i] / top - (1 - lam) * closest[i])
         chosen.append(best)
         pool.remove(best)
+        for i in pool:
+            closest[i] = max(closest[i], similarity(i, best))
     return chosen

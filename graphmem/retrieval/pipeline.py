@@ -39,7 +39,10 @@ class Searcher:
     clock: Clock
     exact_threshold: int = 1_000
     indexes: TenantIndexes | None = None
+    touch_delay_s: float = 0.2
     background: set[asyncio.Task[Any]] = field(default_factory=set)
+    pending: dict[str, list[str]] = field(default_factory=dict)
+    _flush: asyncio.Task[None] | None = None
 
     async def search(
         self, group_id: str, req: SearchRequest, cfg: SearchConfig | None = None
@@ -54,16 +57,22 @@ class Searcher:
         await asyncio.gather(*list(self.background), return_exceptions=True)
 
     def touch_later(self, group_id: str, ids: list[str]) -> None:
-        """Use-based decay bookkeeping, off the hot path."""
-        task = asyncio.create_task(self._touch(group_id, ids))
-        self.background.add(task)
-        task.add_done_callback(self.background.discard)
+        """Use-based decay bookkeeping, off the hot path: hits are collected and written in one
+        transaction per tenant shortly after (a write per search cost each search a commit)."""
+        self.pending.setdefault(group_id, []).extend(ids)  # one count per search that hit it
+        if self._flush is None or self._flush.done():
+            self._flush = asyncio.create_task(self._touch())
+            self.background.add(self._flush)
+            self._flush.add_done_callback(self.background.discard)
 
-    async def _touch(self, group_id: str, ids: list[str]) -> None:
-        try:
-            await search.touch(self.store, group_id=group_id, ids=ids, now=self.clock())
-        except Exception:  # bookkeeping must never fail a search
-            return
+    async def _touch(self) -> None:
+        await asyncio.sleep(self.touch_delay_s)
+        pending, self.pending = self.pending, {}
+        for group_id, ids in pending.items():
+            try:
+                await search.touch(self.store, group_id=group_id, ids=ids, now=self.clock())
+            except Exception:  # bookkeeping must never fail a search
+                continue
 
 
 class _Run:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from graphmem.store.cypher import search as q
@@ -133,11 +133,27 @@ async def hydrate(
             **_time(as_of, history),
         )
     )[0]
+    for r in row["facts"]:
+        fact = r["fact"]
+        for key in ("valid_from", "valid_to", "recorded_at", "expired_at"):
+            fact[key] = from_micros(fact[key])
+        for ev in r["evidence"]:
+            ev["reference_time"] = from_micros(ev["reference_time"])
+    for e in row["episodes"]:
+        e["reference_time"] = from_micros(e["reference_time"])
     return (
         row["facts"],
         {e["id"]: e for e in row["episodes"]},
         {x["id"]: x for x in row["entities"]},
     )
+
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def from_micros(value: int | None) -> datetime | None:
+    """The inverse of ``cypher.search.micros``: a UTC datetime, exact to the microsecond."""
+    return None if value is None else EPOCH + timedelta(microseconds=value)
 
 
 async def touch(store: Store, *, group_id: str, ids: list[str], now: datetime) -> None:

@@ -28,6 +28,7 @@ from typing import Any
 from graphmem.errors import InvalidInput
 from graphmem.store.cypher import snapshot as q
 from graphmem.store.driver import Store
+from graphmem.store.search import from_micros
 
 
 @dataclass(frozen=True)
@@ -55,7 +56,7 @@ async def group_state(store: Store, *, group_id: str) -> GroupState | None:
     return GroupState(
         seq=int(r["seq"]),
         reset_seq=int(r["reset_seq"]),
-        created_at=r["created_at"],
+        created_at=from_micros(r["created_at"]),
         episodes=int(r["episodes"]),
         facts=int(r["facts"]),
         entities=int(r["entities"]),

@@ -1,21 +1,31 @@
 """Cypher for reads: facts (current, at a time, as known at a time), timelines, provenance."""
 
-FACT_PROJECTION = """
+from collections.abc import Callable
+
+
+def fact_projection(when: Callable[[str], str] = lambda expr: expr) -> str:
+    """A fact's record with evidence, supersession links and object name; ``when`` wraps each
+    datetime expression (search hydration reads them as integers, see ``search.HYDRATE``)."""
+    return f"""
 OPTIONAL MATCH (f)-[ev:EVIDENCED_BY]->(e:Episode)
-WITH f, collect(CASE WHEN e IS NULL THEN null ELSE {
+WITH f, collect(CASE WHEN e IS NULL THEN null ELSE {{
   episode_id: e.id, external_id: e.external_id, session_id: e.session_id, speaker: e.speaker,
-  reference_time: e.reference_time, quote: ev.quote, start: ev.start, end: ev.end, claim: ev.claim
-} END) AS evidence
+  reference_time: {when("e.reference_time")}, quote: ev.quote, start: ev.start, end: ev.end, claim: ev.claim
+}} END) AS evidence
 OPTIONAL MATCH (f)-[:SUPERSEDES]->(old:Fact)
 WITH f, evidence, collect(old.id) AS supersedes
 OPTIONAL MATCH (newer:Fact)-[:SUPERSEDES]->(f)
 WITH f, evidence, supersedes, collect(newer.id) AS superseded_by
 OPTIONAL MATCH (f)-[:OBJECT]->(o:Entity)
-RETURN f {.id, .group_id, .subject, .subject_id, .predicate, .value, .qualifier, .statement,
-          .valid_from, .valid_to, .recorded_at, .expired_at, .confidence, .source_kind, .version,
-          .status, .object_id, .tier} AS fact,
+RETURN f {{.id, .group_id, .subject, .subject_id, .predicate, .value, .qualifier, .statement,
+          valid_from: {when("f.valid_from")}, valid_to: {when("f.valid_to")},
+          recorded_at: {when("f.recorded_at")}, expired_at: {when("f.expired_at")},
+          .confidence, .source_kind, .version, .status, .object_id, .tier}} AS fact,
        o.name AS object, evidence, supersedes, superseded_by
 """
+
+
+FACT_PROJECTION = fact_projection()
 
 # $mode: 'current' | 'as_of' | 'history'; $known_at: system time (null = now, i.e. unexpired)
 FACT_FILTER = """

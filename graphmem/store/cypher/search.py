@@ -1,6 +1,13 @@
 """Cypher for the retrieval channels. Group and time filters run inside Neo4j."""
 
-from graphmem.store.cypher.reads import FACT_PROJECTION
+from graphmem.store.cypher.reads import fact_projection
+
+
+def micros(expr: str) -> str:
+    """A datetime as microseconds since the epoch (null stays null): the driver decodes a DateTime
+    in about 0.2 ms of Python, an integer in next to nothing, and a hydration reads ~30 of them."""
+    return f"{expr}.epochSeconds * 1000000 + {expr}.microsecond"
+
 
 # Time filters: $as_of (valid time, null = now) and $history (include superseded/ended facts).
 FACT_VISIBLE = """
@@ -121,7 +128,7 @@ CALL () {{
     MATCH (f:Fact {{id: fid}})
     WHERE {FACT_VISIBLE}
     WITH f
-    {FACT_PROJECTION}
+    {fact_projection(micros)}
   }}
   RETURN collect({{fact: fact, object: object, evidence: evidence, supersedes: supersedes,
                    superseded_by: superseded_by}}) AS facts
@@ -130,7 +137,8 @@ CALL () {{
   UNWIND $episode_ids AS eid
   MATCH (e:Episode {{id: eid}})
   WHERE {EPISODE_VISIBLE}
-  RETURN collect(e {{.id, .external_id, .session_id, .speaker, .content, .reference_time, .source}}) AS episodes
+  RETURN collect(e {{.id, .external_id, .session_id, .speaker, .content, .source,
+                     reference_time: {micros("e.reference_time")}}}) AS episodes
 }}
 CALL () {{
   UNWIND $entity_ids AS xid

@@ -10,10 +10,13 @@ Full loads seek the composite (group_id, reference_time) / (group_id, slot) / (g
 (group_id, rev) indexes. Both order and limit before reading embeddings and edges.
 """
 
-GROUP_STATE = """
-MATCH (g:Group {id: $group_id})
+from graphmem.store.cypher.search import micros
+
+# Read before every indexed search: created_at as an integer (see ``micros``).
+GROUP_STATE = f"""
+MATCH (g:Group {{id: $group_id}})
 RETURN coalesce(g.lock_seq, 0) AS seq, coalesce(g.reset_seq, 0) AS reset_seq,
-       g.created_at AS created_at, coalesce(g.episodes, 0) AS episodes,
+       {micros("g.created_at")} AS created_at, coalesce(g.episodes, 0) AS episodes,
        coalesce(g.facts, 0) AS facts, coalesce(g.entities, 0) AS entities
 """
 
