@@ -25,6 +25,7 @@ import asyncio
 import json
 import os
 import socket
+import statistics
 import time
 import uuid
 from collections.abc import Awaitable, Callable
@@ -351,10 +352,16 @@ async def run_speed(
             result["index_warm_s"] = round(time.perf_counter() - began, 1)
         log(f"searching {len(queries)} queries through the library ...")
 
+        stages: dict[str, list[float]] = {}
+
         async def library(q: str) -> None:
-            await memory.search(group, SearchRequest(query=q, k=opts.k))
+            found = await memory.search(group, SearchRequest(query=q, k=opts.k))
+            for stage, ms in found.timings_ms.items():
+                stages.setdefault(stage, []).append(ms)
 
         lib_ms = await _timed(queries, library, opts.warmup)
+        # where a search's time goes (its own timings, medians; channels overlap in the Neo4j path)
+        result["stages_ms_p50"] = {k: round(statistics.median(v), 2) for k, v in sorted(stages.items())}
         log("raw Neo4j calls ...")
         raw_ms = await _raw(memory, group, queries, opts)
         if indexed:

@@ -38,6 +38,8 @@ def _table(r: dict[str, Any]) -> str:
         ]
         if "index_warm_s" in r:
             lines.insert(-4, f"  (tenant index loaded in {r['index_warm_s']} s before timing)")
+        if "stages_ms_p50" in r:
+            lines.append(f"  stages (p50 ms): {r['stages_ms_p50']}")
         if "neo4j_channels" in r:
             n4 = r["neo4j_channels"]
             lines += [
