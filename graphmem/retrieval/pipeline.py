@@ -110,7 +110,7 @@ class _Run:
             self.channel_scores.setdefault((t, i), {})[name] = round(score, 6)
 
     def _embed(self) -> asyncio.Future[np.ndarray]:
-        """The query's embedding (normalised), computed once and shared by both channel paths."""
+        """The query's embedding, computed once (in a thread) and shared by both channel paths."""
         if self._embedding is None:
             embed = asyncio.to_thread(self.s.embedder.embed, [self.req.query])
             self._embedding = asyncio.ensure_future(self._timed("embed", embed))
@@ -119,19 +119,21 @@ class _Run:
     async def execute(self) -> SearchResult:
         began = time.perf_counter()
         indexes = self.s.indexes
-        if self.cfg.channel_on("vector"):
+        vector_on = self.cfg.channel_on("vector")
+        if vector_on:
             self._embed()
-        if indexes is None:
-            await self._channels()
-        else:
+        indexed = False
+        if indexes is not None:
             state = await self._timed("index:state", indexes.state(self.group_id))
+            vector = await self._embed() if vector_on else None
+            # the lock covers catching up and the in-process channels only (no awaits in those)
             async with indexes.acquire(self.group_id, state) as index:
                 self.timings["index:wait"] = (time.perf_counter() - began) * 1000
-                if index is None:
-                    await self._channels()
-                else:
-                    vector = await self._embed() if self.cfg.channel_on("vector") else None
+                if index is not None:
                     self._indexed_channels(index, vector)
+                    indexed = True
+        if not indexed:
+            await self._channels()
         fused = self._fuse()
         result = await self._hydrate_and_rank(fused)
         self.timings["total"] = (time.perf_counter() - began) * 1000

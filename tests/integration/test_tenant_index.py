@@ -50,7 +50,7 @@ async def test_a_search_sees_another_processes_writes(
     await memory.add_episodes(group, [turn(0, "We adopted a grey cat called Pixel")])
     first = await other.search(group, "cat Pixel")
     assert indexed(first.timings_ms) and first.source_external_ids()[:1] == ["x0"]
-    await memory.add_episodes(group, [turn(1, "My brother plays the cello in an orchestra")])
+    await memory.add_episodes(group, [turn(1, "My brother plays the cello in an orchestra", session="s2")])
     again = await other.search(group, "cello orchestra")
     assert indexed(again.timings_ms) and again.source_external_ids()[:1] == ["x1"]
     index = other.searcher.indexes.entries[group] if other.searcher.indexes else None
