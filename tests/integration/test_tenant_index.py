@@ -61,7 +61,8 @@ async def test_a_forgotten_episode_never_comes_back(
     memory: GraphMemory, other: GraphMemory, group: str
 ) -> None:
     added = await memory.add_episodes(
-        group, [turn(0, "The safe code is written on the blue notebook"), turn(1, "Lunch was pasta", session="s2")]
+        group,
+        [turn(0, "The safe code is written on the blue notebook"), turn(1, "Lunch was pasta", session="s2")],
     )
     assert (await other.search(group, "safe code notebook")).source_external_ids()[:1] == ["x0"]
     await memory.forget_episode(group, added.episodes[0].id)
@@ -123,3 +124,24 @@ async def test_the_index_can_be_switched_off(store: Store, embedder: MiniLMEmbed
     assert off.searcher.indexes is None and not await off.warm_index(group)
     result = await off.search(group, "boiler serviced")
     assert not indexed(result.timings_ms) and result.source_external_ids()[:1] == ["x0"]
+
+
+async def test_a_catch_up_too_big_for_one_read_reloads(
+    memory: GraphMemory, other: GraphMemory, group: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from graphmem.retrieval.tenant_index import registry
+
+    await memory.add_episodes(group, [turn(0, "A first note", session="a")])
+    await other.search(group, "first note")
+    monkeypatch.setattr(registry, "DELTA_LIMIT", 1)
+    await memory.add_episodes(
+        group, [turn(1, "We went kayaking", session="b"), turn(2, "The kites flew high", session="c")]
+    )
+    assert other.searcher.indexes is not None
+    await other.search(group, "kites")  # the catch-up read was cut short: a reload is due
+    truncated = other.searcher.indexes.entries[group]
+    assert truncated.stale
+    found = await other.search(group, "kites")
+    reloaded = other.searcher.indexes.entries[group]
+    assert reloaded is not truncated and not reloaded.stale
+    assert len(reloaded.targets["episode"].slots) == 3 and found.source_external_ids()[:1] == ["x2"]

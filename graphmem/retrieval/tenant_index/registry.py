@@ -138,6 +138,8 @@ class TenantIndexes:
 
         await asyncio.to_thread(apply)
         index.seq = max(index.seq, seq)
+        if any(len(rows) >= DELTA_LIMIT for rows in changed.values()):
+            index.stale = True  # more changed than one read returns: reload rather than miss any
 
     def _build_later(self, group_id: str, state: GroupState) -> None:
         if group_id in self.builds:
