@@ -64,7 +64,7 @@ class Settings(BaseSettings):
     # ones in the background; past index_max_nodes in all, the least recently used are dropped.
     search_index: bool = True
     index_max_nodes: int = 1_000_000
-    index_sync_limit: int = 20_000
+    index_sync_limit: int = 5_000
     index_ann_threshold: int = 10_000
     search_default_k: int = 10
 

@@ -23,7 +23,7 @@ class MemoryContext:
     max_batch: int = 500
     search_index: bool = True
     index_max_nodes: int = 1_000_000
-    index_sync_limit: int = 20_000
+    index_sync_limit: int = 5_000
     index_ann_threshold: int = 10_000
 
     async def embed(self, texts: Sequence[str]) -> np.ndarray:

@@ -38,7 +38,7 @@ class TenantIndexes:
         *,
         dimension: int,
         max_nodes: int = 1_000_000,
-        sync_limit: int = 20_000,
+        sync_limit: int = 5_000,
         ann_threshold: int = 10_000,
     ) -> None:
         self.store, self.dimension = store, dimension
