@@ -12,12 +12,15 @@ and archive batches run under its lock and mark it reset (graphmem.store.snapsho
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
+from functools import partial
 
 from graphmem.clock import as_utc
 from graphmem.memory.context import MemoryContext
 from graphmem.models.lifecycle import DecayPolicy, MaintainReport
 from graphmem.store import lifecycle as repo
+from graphmem.store.driver import Tx
 
 BATCH = 1000
 
@@ -35,12 +38,7 @@ async def maintain(
     groups = [group_id] if group_id is not None else await repo.restorable_groups(ctx.store)
     restored = 0
     for group in groups:
-        async with ctx.store.transaction() as tx:
-            await repo.lock_existing_group(tx, group_id=group)
-            count = await repo.restore_used_facts(tx, group_id=group, now=now)
-            if count:
-                await repo.reset_group(tx, group_id=group)
-        restored += count
+        restored += await _locked(ctx, group, partial(repo.restore_used_facts, group_id=group, now=now))
     async with ctx.store.transaction(write=False) as tx:
         rows = await repo.idle_facts(tx, group_id=group_id, idle_before=idle_before)
     doomed: dict[str, list[str]] = defaultdict(list)
@@ -53,16 +51,17 @@ async def maintain(
     archived = 0
     for group, ids in sorted(doomed.items()):
         for start in range(0, len(ids), BATCH):
-            archived += await _archive(ctx, group, ids[start : start + BATCH], now)
+            batch = ids[start : start + BATCH]
+            archived += await _locked(ctx, group, partial(repo.archive_facts, ids=batch, now=now))
     return MaintainReport(now=now, group_id=group_id, scanned=len(rows), archived=archived, restored=restored)
 
 
-async def _archive(ctx: MemoryContext, group_id: str, ids: list[str], now: datetime) -> int:
-    """One batch of one group's facts, under its lock; the group is marked reset for change-feed
-    readers (graphmem.store.snapshot) when anything was archived."""
+async def _locked(ctx: MemoryContext, group_id: str, write: Callable[[Tx], Awaitable[int]]) -> int:
+    """``write(tx)`` under the group's lock; the group is marked reset for change-feed readers
+    (graphmem.store.snapshot) when it changed anything. Returns what ``write`` counted."""
     async with ctx.store.transaction() as tx:
         await repo.lock_existing_group(tx, group_id=group_id)
-        count = await repo.archive_facts(tx, ids=ids, now=now)
+        count = await write(tx)
         if count:
             await repo.reset_group(tx, group_id=group_id)
     return count
