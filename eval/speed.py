@@ -8,7 +8,8 @@ Phases (all in one process, sequential, so the numbers do not compete with each 
    included, after a few warm-up queries — over the tenant index (loaded first, ``index_warm_s``)
    unless ``GRAPHMEM_SEARCH_INDEX`` is off, and then again with the index off (``neo4j_channels``);
 4. search through HTTP: the API app (``api.main.create_app`` with this memory, no-auth on loopback)
-   under uvicorn in this event loop on a random loopback port, ``POST /v1/groups/{group}/search``;
+   under uvicorn in this event loop on a random loopback port, ``POST /v1/groups/{group}/search``
+   sent by a keep-alive client in its own process (``eval.http_probe``);
 5. raw: the Neo4j calls a search makes, issued directly. Over the tenant index: the group's
    revision state and one hydration of the hits (``raw_ms``). With the index off
    (``neo4j_channels.raw_ms``): the channel queries (``graphmem.store.search``: the tenant-local
@@ -26,6 +27,7 @@ import json
 import os
 import socket
 import statistics
+import sys
 import time
 import uuid
 from collections.abc import Awaitable, Callable
@@ -168,33 +170,24 @@ async def _http(
             if task.done():
                 task.result()
             await asyncio.sleep(0.05)
-        # A minimal keep-alive HTTP/1.1 client: httpx added a constant ~44 ms per request here
-        # (GET /healthz included) where curl and this client see 2-3 ms, so it would time itself.
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        path = f"/v1/groups/{group}/search"
-
-        async def post(q: str) -> tuple[int, bytes]:
-            body = json.dumps({"query": q, "k": opts.k}).encode()
-            head = f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-            writer.write(f"{head}Content-Length: {len(body)}\r\n\r\n".encode() + body)
-            await writer.drain()
-            lines = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
-            length = next(int(x.split(":", 1)[1]) for x in lines if x.lower().startswith("content-length:"))
-            return int(lines[0].split()[1]), await reader.readexactly(length)
-
-        try:
-            status, text = await post(queries[0])
-            if status != 200:
-                return {"error": f"POST {path} -> {status}: {text[:200]!r}"}
-
-            async def call(q: str) -> None:
-                status, text = await post(q)
-                if status != 200:
-                    raise RuntimeError(f"POST {path} -> {status}: {text[:200]!r}")
-
-            return {"ms": await _timed(queries, call, opts.warmup)}
-        finally:
-            writer.close()
+        # the client runs as its own process (eval.http_probe): this loop only serves
+        probe = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "eval.http_probe",
+            str(port),
+            group,
+            str(opts.k),
+            str(opts.warmup),
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        out, err = await probe.communicate(json.dumps(queries).encode())
+        if probe.returncode != 0:
+            return {"error": f"eval.http_probe exited {probe.returncode}: {err.decode()[-300:]}"}
+        result: dict[str, Any] = json.loads(out)
+        return result
     finally:
         server.should_exit = True
         await task

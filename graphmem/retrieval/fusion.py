@@ -5,10 +5,56 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
-from datetime import datetime
+from dataclasses import dataclass
+
+from graphmem.retrieval.config import SearchConfig
 
 Key = tuple[str, str]  # (type, id)
 _WORD = re.compile(r"\w+", re.UNICODE)
+DAY_S = 86400.0
+
+
+@dataclass(frozen=True, slots=True)
+class Features:
+    """What the rerank reads of a candidate: its time (epoch seconds: a fact's ``valid_from``, else
+    its ``recorded_at``; an episode's reference time; None for entities), a fact's confidence and
+    tier (0 and stated for the others) and the text MMR compares."""
+
+    when: float | None
+    confidence: float
+    inferred: bool
+    text: str
+
+
+def rerank(
+    keys: Sequence[Key],
+    fused: Mapping[Key, float],
+    features: Mapping[Key, Features],
+    how: SearchConfig,
+    *,
+    newest: float | None,
+    limit: int,
+) -> tuple[list[Key], dict[Key, float]]:
+    """Boost the fused scores by recency (relative to ``newest``, else the newest candidate) and
+    confidence, damp inferred facts, then order by MMR over the texts' words. Returns the first
+    ``limit`` keys in order and every key's boosted score."""
+    keys = [k for k in keys if k in features]
+    if newest is None:
+        newest = max((w for k in keys if (w := features[k].when) is not None), default=None)
+    scores: dict[Key, float] = {}
+    for key in keys:
+        f = features[key]
+        boost = how.recency_weight * recency_boost(f.when, newest) + how.confidence_weight * f.confidence
+        scores[key] = fused[key] * (1.0 + boost) * (how.inferred_factor if f.inferred else 1.0)
+    toks = {k: tokens(features[k].text) for k in keys}
+    order = mmr(
+        sorted(keys, key=lambda k: -scores[k]),
+        scores,
+        lambda a, b: jaccard(toks[a], toks[b]),
+        lam=how.mmr_lambda,
+        limit=limit,
+    )
+    return order, scores
 
 
 def rrf(
@@ -25,11 +71,11 @@ def rrf(
     return scores
 
 
-def recency_boost(when: datetime | None, newest: datetime | None, *, half_life_days: float = 365.0) -> float:
-    """1.0 for the newest item, decaying with age relative to it; 0 when unknown."""
+def recency_boost(when: float | None, newest: float | None, *, half_life_days: float = 365.0) -> float:
+    """1.0 for the newest item, decaying with age relative to it (epoch seconds); 0 when unknown."""
     if when is None or newest is None:
         return 0.0
-    age = max((newest - when).total_seconds(), 0.0) / 86400.0
+    age = max(newest - when, 0.0) / DAY_S
     return math.exp(-math.log(2) * age / half_life_days)
 
 

@@ -6,7 +6,6 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
 import numpy as np
@@ -19,7 +18,7 @@ from graphmem.ports import Embedder
 from graphmem.retrieval import bm25
 from graphmem.retrieval.config import SearchConfig, recipe
 from graphmem.retrieval.context import build_context
-from graphmem.retrieval.fusion import Key, jaccard, mmr, recency_boost, rrf, tokens
+from graphmem.retrieval.fusion import Features, Key, rerank, rrf
 from graphmem.retrieval.tenant_index.index import TenantIndex, View
 from graphmem.retrieval.tenant_index.registry import TenantIndexes
 from graphmem.store import reads, search
@@ -119,27 +118,34 @@ class _Run:
     async def execute(self) -> SearchResult:
         began = time.perf_counter()
         indexes = self.s.indexes
-        vector_on = self.cfg.channel_on("vector")
-        if vector_on:
-            self._embed()
-        indexed = False
-        if indexes is not None:
-            state = await self._timed("index:state", indexes.state(self.group_id))
-            vector = await self._embed() if vector_on else None
-            # the lock covers catching up and the in-process channels only (no awaits in those)
-            async with indexes.acquire(self.group_id, state) as index:
-                self.timings["index:wait"] = (time.perf_counter() - began) * 1000
-                if index is not None:
-                    self._indexed_channels(index, vector)
-                    indexed = True
-        if not indexed:
+        if self.cfg.channel_on("vector"):
+            self._embed()  # started now: it runs beside the state read
+        ranked = await self._indexed_search(indexes) if indexes is not None else None
+        if ranked is None:
             await self._channels()
-        fused = self._fuse()
-        result = await self._hydrate_and_rank(fused)
+            ranked = await self._hydrate_then_rank(self._fuse())
+        result = self._result(ranked)
         self.timings["total"] = (time.perf_counter() - began) * 1000
         result.timings_ms = {k: round(v, 3) for k, v in self.timings.items()}
         self.s.touch_later(self.group_id, [h.id for h in result.ranked if h.type != "entity"])
         return result
+
+    async def _indexed_search(self, indexes: TenantIndexes) -> list[Hit] | None:
+        """Channels, fusion and rerank over the tenant index, then hydration of the hits returned;
+        None when the tenant has no index (yet): the Neo4j channels answer."""
+        began = time.perf_counter()
+        state = await self._timed("index:state", indexes.state(self.group_id))
+        vector = await self._embed() if self.cfg.channel_on("vector") else None
+        # the lock covers catching up and the in-process work only (no awaits in those)
+        async with indexes.acquire(self.group_id, state) as index:
+            self.timings["index:wait"] = (time.perf_counter() - began) * 1000
+            if index is None:
+                return None
+            self._indexed_channels(index, vector)
+            fused = self._fuse()
+            top = self._top(fused)
+            features = index.features(top)
+        return await self._rank_then_hydrate(top, fused, features)
 
     async def _channels(self) -> None:
         cfg, n = self.cfg, self.cfg.candidates
@@ -277,20 +283,58 @@ class _Run:
         }
         return rrf(self.rankings, weights, k=self.cfg.rrf_k)
 
-    async def _hydrate_and_rank(self, fused: dict[Key, float]) -> SearchResult:
-        top = sorted(fused, key=lambda key: (-fused[key], key))[: max(self.req.k * 3, 30)]
-        ids = {t: [i for tt, i in top if tt == t] for t in ("fact", "episode", "entity")}
+    def _top(self, fused: dict[Key, float]) -> list[Key]:
+        """The candidates the rerank orders: the best fused, three times the hits asked for."""
+        return sorted(fused, key=lambda key: (-fused[key], key))[: max(self.req.k * 3, 30)]
+
+    async def _hydrate(self, keys: list[Key], fused: dict[Key, float]) -> dict[Key, Hit]:
+        """The hits for ``keys`` read from Neo4j, each re-checked against the time view there (one
+        round trip); keys that are gone or outside the view are left out."""
+        ids = {t: [i for tt, i in keys if tt == t] for t in ("fact", "episode", "entity")}
         fact_rows, episodes, entities = await self._timed(
             "hydrate", search.hydrate(self.s.store, group_id=self.group_id, ids=ids, **self.time)
         )
         facts = {r["fact"]["id"]: reads.to_fact(r) for r in fact_rows}
         hits: dict[Key, Hit] = {}
-        for key in top:
+        for key in keys:
             hit = self._hit(key, fused[key], facts, episodes, entities)
             if hit is not None:
                 hits[key] = hit
-        ranked = self._rerank(hits)
-        return self._result(ranked)
+        return hits
+
+    async def _rank_then_hydrate(
+        self, top: list[Key], fused: dict[Key, float], features: dict[Key, Features]
+    ) -> list[Hit]:
+        """Rerank on what the tenant index holds, then hydrate only the hits returned. A hit Neo4j
+        no longer shows (deleted, or out of the view since the index read it) is dropped and the
+        rerank rerun without it, so the result is what hydrating every candidate would give."""
+        hits: dict[Key, Hit] = {}
+        while True:
+            order, scores = rerank(top, fused, features, self.cfg, newest=self._newest(), limit=self.req.k)
+            missing = [key for key in order if key not in hits]
+            if not missing:
+                break
+            found = await self._hydrate(missing, fused)
+            hits.update(found)
+            gone = set(missing) - set(found)
+            top = [key for key in top if key not in gone]
+        return [self._scored(hits[key], scores[key]) for key in order]
+
+    async def _hydrate_then_rank(self, fused: dict[Key, float]) -> list[Hit]:
+        """Without a tenant index: hydrate every candidate and rerank on what Neo4j returned."""
+        hits = await self._hydrate(self._top(fused), fused)
+        features = {key: _features(hit) for key, hit in hits.items()}
+        order, scores = rerank(list(hits), fused, features, self.cfg, newest=self._newest(), limit=self.req.k)
+        return [self._scored(hits[key], scores[key]) for key in order]
+
+    def _newest(self) -> float | None:
+        """Recency is relative to ``as_of`` when given, else to the newest candidate."""
+        return None if self.req.as_of is None else self.req.as_of.timestamp()
+
+    @staticmethod
+    def _scored(hit: Hit, score: float) -> Hit:
+        hit.score = round(score, 6)
+        return hit
 
     def _hit(
         self,
@@ -322,28 +366,6 @@ class _Run:
             return EntityHit.model_validate({**common, "entity": entity})
         return None
 
-    def _rerank(self, hits: dict[Key, Hit]) -> list[Hit]:
-        times = {k: _when(h) for k, h in hits.items()}
-        newest = self.req.as_of or max((t for t in times.values() if t), default=None)
-        scores: dict[Key, float] = {}
-        for key, hit in hits.items():
-            conf = hit.fact.confidence if isinstance(hit, FactHit) else 0.0
-            boost = (
-                self.cfg.recency_weight * recency_boost(times[key], newest)
-                + self.cfg.confidence_weight * conf
-            )
-            scores[key] = hit.score * (1.0 + boost) * _tier_factor(hit, self.cfg.inferred_factor)
-            hit.score = round(scores[key], 6)
-        toks = {k: tokens(_text(h)) for k, h in hits.items()}
-        order = mmr(
-            sorted(hits, key=lambda k: -scores[k]),
-            scores,
-            lambda a, b: jaccard(toks[a], toks[b]),
-            lam=self.cfg.mmr_lambda,
-            limit=self.req.k,
-        )
-        return [hits[k] for k in order]
-
     def _result(self, ranked: list[Hit]) -> SearchResult:
         return SearchResult(
             query=self.req.query,
@@ -359,24 +381,14 @@ class _Run:
         )
 
 
-def _tier_factor(hit: Hit, inferred: float) -> float:
-    """Inferred facts rank below stated ones: they never supersede them, nor outrank them."""
-    return inferred if isinstance(hit, FactHit) and hit.fact.tier == "inferred" else 1.0
-
-
-def _when(hit: Hit) -> datetime | None:
+def _features(hit: Hit) -> Features:
+    """The rerank's inputs read off a hydrated hit (the Neo4j-channel path)."""
     if isinstance(hit, FactHit):
-        return hit.fact.valid_from or hit.fact.recorded_at
+        fact = hit.fact
+        when = fact.valid_from or fact.recorded_at
+        return Features(when.timestamp(), fact.confidence, fact.tier == "inferred", fact.statement)
     if isinstance(hit, EpisodeHit):
-        return hit.episode.reference_time
-    return None
-
-
-def _text(hit: Hit) -> str:
-    if isinstance(hit, FactHit):
-        return hit.fact.statement
-    if isinstance(hit, EpisodeHit):
-        return hit.episode.content
+        return Features(hit.episode.reference_time.timestamp(), 0.0, False, hit.episode.content)
     if isinstance(hit, EntityHit):
-        return hit.entity.name
-    return ""
+        return Features(None, 0.0, False, hit.entity.name)
+    return Features(None, 0.0, False, "")

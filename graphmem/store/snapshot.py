@@ -12,11 +12,15 @@ ids until it reloads, so it checks its hits against the graph.
 
 Rows (datetimes as Python datetimes, embeddings as lists of floats, ``rev`` null on nodes written
 before revision stamps existed):
-- episode: ``id, rev, reference_time, search_text, embedding, mentions`` (ids of the entities it
-  MENTIONS)
+- episode: ``id, rev, reference_time, search_text, text`` (the content), ``embedding, mentions``
+  (ids of the entities it MENTIONS)
 - fact: ``id, rev, search_text, embedding, subject_id, object_id, status`` ('active' when unset),
-  ``expired_at, valid_from, valid_to, evidence`` (number of EVIDENCED_BY edges), ``recorded_at``
-- entity: ``id, rev, search_text, embedding``
+  ``expired_at, valid_from, valid_to, evidence`` (number of EVIDENCED_BY edges), ``recorded_at,
+  text`` (the statement), ``confidence, tier``
+- entity: ``id, rev, search_text, text`` (the name), ``embedding``
+
+``text``, ``confidence``, ``tier`` and the times are what a search's rerank reads (recency,
+confidence, tier, MMR's word overlap), so a mirror can rank before it hydrates.
 """
 
 from __future__ import annotations

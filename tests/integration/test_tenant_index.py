@@ -11,8 +11,11 @@ import pytest
 from graphmem.config import Settings
 from graphmem.memory import GraphMemory
 from graphmem.models import EpisodeIn
+from graphmem.models.search import SearchRequest
 from graphmem.providers.embedders.minilm_numpy import MiniLMEmbedder
 from graphmem.providers.extractors.rules import RulesExtractor
+from graphmem.retrieval.config import recipe
+from graphmem.retrieval.pipeline import _features, _Run
 from graphmem.store.driver import Store
 from tests.conftest import utc
 
@@ -145,3 +148,59 @@ async def test_a_catch_up_too_big_for_one_read_reloads(
     reloaded = other.searcher.indexes.entries[group]
     assert reloaded is not truncated and not reloaded.stale
     assert len(reloaded.targets["episode"].slots) == 3 and found.source_external_ids()[:1] == ["x2"]
+
+
+async def test_ranking_before_hydration_matches_ranking_after(memory: GraphMemory, group: str) -> None:
+    """The index path reranks on what the index holds and hydrates only the hits it returns; the
+    Neo4j path hydrates every candidate and reranks on that. The index's rerank inputs equal those
+    read off the hydrated hits, so both give the same hits, order and scores."""
+    texts = [
+        "I live in Porto",
+        "I work at Lumen Labs as a designer",
+        "My sister Ana lives in Braga",
+        "I moved to Lisbon last spring",
+        "We adopted a dog called Miso",
+        "Ana works at the hospital in Braga",
+        "I started learning the cello",
+        "Miso loves the beach near Lisbon",
+    ]
+    await memory.add_episodes(group, [turn(i, t, session=f"s{i % 3}") for i, t in enumerate(texts)])
+    searcher, indexes = memory.searcher, memory.searcher.indexes
+    assert indexes is not None
+    seen: set[str] = set()
+    for query, name in [
+        ("where does Dana live", "default"),
+        ("Ana Braga", "facts_only"),
+        ("Lisbon", "history"),
+    ]:
+        req, cfg = SearchRequest(query=query, recipe=name, k=5), recipe(name)
+        run = _Run(searcher, group, req, cfg, cfg.include_history)
+        vector = memory.ctx.embedder.embed([query])
+        async with indexes.acquire(group, await indexes.state(group)) as index:
+            assert index is not None
+            run._indexed_channels(index, vector)
+            fused = run._fuse()
+            top = run._top(fused)
+            features = index.features(top)
+        hydrated = await run._hydrate(top, fused)
+        assert features == {key: _features(hit) for key, hit in hydrated.items()}
+        before = await run._rank_then_hydrate(top, fused, features)
+        after = await run._hydrate_then_rank(fused)
+        assert [(h.type, h.id, h.score) for h in before] == [(h.type, h.id, h.score) for h in after]
+        seen.update(h.type for h in before)
+    assert seen == {"fact", "episode"}
+
+
+async def test_a_hit_gone_from_neo4j_is_replaced(memory: GraphMemory, group: str) -> None:
+    """A node deleted without a reset (ingestion's merge of duplicate facts does so) stays in the
+    index until it reloads: the search drops it at hydration and reranks without it."""
+    await memory.add_episodes(group, [turn(i, f"The lighthouse keeper logged storm {i}") for i in range(8)])
+    first = await memory.search(group, "lighthouse storm", recipe="episodes_only", k=3)
+    assert len(first.episodes) == 3
+    gone = first.episodes[0].id
+    await memory.ctx.store.write("MATCH (e:Episode {id: $id}) DETACH DELETE e", id=gone)
+    again = await memory.search(group, "lighthouse storm", recipe="episodes_only", k=3)
+    assert indexed(again.timings_ms) and len(again.episodes) == 3
+    assert gone not in [h.id for h in again.ranked]
+    index = memory.searcher.indexes.entries[group] if memory.searcher.indexes else None
+    assert index is not None and gone in index.targets["episode"].slots.index  # not reloaded

@@ -198,3 +198,45 @@ def test_an_index_reloads_after_deletions_or_a_recreated_group() -> None:
     assert _reset(idx, state(12, reset=11))  # a deletion since
     assert _reset(idx, state(3))  # the group was deleted and written again
     assert _reset(idx, state(12, created=T[1]))
+
+
+def test_cached_masks_and_vector_subsets_follow_every_apply() -> None:
+    """Masks and the exact-scoring copy of a selective view's vectors are kept between searches;
+    any apply (a supersession, a new vector) invalidates them."""
+    idx = TenantIndex("g", DIM)
+    rows = [fact(f"f{i}", "note", "alice", embedding=unit(i), status="superseded") for i in range(8)]
+    rows[3] = fact("f3", "note", "alice", embedding=unit(3))
+    idx.apply("fact", rows)
+    assert [i for i, _ in idx.vector("fact", np.asarray(unit(3), np.float32), 1, View())] == ["f3"]
+    assert idx.mask("fact", View()) is idx.mask("fact", View())  # the same array, not recomputed
+    idx.apply("fact", [fact("f3", "note", "alice", embedding=unit(3), status="superseded")])
+    idx.apply("fact", [fact("f5", "note", "alice", embedding=unit(5))])
+    found = idx.vector("fact", np.asarray(unit(3), np.float32), 1, View())
+    assert [i for i, _ in found] == ["f5"]  # f3 left the view; f5 entered it with its vector
+    idx.apply("fact", [fact("f5", "note", "alice", embedding=unit(3))])  # f5's vector changed
+    assert idx.vector("fact", np.asarray(unit(3), np.float32), 1, View())[0][1] == pytest.approx(1.0)
+
+
+def test_features_are_what_the_rerank_reads() -> None:
+    idx = TenantIndex("g", DIM)
+    idx.apply("episode", [{**episode("e1", "rain", T[2]), "text": "It rained"}])
+    idx.apply(
+        "fact",
+        [
+            {
+                **fact("a", "live pari", "alice", valid_from=T[5]),
+                "text": "Alice lives in Paris",
+                "confidence": 0.7,
+            },
+            {
+                **fact("b", "live rome", "alice", recorded_at=T[1], tier="inferred"),
+                "text": "Alice lives in Rome",
+            },
+        ],
+    )
+    feats = idx.features([("fact", "a"), ("fact", "b"), ("episode", "e1"), ("fact", "missing")])
+    assert feats[("fact", "a")].when == T[5].timestamp() and feats[("fact", "a")].confidence == 0.7
+    assert feats[("fact", "b")].when == T[1].timestamp() and feats[("fact", "b")].inferred
+    assert feats[("fact", "b")].confidence == 1.0 and feats[("fact", "b")].text == "Alice lives in Rome"
+    assert feats[("episode", "e1")].when == T[2].timestamp() and feats[("episode", "e1")].text == "It rained"
+    assert ("fact", "missing") not in feats

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from graphmem.retrieval.fusion import Features, Key
 from graphmem.retrieval.tenant_index.columns import NEG_INF, POS_INF, Column, Slots, stamp
 from graphmem.retrieval.tenant_index.graph import Adjacency, expand_facts, mentioning_episodes
 from graphmem.retrieval.tenant_index.lexical import Lexical
@@ -20,6 +21,7 @@ from graphmem.retrieval.tenant_index.vectors import Vectors
 
 Hits = list[tuple[str, float]]
 TARGETS = ("episode", "fact", "entity")
+MASKS_KEPT = 16
 
 
 @dataclass
@@ -38,6 +40,13 @@ class Target:
         self.lexical = Lexical()
         self.vectors = Vectors(dimension, ann_threshold=ann_threshold)
         self.adjacency = Adjacency()
+        self.texts: list[str] = []  # by slot: what the rerank's MMR compares
+
+    def set_text(self, slot: int, text: str | None) -> None:
+        if slot == len(self.texts):
+            self.texts.append(text or "")
+        else:
+            self.texts[slot] = text or ""
 
     def ids(self, hits: list[tuple[int, float]]) -> Hits:
         return [(self.slots.ids[s], score) for s, score in hits]
@@ -73,11 +82,17 @@ class TenantIndex:
         self.active = Column(np.bool_, False)
         self.expired = Column(np.bool_, True)
         self.evidence = Column(np.float32, 0.0)
+        self.recorded_at = Column(np.float64, POS_INF)
+        self.confidence = Column(np.float64, 1.0)
+        self.inferred = Column(np.bool_, False)
+        self.version = 0  # bumped by every apply: what the cached masks were computed at
+        self._masks: dict[tuple[str, datetime | None, bool], tuple[int, np.ndarray | None]] = {}
 
     # --- writes -------------------------------------------------------------------------------
     def apply(self, label: str, rows: list[dict[str, Any]]) -> int:
         """Insert or replace ``rows`` of ``label``; returns how many."""
         target = self.targets[label]
+        self.version += 1
         slots = [self._put(target, label, row) for row in rows]
         target.vectors.set_many(slots, [row.get("embedding") for row in rows])
         return len(slots)
@@ -85,6 +100,7 @@ class TenantIndex:
     def _put(self, target: Target, label: str, row: dict[str, Any]) -> int:
         slot = target.slots.slot(row["id"])
         target.lexical.set(slot, row.get("search_text"))
+        target.set_text(slot, row.get("text"))
         if label == "episode":
             self.ref_time[slot] = stamp(row.get("reference_time"), missing=POS_INF)
             target.adjacency.set(slot, list(row.get("mentions") or []))
@@ -94,6 +110,10 @@ class TenantIndex:
             self.active[slot] = (row.get("status") or "active") == "active"
             self.expired[slot] = row.get("expired_at") is not None
             self.evidence[slot] = float(row.get("evidence") or 0)
+            self.recorded_at[slot] = stamp(row.get("recorded_at"), missing=POS_INF)
+            confidence = row.get("confidence")
+            self.confidence[slot] = 1.0 if confidence is None else float(confidence)
+            self.inferred[slot] = row.get("tier") == "inferred"
             target.adjacency.set(slot, [row.get("subject_id"), row.get("object_id")])
         return slot
 
@@ -108,8 +128,44 @@ class TenantIndex:
     def size(self) -> int:
         return sum(len(t.slots) for t in self.targets.values())
 
+    # --- what the rerank reads ---------------------------------------------------------------
+    def features(self, keys: list[Key]) -> dict[Key, Features]:
+        """The rerank's inputs for each key the index holds (the same values hydration would give)."""
+        out: dict[Key, Features] = {}
+        for key in keys:
+            label, node_id = key
+            target = self.targets[label]
+            slot = target.slots.index.get(node_id)
+            if slot is None:
+                continue
+            text = target.texts[slot]
+            if label == "fact":
+                when = float(self.valid_from.data[slot])
+                if when == NEG_INF:
+                    when = float(self.recorded_at.data[slot])
+                conf, inferred = float(self.confidence.data[slot]), bool(self.inferred.data[slot])
+                out[key] = Features(_finite(when), conf, inferred, text)
+            elif label == "episode":
+                out[key] = Features(_finite(float(self.ref_time.data[slot])), 0.0, False, text)
+            else:
+                out[key] = Features(None, 0.0, False, text)
+        return out
+
     # --- masks --------------------------------------------------------------------------------
     def mask(self, label: str, view: View) -> np.ndarray | None:
+        """Which slots of ``label`` the view shows (None: all); cached until the next apply, since
+        a search asks for the same masks in several channels (the caller must not modify it)."""
+        key = (label, view.as_of, view.history)
+        cached = self._masks.get(key)
+        if cached is not None and cached[0] == self.version:
+            return cached[1]
+        if len(self._masks) >= MASKS_KEPT:
+            self._masks.clear()
+        mask = self._mask(label, view)
+        self._masks[key] = (self.version, mask)
+        return mask
+
+    def _mask(self, label: str, view: View) -> np.ndarray | None:
         n = len(self.targets[label].slots)
         if label == "episode":
             return None if view.as_of is None else self.ref_time.view(n) <= view.as_of.timestamp()
@@ -130,7 +186,8 @@ class TenantIndex:
 
     def vector(self, label: str, query: np.ndarray, k: int, view: View) -> Hits:
         target = self.targets[label]
-        return target.ids(target.vectors.search(query, k, self.mask(label, view)))
+        subset = (label, view.as_of, view.history, self.version)
+        return target.ids(target.vectors.search(query, k, self.mask(label, view), subset=subset))
 
     def graph(self, label: str, seeds: list[str], k: int, view: View) -> Hits:
         if not seeds:
@@ -157,3 +214,7 @@ class TenantIndex:
                 limit=k,
             )
         return target.ids(hits)
+
+
+def _finite(seconds: float) -> float | None:
+    return seconds if np.isfinite(seconds) else None

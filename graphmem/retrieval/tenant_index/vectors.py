@@ -9,6 +9,7 @@ filter that keeps few rows is scored exactly over those rows instead.
 from __future__ import annotations
 
 import math
+from collections.abc import Hashable
 
 import numpy as np
 from usearch.index import Index
@@ -28,6 +29,7 @@ class Vectors:
         self.count = 0
         self.hnsw: Index | None = None
         self.pending: dict[int, bool] = {}  # slot -> was already in the HNSW graph (re-set)
+        self.subset: tuple[Hashable, np.ndarray, np.ndarray] | None = None  # key, rows, their vectors
 
     def set_many(self, slots: list[int], vectors: list[list[float] | None]) -> None:
         """Store (normalised) the vectors of ``slots``; rows without a vector of this dimension are
@@ -70,8 +72,12 @@ class Vectors:
         self.hnsw = index
         self.pending.clear()
 
-    def search(self, query: np.ndarray, k: int, mask: np.ndarray | None) -> Hits:
-        """Top ``k`` slots by cosine among present slots passing ``mask`` (None: all)."""
+    def search(
+        self, query: np.ndarray, k: int, mask: np.ndarray | None, *, subset: Hashable | None = None
+    ) -> Hits:
+        """Top ``k`` slots by cosine among present slots passing ``mask`` (None: all). ``subset``
+        names the mask (and the data's version): the rows a selective mask keeps are copied out
+        once and kept for the next search with the same name, instead of gathered every time."""
         if not self.size or k <= 0:
             return []
         present = self.present.view(self.size)
@@ -84,11 +90,19 @@ class Vectors:
             hits = self._ann(query, k, allowed, n_allowed)
             if len(hits) >= min(k, n_allowed):
                 return hits
-        rows = np.flatnonzero(allowed)
         matrix = self.matrix.view(self.size)
-        # most rows allowed: one matrix-vector product beats copying the allowed rows out first
-        scores = (matrix @ query)[rows] if 4 * len(rows) > self.size else matrix[rows] @ query
-        return _top(rows, scores, k)
+        if 4 * n_allowed > self.size:
+            # most rows allowed: one matrix-vector product beats copying the allowed rows out first
+            rows = np.flatnonzero(allowed)
+            return _top(rows, (matrix @ query)[rows], k)
+        if subset is None:
+            rows = np.flatnonzero(allowed)
+            return _top(rows, matrix[rows] @ query, k)
+        if self.subset is None or self.subset[0] != subset:
+            rows = np.flatnonzero(allowed)
+            self.subset = (subset, rows, matrix[rows])
+        _, rows, vectors = self.subset
+        return _top(rows, vectors @ query, k)
 
     def _ann(self, query: np.ndarray, k: int, allowed: np.ndarray, n_allowed: int) -> Hits:
         assert self.hnsw is not None
