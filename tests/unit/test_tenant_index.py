@@ -79,7 +79,7 @@ def test_vectors_exact_and_hnsw_find_the_nearest(threshold: int) -> None:
     data = rng.standard_normal((300, 32)).astype(np.float32)
     vecs.set_many(list(range(300)), data.tolist())
     vecs.ensure_ann()
-    assert (vecs.hnsw is not None) == (threshold < 300)
+    assert bool(vecs.hnsw) == (threshold < 300)
     q = data[42] / np.linalg.norm(data[42])
     hits = vecs.search(q, 5, None)
     assert hits[0][0] == 42 and hits[0][1] == pytest.approx(1.0, abs=1e-2)
@@ -240,3 +240,34 @@ def test_features_are_what_the_rerank_reads() -> None:
     assert feats[("fact", "b")].confidence == 1.0 and feats[("fact", "b")].text == "Alice lives in Rome"
     assert feats[("episode", "e1")].when == T[2].timestamp() and feats[("episode", "e1")].text == "It rained"
     assert ("fact", "missing") not in feats
+
+
+def test_current_and_past_facts_have_their_own_hnsw_graphs() -> None:
+    """Superseded facts sit next to their successors in vector space: the default view searches a
+    graph of current facts alone; history searches both; a supersession moves a fact across."""
+    rng = np.random.default_rng(5)
+    base = rng.standard_normal((40, DIM)).astype(np.float32)
+    idx = TenantIndex("g", DIM, ann_threshold=8)
+    rows = [fact(f"c{i}", "note", "alice", embedding=base[i].tolist()) for i in range(20)]
+    rows += [
+        fact(
+            f"p{i}", "note", "alice", embedding=(base[i] + 0.01).tolist(), status="superseded", valid_to=T[1]
+        )
+        for i in range(20)
+    ]
+    idx.apply("fact", rows)
+    idx.finish()
+    vectors = idx.targets["fact"].vectors
+    assert sorted(vectors.hnsw) == [0, 1] and len(vectors.hnsw[0]) == len(vectors.hnsw[1]) == 20
+    q = base[3] / np.linalg.norm(base[3])
+    now = [i for i, _ in idx.vector("fact", q, 5, View())]
+    assert now[0] == "c3" and all(i.startswith("c") for i in now)
+    history = [i for i, _ in idx.vector("fact", q, 2, View(history=True))]
+    assert set(history) == {"c3", "p3"}
+    # c3 is superseded now: it leaves the current graph at the next search
+    idx.apply(
+        "fact", [fact("c3", "note", "alice", embedding=base[3].tolist(), status="superseded", valid_to=T[2])]
+    )
+    assert "c3" not in [i for i, _ in idx.vector("fact", q, 5, View())]
+    assert len(vectors.hnsw[0]) == 19 and len(vectors.hnsw[1]) == 21
+    assert {i for i, _ in idx.vector("fact", q, 2, View(history=True))} == {"c3", "p3"}

@@ -94,7 +94,11 @@ class TenantIndex:
         target = self.targets[label]
         self.version += 1
         slots = [self._put(target, label, row) for row in rows]
-        target.vectors.set_many(slots, [row.get("embedding") for row in rows])
+        parts = None
+        if label == "fact":  # part 0: in the default view (its own HNSW graph), 1: the rest
+            current = self._default_view(np.asarray(slots, dtype=np.int64))
+            parts = np.where(current, 0, 1).tolist()
+        target.vectors.set_many(slots, [row.get("embedding") for row in rows], parts)
         return len(slots)
 
     def _put(self, target: Target, label: str, row: dict[str, Any]) -> int:
@@ -165,6 +169,12 @@ class TenantIndex:
         self._masks[key] = (self.version, mask)
         return mask
 
+    def _default_view(self, slots: np.ndarray | slice) -> np.ndarray:
+        """Which of these fact slots the default view (now, no history) shows: ``FACT_VISIBLE``."""
+        return (
+            ~self.expired.data[slots] & self.active.data[slots] & np.isposinf(self.valid_to.data[slots])
+        )
+
     def _mask(self, label: str, view: View) -> np.ndarray | None:
         n = len(self.targets[label].slots)
         if label == "episode":
@@ -173,10 +183,10 @@ class TenantIndex:
             visible = ~self.expired.view(n)
             if view.history:
                 return visible
-            visible &= self.active.view(n)
             if view.as_of is None:
-                return visible & np.isposinf(self.valid_to.view(n))
+                return self._default_view(slice(0, n))
             t = view.as_of.timestamp()
+            visible &= self.active.view(n)
             return visible & (self.valid_from.view(n) <= t) & (self.valid_to.view(n) > t)
         return None
 
@@ -187,7 +197,9 @@ class TenantIndex:
     def vector(self, label: str, query: np.ndarray, k: int, view: View) -> Hits:
         target = self.targets[label]
         subset = (label, view.as_of, view.history, self.version)
-        return target.ids(target.vectors.search(query, k, self.mask(label, view), subset=subset))
+        parts = (0,) if label == "fact" and view.as_of is None and not view.history else None
+        found = target.vectors.search(query, k, self.mask(label, view), parts=parts, subset=subset)
+        return target.ids(found)
 
     def graph(self, label: str, seeds: list[str], k: int, view: View) -> Hits:
         if not seeds:
