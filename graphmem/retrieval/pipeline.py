@@ -316,6 +316,8 @@ class _Run:
                 break
             found = await self._hydrate(missing, fused)
             hits.update(found)
+            if len(found) == len(missing):
+                break
             gone = set(missing) - set(found)
             top = [key for key in top if key not in gone]
         return [self._scored(hits[key], scores[key]) for key in order]

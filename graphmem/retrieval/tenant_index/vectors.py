@@ -22,6 +22,10 @@ from graphmem.retrieval.tenant_index.columns import Column
 
 Hits = list[tuple[int, float]]
 NOWHERE = -1
+# Measured on the 100k synthetic episodes (recall@10 of a top 50 against exact scoring): building
+# with expansion 64 and searching with 64 gave 0.81; building with 128 gave 0.91 searching with 64
+# and 0.97 with 128 (connectivity 32 changed nothing but the build time).
+CONNECTIVITY, EXPANSION_ADD, EXPANSION_SEARCH = 16, 128, 128
 
 
 class Vectors:
@@ -94,7 +98,14 @@ class Vectors:
             for other, graph in self.hnsw.items():  # slots that moved here from another part
                 for slot in slots[self.held.data[slots] == other].tolist():
                     graph.remove(slot)
-            graph = Index(ndim=self.dimension, metric="cos", dtype="f16", connectivity=16, expansion_add=64)
+            graph = Index(
+                ndim=self.dimension,
+                metric="cos",
+                dtype="f16",
+                connectivity=CONNECTIVITY,
+                expansion_add=EXPANSION_ADD,
+                expansion_search=EXPANSION_SEARCH,
+            )
             graph.add(slots, self.matrix.data[slots], threads=threads)
             self.hnsw[p] = graph
             self.held.data[slots] = p
@@ -118,12 +129,14 @@ class Vectors:
         if mask is not None:
             allowed &= mask[: self.size]
         if parts is not None:
-            part = self.part.view(self.size)
-            allowed &= np.logical_or.reduce([part == p for p in parts])
+            of = self.part.view(self.size)
+            allowed &= np.logical_or.reduce([of == p for p in parts])
         if not allowed.any():
             return []
         self.flush()
-        held, hits, approximated = self.held.view(self.size), [], []
+        held = self.held.view(self.size)
+        hits: Hits = []
+        approximated: list[int] = []
         for part, graph in self.hnsw.items():
             in_part = allowed & (held == part)
             n = int(in_part.sum())
