@@ -1,1 +1,2 @@
-"""Embedders: MiniLM in numpy (default), sentence-transformers (optional), hashing (tests)."""
+"""Embedders: MiniLM on ONNX Runtime (default; the numpy forward pass where onnxruntime is missing),
+hashing (tests)."""

@@ -4,6 +4,8 @@ Why numpy: this machine has no CPU build of torch, and the PyPI torch wheel drag
 libraries. The model is a 6-layer, 384-wide BERT; its forward pass is ~60 lines of matrix algebra.
 Tokenisation uses the model's own ``tokenizer.json`` through the ``tokenizers`` package, and pooling
 is the sentence-transformers recipe (attention-masked mean, then L2 normalisation).
+Since ONNX Runtime came in, this is the fallback: `factory.build_embedder` prefers `minilm_onnx`
+(same weights and vectors, ~2x faster), which shares the loading and tokenisation here (`MiniLMBase`).
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ def _erf(x: np.ndarray) -> np.ndarray:
     return np.copysign(poly, x)
 
 
-def _prepare(raw: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+def prepare_weights(raw: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """Cast to float32, store dense weights as (in, out) and fuse Q/K/V into one matrix."""
     w: dict[str, np.ndarray] = {}
     for key, value in raw.items():
@@ -72,8 +74,19 @@ def _prepare(raw: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     return w
 
 
-class MiniLMEmbedder:
-    """Thread-safe, lazy-loading MiniLM embedder (384-d, L2-normalised float32)."""
+def load_tokenizer(root: Path, max_tokens: int) -> Any:
+    """The model's own tokenizer, truncating to ``max_tokens`` and padding to the longest in a batch."""
+    from tokenizers import Tokenizer
+
+    tok = Tokenizer.from_file(str(root / "tokenizer.json"))
+    tok.enable_truncation(max_length=max_tokens)
+    tok.enable_padding(pad_id=0, pad_token="[PAD]")
+    return tok
+
+
+class MiniLMBase:
+    """What the MiniLM backends share: lazy thread-safe loading, tokenisation, batches of 32 sorted by
+    length. A backend loads its model in ``_load_model`` and embeds one padded batch in ``_embed_batch``."""
 
     def __init__(
         self, model_dir: Path | None = None, *, max_tokens: int = 256, threads: int | None = 1
@@ -82,7 +95,6 @@ class MiniLMEmbedder:
         self._max_tokens = max_tokens
         self._threads = threads
         self._lock = threading.Lock()
-        self._w: dict[str, np.ndarray] | None = None
         self._tok: Any = None
 
     @property
@@ -94,25 +106,14 @@ class MiniLMEmbedder:
         return 384
 
     def load(self) -> None:
+        if self._tok is not None:  # set last, once the model is ready
+            return
         with self._lock:
-            if self._w is not None:
+            if self._tok is not None:
                 return
-            from safetensors.numpy import load_file
-            from tokenizers import Tokenizer
-
             root = self._dir or bundled_model_dir()
-            self._cfg = json.loads((root / "config.json").read_text())
-            tok = Tokenizer.from_file(str(root / "tokenizer.json"))
-            tok.enable_truncation(max_length=self._max_tokens)
-            tok.enable_padding(pad_id=0, pad_token="[PAD]")
-            self._tok = tok
-            self._w = _prepare(load_file(str(root / "model.safetensors")))
-            if self._threads:
-                # Small matrices: BLAS threads cost more than they give, and on a busy host they
-                # multiply latency (one query: 26 ms with 1 thread vs 374 ms with 2, measured under load).
-                from threadpoolctl import threadpool_limits
-
-                threadpool_limits(limits=self._threads, user_api="blas")
+            self._load_model(root, json.loads((root / "config.json").read_text()))
+            self._tok = load_tokenizer(root, self._max_tokens)
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
@@ -126,10 +127,40 @@ class MiniLMEmbedder:
             out[idx] = self._embed_batch([texts[i] for i in idx])
         return out
 
-    def _embed_batch(self, texts: list[str]) -> np.ndarray:
+    def _encode(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        """Token ids and attention mask, both int64 (batch, longest)."""
         enc = self._tok.encode_batch(texts)
         ids = np.array([e.ids for e in enc], dtype=np.int64)
-        mask = np.array([e.attention_mask for e in enc], dtype=np.float32)
+        mask = np.array([e.attention_mask for e in enc], dtype=np.int64)
+        return ids, mask
+
+    def _load_model(self, root: Path, cfg: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def _embed_batch(self, texts: list[str]) -> np.ndarray:
+        raise NotImplementedError
+
+
+class MiniLMEmbedder(MiniLMBase):
+    """Thread-safe, lazy-loading MiniLM embedder in numpy (384-d, L2-normalised float32)."""
+
+    _w: dict[str, np.ndarray] | None = None
+
+    def _load_model(self, root: Path, cfg: dict[str, Any]) -> None:
+        from safetensors.numpy import load_file
+
+        self._cfg = cfg
+        self._w = prepare_weights(load_file(str(root / "model.safetensors")))
+        if self._threads:
+            # Small matrices: BLAS threads cost more than they give, and on a busy host they
+            # multiply latency (one query: 26 ms with 1 thread vs 374 ms with 2, measured under load).
+            from threadpoolctl import threadpool_limits
+
+            threadpool_limits(limits=self._threads, user_api="blas")
+
+    def _embed_batch(self, texts: list[str]) -> np.ndarray:
+        ids, imask = self._encode(texts)
+        mask = imask.astype(np.float32)
         hidden = self._forward(ids, mask)
         summed = (hidden * mask[:, :, None]).sum(1)
         pooled = summed / np.clip(mask.sum(1, keepdims=True), 1e-9, None)

@@ -16,9 +16,13 @@ import math
 from collections.abc import Hashable, Sequence
 
 import numpy as np
-from usearch.index import Index
 
+# onnxruntime is loaded before usearch, always: usearch's wheel links a static libstdc++ that makes a
+# later onnxruntime import segfault (graphmem/providers/embedders/minilm_onnx.py)
+from graphmem.providers.embedders import minilm_onnx  # noqa: F401
 from graphmem.retrieval.tenant_index.columns import Column
+
+from usearch.index import Index  # isort: skip (after onnxruntime, see above)
 
 Hits = list[tuple[int, float]]
 NOWHERE = -1
