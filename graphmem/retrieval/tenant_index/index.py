@@ -171,9 +171,7 @@ class TenantIndex:
 
     def _default_view(self, slots: np.ndarray | slice) -> np.ndarray:
         """Which of these fact slots the default view (now, no history) shows: ``FACT_VISIBLE``."""
-        return (
-            ~self.expired.data[slots] & self.active.data[slots] & np.isposinf(self.valid_to.data[slots])
-        )
+        return ~self.expired.data[slots] & self.active.data[slots] & np.isposinf(self.valid_to.data[slots])
 
     def _mask(self, label: str, view: View) -> np.ndarray | None:
         n = len(self.targets[label].slots)
