@@ -3,7 +3,9 @@ by ``eval.speed`` so the server under test has its event loop and CPU time to it
 production (timed from the same event loop, the client's own work landed on every request: +41 ms).
 
 Usage: ``python -m eval.http_probe PORT GROUP K WARMUP`` with the queries as a JSON list on stdin;
-prints ``{"ms": [...]}`` (one latency per query, after the warm-up) or ``{"error": "..."}``.
+prints ``{"ms": [...], "search_ms": [...]}`` (per query after the warm-up: the latency seen here, and
+the search's own ``timings_ms.total`` from the response, so their difference is what HTTP added to
+that very request) or ``{"error": "..."}``.
 Plain sockets rather than httpx: httpx added a constant ~44 ms per request here (``GET /healthz``
 included) where curl and this client see 2-3 ms.
 """
@@ -47,14 +49,15 @@ def probe(port: int, group: str, k: int, warmup: int, queries: list[str]) -> dic
             status, text = client.post(path, {"query": q, "k": k})
             if status != 200:
                 return {"error": f"POST {path} -> {status}: {text[:200]!r}"}
-        ms = []
+        ms, inside = [], []
         for q in queries:
             began = time.perf_counter()
             status, text = client.post(path, {"query": q, "k": k})
             ms.append((time.perf_counter() - began) * 1000)
             if status != 200:
                 return {"error": f"POST {path} -> {status}: {text[:200]!r}"}
-        return {"ms": ms}
+            inside.append(float(json.loads(text)["timings_ms"]["total"]))
+        return {"ms": ms, "search_ms": inside}
     finally:
         client.close()
 

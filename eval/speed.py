@@ -160,7 +160,9 @@ async def _http(
     from api.main import create_app
 
     app = create_app(settings.model_copy(update={"no_auth": True, "host": "127.0.0.1"}), memory=memory)
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    # IPPROTO_TCP, not 0: asyncio sets TCP_NODELAY only on sockets whose proto says TCP; with proto 0
+    # the responses met Nagle and the client's delayed ACK: +40 ms a request (the old "HTTP overhead")
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
@@ -386,6 +388,11 @@ async def run_speed(
         if http_ms is None:
             result["http_error"] = http.get("error")
         result["http_added_ms_p50"] = round(http_ms["p50"] - lib["p50"], 2) if http_ms else None
+        if http_ms is not None:
+            # per request: the latency the client saw minus the search's own total in the response
+            # (the same request on both sides, so the two phases' drift does not enter)
+            added = [a - b for a, b in zip(http["ms"], http["search_ms"], strict=True)]
+            result["http_added_per_request_ms"] = latency_summary(added)
         result["raw_ms"] = raw
         result["overhead_ratio"] = {
             q: round(lib[q] / raw[q], 2) if raw[q] else None for q in ("p50", "p95", "p99")

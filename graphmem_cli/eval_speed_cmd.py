@@ -31,7 +31,8 @@ def _table(r: dict[str, Any]) -> str:
             + (
                 f"  ({r['http_error']})"
                 if r.get("http_error")
-                else f"  (+{r['http_added_ms_p50']} ms at p50)"
+                else f"  (+{r['http_added_ms_p50']} ms at p50; per request, latency minus the search's "
+                f"own total: {ms(r.get('http_added_per_request_ms'))})"
             ),
             f"  raw Neo4j calls: {ms(r['raw_ms'])}",
             f"  overhead ratio (library / raw): {r['overhead_ratio']}",

@@ -34,7 +34,9 @@ def _check(result: dict, episodes: int, facts: int) -> None:
     lib = result["search_ms"]["library"]
     assert set(lib) == {"p50", "p95", "p99"} and 0 < lib["p50"] <= lib["p99"]
     http = result["search_ms"]["http"]
-    assert (http is not None and 0 < http["p50"] <= http["p99"]) or result["http_error"]
+    assert http is not None and 0 < http["p50"] <= http["p99"], result.get("http_error")
+    added = result["http_added_per_request_ms"]  # client latency minus the search's own total
+    assert 0 < added["p50"] < http["p50"]
     assert 0 < result["raw_ms"]["p50"] <= result["raw_ms"]["p99"]
     assert result["overhead_ratio"]["p50"] > 0
     assert result["peak_rss_mb"] > 0
