@@ -84,6 +84,7 @@ class _Run:
         tok = group_token(group_id)
         self.lucene = f"+group_token:{tok} +search_text:({' '.join(terms)})" if terms else None
         self.time: dict[str, Any] = {"as_of": req.as_of, "history": history}
+        self._view = View(req.as_of, history)
         self._sizes_task: asyncio.Future[Sizes] | None = None
         self._embedding: asyncio.Future[np.ndarray] | None = None
 
@@ -132,16 +133,24 @@ class _Run:
 
     async def _indexed_search(self, indexes: TenantIndexes) -> list[Hit] | None:
         """Channels, fusion and rerank over the tenant index, then hydration of the hits returned;
-        None when the tenant has no index (yet): the Neo4j channels answer."""
+        None when the tenant has no index (yet): the Neo4j channels answer. BM25 and the graph run
+        while the query embedding is still computing (in its thread, on the other core); the lock
+        covers catching up and the in-process work only, never an await."""
         began = time.perf_counter()
         state = await self._timed("index:state", indexes.state(self.group_id))
-        vector = await self._embed() if self.cfg.channel_on("vector") else None
-        # the lock covers catching up and the in-process work only (no awaits in those)
         async with indexes.acquire(self.group_id, state) as index:
             self.timings["index:wait"] = (time.perf_counter() - began) * 1000
             if index is None:
                 return None
-            self._indexed_channels(index, vector)
+            self._lexical_channels(index)
+        vector = await self._embed() if self.cfg.channel_on("vector") else None
+        async with indexes.acquire(self.group_id, state) as index:  # current as of state already
+            if index is None:  # dropped meanwhile (evicted): start again over Neo4j
+                self.rankings.clear()
+                self.channel_scores.clear()
+                return None
+            if vector is not None:
+                self._vector_channels(index, vector)
             fused = self._fuse()
             top = self._top(fused)
             features = index.features(top)
@@ -159,31 +168,32 @@ class _Run:
             jobs.append(self._graph(targets, n))
         await asyncio.gather(*jobs)
 
-    def _indexed_channels(self, index: TenantIndex, matrix: np.ndarray | None) -> None:
-        """Every channel over the tenant index, in process (the index is locked: no awaits here)."""
-        cfg, n, view = self.cfg, self.cfg.candidates, View(self.req.as_of, self.history)
+    def _run_indexed(self, channel: str, target: str, hits: Callable[..., Hits], *args: Any) -> None:
+        """One in-process channel over one target, timed (the index is locked: no awaits here)."""
+        began = time.perf_counter()
+        self._add(channel, target, hits(target, *args, self.cfg.candidates, self._view))
+        self.timings[f"{channel}:{target}"] = (time.perf_counter() - began) * 1000
+
+    def _lexical_channels(self, index: TenantIndex) -> None:
+        """BM25 over every target, then the graph from the entities BM25 finds, in process."""
         terms = list(dict.fromkeys(analyze(self.req.query)))
-        targets = list(cfg.targets)
-
-        def run(channel: str, target: str, hits: Callable[..., list[tuple[str, float]]], *args: Any) -> None:
-            began = time.perf_counter()
-            self._add(channel, target, hits(target, *args, n, view))
-            self.timings[f"{channel}:{target}"] = (time.perf_counter() - began) * 1000
-
-        query = None
-        if matrix is not None:
-            query = np.asarray(matrix[0], dtype=np.float32)
-            query /= max(float(np.linalg.norm(query)), 1e-12)
-        for target in targets:
-            if cfg.channel_on("bm25") and terms:
-                run("bm25", target, index.bm25, terms)
-            if cfg.channel_on("vector") and query is not None:
-                run("vector", target, index.vector, query)
-        if cfg.channel_on("graph") and terms:
-            seeds = [i for i, _ in index.bm25("entity", terms, 3, view)]
+        if not terms:
+            return
+        targets = list(self.cfg.targets)
+        if self.cfg.channel_on("bm25"):
+            for target in targets:
+                self._run_indexed("bm25", target, index.bm25, terms)
+        if self.cfg.channel_on("graph"):
+            seeds = [i for i, _ in index.bm25("entity", terms, 3, self._view)]
             for target in targets:
                 if target != "entity":
-                    run("graph", target, index.graph, seeds)
+                    self._run_indexed("graph", target, index.graph, seeds)
+
+    def _vector_channels(self, index: TenantIndex, matrix: np.ndarray) -> None:
+        query = np.asarray(matrix[0], dtype=np.float32)
+        query /= max(float(np.linalg.norm(query)), 1e-12)
+        for target in self.cfg.targets:
+            self._run_indexed("vector", target, index.vector, query)
 
     async def _bm25(self, target: str, n: int) -> None:
         assert self.lucene is not None
