@@ -128,7 +128,9 @@ class _Run:
         if ranked is None:
             await self._channels()
             ranked = await self._hydrate_then_rank(self._fuse())
+        began_assembly = time.perf_counter()
         result = self._result(ranked)
+        self.timings["assemble"] = (time.perf_counter() - began_assembly) * 1000
         self.timings["total"] = (time.perf_counter() - began) * 1000
         result.timings_ms = {k: round(v, 3) for k, v in self.timings.items()}
         self.s.touch_later(self.group_id, [h.id for h in result.ranked if h.type != "entity"])
@@ -154,9 +156,11 @@ class _Run:
                 return None
             if vector is not None:
                 self._vector_channels(index, vector)
+            fusing = time.perf_counter()
             fused = self._fuse()
             top = self._top(fused)
             features = index.features(top)
+            self.timings["fuse"] = (time.perf_counter() - fusing) * 1000
         return await self._rank_then_hydrate(top, fused, features)
 
     async def _channels(self) -> None:
@@ -337,7 +341,9 @@ class _Run:
         rerank rerun without it, so the result is what hydrating every candidate would give."""
         hits: dict[Key, Hit] = {}
         while True:
+            ranking = time.perf_counter()
             order, scores = rerank(top, fused, features, self.cfg, newest=self._newest(), limit=self.req.k)
+            self.timings["rerank"] = (time.perf_counter() - ranking) * 1000
             missing = [key for key in order if key not in hits]
             if not missing:
                 break
