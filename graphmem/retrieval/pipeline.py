@@ -29,9 +29,9 @@ from graphmem.text import analyze, has_cjk, query_terms
 
 Hits = list[tuple[str, float]]
 Sizes = dict[str, dict[str, int]]
-DF_CAP = 2000
-# one thread: a search's first vector target runs there beside the others (2 ms saved at 100k)
-_VECTOR_POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="graphmem-vector")  # in-tenant document frequencies are counted up to this many episodes
+DF_CAP = 2000  # in-tenant document frequencies are counted up to this many episodes
+# one thread: a search's first vector target runs there beside the others (1-2 ms saved at 100k)
+_VECTOR_POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="graphmem-vector")
 
 
 @dataclass
