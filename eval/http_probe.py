@@ -1,6 +1,6 @@
 """A keep-alive HTTP/1.1 client that times ``POST /v1/groups/{group}/search``, run as its own process
-by ``eval.speed`` so the server under test has its event loop and CPU time to itself, as it would in
-production (timed from the same event loop, the client's own work landed on every request: +41 ms).
+by ``eval.speed`` so the server under test has its event loop to itself, as it would in production
+(a client in the server's loop adds its own work to every request it times).
 
 Usage: ``python -m eval.http_probe PORT GROUP K WARMUP`` with the queries as a JSON list on stdin;
 prints ``{"ms": [...], "search_ms": [...]}`` (per query after the warm-up: the latency seen here, and

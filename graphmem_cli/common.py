@@ -18,6 +18,19 @@ from graphmem.store import local_server
 T = TypeVar("T")
 
 
+def count_option(
+    name: str, *, default: int | None, help: str, maximum: int | None = None
+) -> Callable[[Callable[..., T]], Callable[..., T]]:
+    """``--name N``: a count of at least 1 (at most ``maximum``), its default shown in ``--help``."""
+    return click.option(
+        name,
+        type=click.IntRange(min=1, max=maximum),
+        default=default,
+        show_default=default is not None,
+        help=help,
+    )
+
+
 def settings() -> Settings:
     return Settings()
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from graphmem_cli.common import guarded, run_eval
+from graphmem_cli.common import count_option, guarded, run_eval
 
 
 def _table(r: dict[str, Any]) -> str:
@@ -26,13 +26,7 @@ def _table(r: dict[str, Any]) -> str:
 
 
 @click.command("ingest")
-@click.option(
-    "--episodes",
-    type=click.IntRange(min=1),
-    default=20_000,
-    show_default=True,
-    help="Synthetic turns (one tenant).",
-)
+@count_option("--episodes", default=20_000, help="Synthetic turns (one tenant).")
 @click.option("--seed", type=int, default=7, show_default=True)
 @click.option(
     "--file",
@@ -43,11 +37,9 @@ def _table(r: dict[str, Any]) -> str:
 )
 @click.option("--batch-size", type=click.IntRange(min=1), default=256, show_default=True)
 @click.option("--concurrency", type=click.IntRange(min=1), default=2, show_default=True)
-@click.option(
+@count_option(
     "--embed-sample",
-    type=click.IntRange(min=1),
     default=1000,
-    show_default=True,
     help="Texts the embed-only rate is measured on (before and after ingesting).",
 )
 @click.option("--group", default=None, help="Group to ingest into (default: a fresh one).")

@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from graphmem_cli.common import guarded, run_eval
+from graphmem_cli.common import count_option, guarded, run_eval
 
 
 def _ks(value: str) -> tuple[int, ...]:
@@ -53,18 +53,8 @@ def _command_line(name: str) -> str | None:
     help="Write results.md, recall.png and results.json here.",
 )
 @click.option("--conversations", default=None, help="Only these sample ids (comma-separated).")
-@click.option(
-    "--sessions",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Only the first N sessions of each conversation (small runs).",
-)
-@click.option(
-    "--max-questions",
-    type=click.IntRange(min=1),
-    default=None,
-    help="At most N QA per conversation (small runs).",
-)
+@count_option("--sessions", default=None, help="Only the first N sessions of each conversation (small runs).")
+@count_option("--max-questions", default=None, help="At most N QA per conversation (small runs).")
 @click.option("--keep", is_flag=True, help="Leave the eval groups in Neo4j (debugging).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object last.")
 @guarded

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from graphmem_cli.common import guarded, run_eval
+from graphmem_cli.common import count_option, guarded, run_eval
 
 
 def _table(r: dict[str, Any]) -> str:
@@ -72,20 +72,8 @@ def _table(r: dict[str, Any]) -> str:
     "--queries", type=click.IntRange(min=1), default=240, show_default=True, help="Queries in the mix."
 )
 @click.option("--k", type=click.IntRange(min=1, max=100), default=10, show_default=True)
-@click.option(
-    "--batch",
-    type=click.IntRange(min=1, max=500),
-    default=250,
-    show_default=True,
-    help="Episodes per add_episodes call.",
-)
-@click.option(
-    "--embed-sample",
-    type=click.IntRange(min=1),
-    default=2000,
-    show_default=True,
-    help="Texts the embed-only rate is measured on.",
-)
+@count_option("--batch", default=250, maximum=500, help="Episodes per add_episodes call.")
+@count_option("--embed-sample", default=2000, help="Texts the embed-only rate is measured on.")
 @click.option(
     "--reuse-group",
     default=None,
@@ -107,11 +95,9 @@ def _table(r: dict[str, Any]) -> str:
 @click.option("--keep", is_flag=True, help="Keep the synthetic group (rerun with --reuse-group).")
 @click.option("--no-http", is_flag=True, help="Skip the HTTP measurement.")
 @click.option("--with-graphiti", is_flag=True, help="Also time graphiti-core's search on the same data.")
-@click.option(
+@count_option(
     "--graphiti-queries",
-    type=click.IntRange(min=1),
     default=40,
-    show_default=True,
     help="Queries graphiti's search is timed on (the first of the mix; it takes seconds each at 100k).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object last.")
