@@ -35,8 +35,8 @@ def _table(r: dict[str, Any]) -> str:
     default=None,
     help="Ingest this JSONL file instead of the synthetic tenant.",
 )
-@click.option("--batch-size", type=click.IntRange(min=1), default=256, show_default=True)
-@click.option("--concurrency", type=click.IntRange(min=1), default=2, show_default=True)
+@count_option("--batch-size", default=256, help="Episodes per write transaction.")
+@count_option("--concurrency", default=2, help="Batches of different groups in flight.")
 @count_option(
     "--embed-sample",
     default=1000,

@@ -68,10 +68,8 @@ def _table(r: dict[str, Any]) -> str:
 @click.option("--episodes", type=click.IntRange(min=1), required=True, help="Synthetic episodes (turns).")
 @click.option("--facts", type=click.IntRange(min=0), required=True, help="Synthetic explicit facts.")
 @click.option("--seed", type=int, default=7, show_default=True)
-@click.option(
-    "--queries", type=click.IntRange(min=1), default=240, show_default=True, help="Queries in the mix."
-)
-@click.option("--k", type=click.IntRange(min=1, max=100), default=10, show_default=True)
+@count_option("--queries", default=240, help="Queries in the mix.")
+@count_option("--k", default=10, maximum=100, help="Hits per search.")
 @count_option("--batch", default=250, maximum=500, help="Episodes per add_episodes call.")
 @count_option("--embed-sample", default=2000, help="Texts the embed-only rate is measured on.")
 @click.option(

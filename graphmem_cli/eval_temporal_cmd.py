@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from graphmem_cli.common import ensure_server, fail, guarded, run_async, settings, with_memory
+from graphmem_cli.common import count_option, ensure_server, fail, guarded, run_async, settings, with_memory
 
 
 @click.command("temporal")
@@ -21,14 +21,13 @@ from graphmem_cli.common import ensure_server, fail, guarded, run_async, setting
     help="Suite JSONL, one case per line (EVAL.md §1), e.g. eval/data/temporal_suite.jsonl.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object last.")
-@click.option(
+@count_option(
     "--concurrency",
-    type=click.IntRange(min=1, max=32),
     default=4,
-    show_default=True,
+    maximum=32,
     help="Cases run at once (each has its own group; answers do not depend on it).",
 )
-@click.option("--limit", type=click.IntRange(min=1), default=None, help="Only the first N cases.")
+@count_option("--limit", default=None, help="Only the first N cases.")
 @click.option("--only", default=None, help="Only cases whose id starts with this, e.g. zh- or en-move.")
 @click.option(
     "--failures",

@@ -20,7 +20,7 @@ from graphmem.models.lifecycle import DecayPolicy, ForgetReport
 from graphmem.providers.embedders.factory import build_embedder
 from graphmem.providers.extractors.factory import build_extractor
 from graphmem.store.driver import Store
-from graphmem_cli.common import ensure_server, fail, guarded, run_async, settings, with_memory
+from graphmem_cli.common import count_option, ensure_server, fail, guarded, run_async, settings, with_memory
 
 
 def _time(value: str | None, option: str) -> datetime | None:
@@ -176,7 +176,7 @@ async def _open_unchecked(cfg: Settings) -> GraphMemory:
 
 
 @click.command("reembed")
-@click.option("--batch-size", default=256, show_default=True, type=click.IntRange(1, 10_000))
+@count_option("--batch-size", default=256, maximum=10_000, help="Nodes re-embedded per batch.")
 @click.option("--no-resume", is_flag=True, help="Start over instead of resuming an interrupted run.")
 @click.option("--group", "group_id", default=None,
               help="Only this group (keeps the indexes; needs the same dimension).")  # fmt: skip

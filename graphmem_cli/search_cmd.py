@@ -10,7 +10,7 @@ from graphmem.clock import parse_iso
 from graphmem.errors import InvalidInput
 from graphmem.memory import GraphMemory
 from graphmem.models.search import SearchRequest, SearchResult
-from graphmem_cli.common import ensure_server, guarded, run_async, settings, with_memory
+from graphmem_cli.common import count_option, ensure_server, guarded, run_async, settings, with_memory
 
 
 def _as_of(text: str | None) -> datetime | None:
@@ -48,7 +48,7 @@ def _lines(result: SearchResult) -> list[str]:
 @click.argument("query")
 @click.option("--group", "-g", required=True, help="The group (tenant) to search.")
 @click.option("--as-of", "as_of", default=None, help="What was true at this time (ISO 8601).")
-@click.option("--k", "k", default=10, show_default=True, type=click.IntRange(1, 100), help="Results.")
+@count_option("--k", default=10, maximum=100, help="Results.")
 @click.option("--recipe", default="default", show_default=True, help="Search preset.")
 @click.option("--history", is_flag=True, help="Include superseded and ended facts.")
 @click.option("--json", "as_json", is_flag=True, help="Print the full result as JSON.")
