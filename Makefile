@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 BIN := $(VENV)/bin
 
-.PHONY: install run test lint format clean neo4j-start neo4j-stop
+.PHONY: install run test fuzz lint format clean neo4j-start neo4j-stop
 
 install: $(VENV)/.installed
 
@@ -22,6 +22,9 @@ run: install  ## start the local Neo4j (unless NEO4J_URI is set) and serve the A
 
 test: install  ## lint, type-check, layer contracts, then the whole suite against a real Neo4j
 	HF_HUB_OFFLINE=1 VENV=$(VENV) scripts/test.sh
+
+fuzz: install  ## the property tests with fresh random examples, ten times as many as `make test` draws
+	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -q -p no:cacheprovider tests/property
 
 lint: install
 	$(BIN)/ruff check graphmem ingest api eval graphmem_cli tests

@@ -2,17 +2,33 @@
 
 from __future__ import annotations
 
+import os
 import uuid
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 from graphmem.config import Settings
 from graphmem.memory import GraphMemory
 from graphmem.providers.embedders.minilm_numpy import MiniLMEmbedder
 from graphmem.providers.extractors.rules import RulesExtractor
 from graphmem.store.driver import Store
+
+# Hypothesis profiles. `ci` (the default, so `make test` and `.ci/run`) is derandomised: every run
+# draws the same examples, so a red CI is reproducible and never random. `dev` draws new examples
+# each run; `fuzz` (`make fuzz`) draws ten times as many. Property tests scale their own counts by
+# `examples()` below.
+hypothesis_settings.register_profile("ci", derandomize=True, database=None, max_examples=100)
+hypothesis_settings.register_profile("dev", max_examples=100)
+hypothesis_settings.register_profile("fuzz", max_examples=1000)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def examples(n: int) -> int:
+    """``n`` examples under the default profiles, ten times as many under `fuzz`."""
+    return n * hypothesis_settings.default.max_examples // 100
 
 
 def utc(*args: int) -> datetime:

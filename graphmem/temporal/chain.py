@@ -65,6 +65,11 @@ class SlotPlan:
 
 
 def _order(claim: Claim) -> tuple[bool, datetime, int, str, str]:
+    """The order claims are applied in. Undated claims come first; claims made at the same instant
+    are applied ``end`` before ``assert`` (an end at t closes what held up to t, so a value asserted
+    at t starts after it), then by value and ref, so the outcome never depends on arrival order: of two
+    values asserted at one instant, the later in this order holds and the earlier keeps an empty
+    interval [t, t)."""
     at = claim.at.replace(tzinfo=None) if claim.at else _MIN
     rank = {"end": 0, "assert": 1}.get(claim.kind, 1)
     return (claim.at is not None, at, rank, claim.value_key, claim.ref)
@@ -82,7 +87,10 @@ REPLACING = ("correct", "retract")
 
 def _apply_corrections(claims: list[Claim], *, functional: bool) -> tuple[list[Claim], list[Run]]:
     """``correct`` and ``retract`` claims expire the run of the mistaken value (``replaces``) that
-    held when they were made; a correction's value takes that run's place in time.
+    held when they were made, in the claim's own tier (stated and inferred are separate histories,
+    so a user's correction never expires an inferred fact in place of the stated one it names); a
+    correction's value takes that run's place in time, or starts when it was said when that run's
+    start is unknown (an undated start would leave two open values with no order between them).
 
     They are re-applied from all of the slot's claims on every resolution (they stay stored with
     their own kind), so the outcome does not depend on the order in which claims arrived.
@@ -90,9 +98,10 @@ def _apply_corrections(claims: list[Claim], *, functional: bool) -> tuple[list[C
     plain = [c for c in claims if c.kind not in REPLACING]
     expired: list[Run] = []
     for claim in sorted((c for c in claims if c.kind in REPLACING), key=_order):
-        candidates = [r for r in _runs(plain, functional=functional) if _corrects(claim, r)]
+        tier = [c for c in plain if c.tier == claim.tier]
+        candidates = [r for r in _walk(tier, functional=functional) if _corrects(claim, r)]
         target = candidates[-1] if candidates else None
-        start = target.valid_from if target is not None else claim.at
+        start = target.valid_from if target is not None and target.valid_from is not None else claim.at
         if target is not None:
             refs = {c.ref for c in target.claims}
             plain = [c for c in plain if c.ref not in refs]
