@@ -390,7 +390,6 @@ class _Run:
             return FactHit.model_validate({**common, "fact": facts[i]})
         if t == "episode" and i in episodes:
             row = {k: v for k, v in episodes[i].items() if v is not None}
-            row.setdefault("ingested_at", row["reference_time"])
             episode = EpisodeRecord.model_validate({**row, "group_id": self.group_id})
             return EpisodeHit.model_validate({**common, "episode": episode})
         if t == "entity" and i in entities:

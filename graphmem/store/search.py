@@ -141,6 +141,7 @@ async def hydrate(
             ev["reference_time"] = from_micros(ev["reference_time"])
     for e in row["episodes"]:
         e["reference_time"] = from_micros(e["reference_time"])
+        e["ingested_at"] = from_micros(e["ingested_at"])
     return (
         row["facts"],
         {e["id"]: e for e in row["episodes"]},

@@ -137,8 +137,9 @@ CALL () {{
   UNWIND $episode_ids AS eid
   MATCH (e:Episode {{id: eid}})
   WHERE {EPISODE_VISIBLE}
-  RETURN collect(e {{.id, .external_id, .session_id, .speaker, .content, .source,
-                     reference_time: {micros("e.reference_time")}}}) AS episodes
+  RETURN collect(e {{.id, .external_id, .session_id, .speaker, .content, .source, .content_hash,
+                     reference_time: {micros("e.reference_time")},
+                     ingested_at: {micros("e.ingested_at")}}}) AS episodes
 }}
 CALL () {{
   UNWIND $entity_ids AS xid
