@@ -25,11 +25,13 @@ STATUS_BY_CODE: dict[str, int] = {
     "config_error": 500,
     "embedding_mismatch": 500,
     "store_unavailable": 503,
+    "embedder_unavailable": 503,
     "internal": 500,
 }
 
 HEADERS_BY_CODE: dict[str, dict[str, str]] = {
     "store_unavailable": {"Retry-After": "5"},
+    "embedder_unavailable": {"Retry-After": "5"},
     "unauthorized": {"WWW-Authenticate": 'Bearer realm="graphmem"'},
 }
 

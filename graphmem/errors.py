@@ -13,7 +13,8 @@
     ├── ExtractionFailed (extraction_failed)
     ├── ConfigError (config_error)
     │   └── EmbeddingMismatch (embedding_mismatch)
-    └── StoreUnavailable (store_unavailable, retryable)
+    ├── StoreUnavailable (store_unavailable, retryable)
+    └── EmbedderUnavailable (embedder_unavailable, retryable)
 
 The API maps ``code`` to an HTTP status in one table; the CLI prints ``code: message``.
 """
@@ -88,4 +89,11 @@ class EmbeddingMismatch(ConfigError):
 
 class StoreUnavailable(GraphMemError):
     code = "store_unavailable"
+    retryable = True
+
+
+class EmbedderUnavailable(GraphMemError):
+    """The embedding endpoint could not be used; ``details`` say what was tried (url, model, attempts)."""
+
+    code = "embedder_unavailable"
     retryable = True
