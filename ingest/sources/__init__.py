@@ -1,9 +1,9 @@
 """Streaming readers that turn log files into :class:`SourceItem` s (episodes or rejections).
 
 ``open_source(path, fmt, ...)`` picks the reader for ``fmt`` (one of ``FORMATS``). Plain and
-gzip files are read in constant memory, except the whole-document formats (``locomo``, and
-``openai`` when the file is one JSON document) which load one file at a time. To resume, pass
-``start_offset, start_line = item.resume_from`` of the last item handled.
+gzip files are read in constant memory, except the whole-document formats (``locomo``,
+``longmemeval``, and ``openai`` when the file is one JSON document) which load one file at a time.
+To resume, pass ``start_offset, start_line = item.resume_from`` of the last item handled.
 """
 
 from __future__ import annotations
@@ -16,10 +16,11 @@ from ingest.sources.base import SourceItem
 from ingest.sources.csv_source import read_csv
 from ingest.sources.jsonl import read_jsonl
 from ingest.sources.locomo import read_locomo
+from ingest.sources.longmemeval import read_longmemeval
 from ingest.sources.openai_chat import read_openai_chat
 from ingest.sources.timestamps import normalize_timestamp, resolve_timezone
 
-FORMATS: tuple[str, ...] = ("csv", "jsonl", "locomo", "openai")
+FORMATS: tuple[str, ...] = ("csv", "jsonl", "locomo", "longmemeval", "openai")
 
 __all__ = ["FORMATS", "SourceItem", "normalize_timestamp", "open_source"]
 
@@ -38,8 +39,9 @@ def open_source(
     """Items of ``path`` read as ``fmt``, from ``start_offset``/``start_line`` on.
 
     ``timezone`` (a zoneinfo name) is how naive timestamps are read; ``group`` is the group id of
-    records that carry none (LoCoMo: the prefix of ``<group>-<sample_id>``). Raises InvalidInput
-    for an unknown format or timezone, a missing file, or negative start positions.
+    records that carry none (LoCoMo: the prefix of ``<group>-<sample_id>``; LongMemEval: of
+    ``<group>-<question_id>``). Raises InvalidInput for an unknown format or timezone, a missing
+    file, or negative start positions.
     """
     if fmt not in FORMATS:
         raise InvalidInput(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
@@ -54,6 +56,8 @@ def open_source(
     position = {"start_offset": start_offset, "start_line": start_line}
     if fmt == "locomo":
         return read_locomo(path, zone=zone, group=group, start_line=start_line)
+    if fmt == "longmemeval":
+        return read_longmemeval(path, zone=zone, group=group, start_line=start_line)
     if fmt == "csv":
         return read_csv(
             path, zone=zone, group=group, group_field=group_field, mapping=csv_mapping, **position

@@ -52,7 +52,7 @@ def read_all(path: Path, fmt: str, **kwargs: Any) -> list[SourceItem]:
 
 
 def test_formats_are_listed() -> None:
-    assert FORMATS == ("csv", "jsonl", "locomo", "openai")
+    assert FORMATS == ("csv", "jsonl", "locomo", "longmemeval", "openai")
 
 
 # --- timestamps -------------------------------------------------------------------------------
