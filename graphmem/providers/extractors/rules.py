@@ -14,7 +14,7 @@ earlier fact about Y in the episode guesses its predicate from the names (see ``
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from graphmem.clock import as_utc
 from graphmem.models.common import SourceKind
@@ -130,6 +130,8 @@ def _sentence_facts(
         if claim.keeps_time and time_words:
             claim.obj = f"{time_words}{claim.obj}" if zh else f"{claim.obj} {time_words}"
         valid_from = ref if when is None else when
+        if claim.before:  # the old value of a change said in the same clause (从X搬到Y) comes first
+            valid_from -= timedelta(seconds=1)
         facts.append(_fact(claim, parsed, speaker, valid_from, sentence, start, end))
     return facts
 
@@ -187,7 +189,7 @@ def _from_context(claim: Claim, parsed: ParsedSentence, earlier: list[ExtractedF
         claim.kind = "correct"
         claim.replaces = parsed.replaces or fact.literal
         return True
-    return _guess(claim, parsed.replaces)
+    return _guess(claim, parsed.replaces) or bool(claim.predicate)
 
 
 def _guess(claim: Claim, wrong: str | None) -> bool:
@@ -219,7 +221,7 @@ def _fact(
     info = lookup(claim.predicate)
     entity_object = info.object_is_entity or claim.object_kind is not None
     source: SourceKind
-    if parsed.hedged:
+    if parsed.hedged or claim.inferred:
         source, confidence = "inferred", 0.5
     elif claim.subject is None:
         source, confidence = "user_stated", 0.9

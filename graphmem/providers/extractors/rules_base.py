@@ -21,7 +21,11 @@ class Claim:
 
     ``needs_future``: keep only when the sentence has a future time phrase ("I'm going to X next
     week"). ``keeps_time``: the time phrase belongs in the value (plans), not in ``valid_from``.
-    ``from_context``: "I meant X, not Y"; predicate and subject come from an earlier claim about Y.
+    ``from_context``: "I meant X, not Y"; predicate and subject come from an earlier claim about Y
+    (a non-empty ``predicate`` is the language module's guess, kept when no earlier claim matches).
+    ``inferred``: this clause alone is a plan or a hedge (source ``inferred``), unlike
+    ``ParsedSentence.hedged``, which covers the whole sentence. ``before``: the old value of a change
+    stated in the same clause ("moved from X to Y"), dated just before the clause's time.
     """
 
     predicate: str
@@ -34,6 +38,8 @@ class Claim:
     needs_future: bool = False
     keeps_time: bool = False
     from_context: bool = False
+    inferred: bool = False
+    before: bool = False
 
 
 @dataclass(slots=True)
