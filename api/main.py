@@ -13,7 +13,7 @@ from api.errors import install_error_handlers
 from api.logs import configure_logging, logger
 from api.metrics import Metrics
 from api.middleware import BodyLimitMiddleware, RequestContextMiddleware
-from api.routes import cypher, entities, episodes, facts, groups, health, metrics, search
+from api.routes import browse, cypher, entities, episodes, explorer, facts, groups, health, metrics, search
 from api.security import check_bind
 from graphmem.config import Settings
 from graphmem.errors import ConfigError
@@ -35,6 +35,8 @@ ROUTERS = (
     entities.router,
     groups.router,
     cypher.router,
+    browse.router,
+    explorer.router,
 )
 
 
