@@ -9,7 +9,8 @@ from typing import Any
 
 from graphmem.clock import Clock, utc_now
 from graphmem.config import Settings
-from graphmem.memory import corrections, ingestion, lifecycle, reads
+from graphmem.memory import browse, corrections, ingestion, lifecycle, reads
+from graphmem.memory.browse import GroupSummary, SessionTurn
 from graphmem.memory.context import MemoryContext
 from graphmem.memory.ingestion import PreparedBatch
 from graphmem.models.entity import EntityRecord
@@ -234,6 +235,14 @@ class GraphMemory:
 
     async def get_episode(self, group_id: str, episode_id: str) -> tuple[EpisodeRecord, list[FactRecord]]:
         return await reads.get_episode(self.ctx, group_id, episode_id)
+
+    async def list_groups(self, group_ids: Sequence[str] | None = None) -> list[GroupSummary]:
+        """Groups holding memory (of ``group_ids`` only, when given)."""
+        return await browse.list_groups(self.ctx, group_ids)
+
+    async def session_turns(self, group_id: str, session_id: str, *, last_n: int = 100) -> list[SessionTurn]:
+        """A session's last ``last_n`` turns, oldest first, with the facts each produced."""
+        return await browse.session_turns(self.ctx, group_id, session_id, last_n=last_n)
 
     # lifecycle (docs/lifecycle.md)
     async def forget_episode(self, group_id: str, episode_id: str) -> ForgetReport:

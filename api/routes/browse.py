@@ -1,0 +1,51 @@
+"""Browsing: the groups a key can read, and a session's turns in order."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Path, Query
+
+from api.deps import MemoryDep, PrincipalDep, ReadGroup
+from api.schemas.browse import GroupList, SessionTurns
+from api.schemas.common import errors
+
+router = APIRouter(tags=["browse"])
+
+SessionId = Annotated[str, Path(min_length=1, max_length=200, description="The episodes' `session_id`.")]
+
+
+@router.get(
+    "/v1/groups",
+    operation_id="list_groups",
+    summary="Groups this key can read",
+    description=(
+        "The groups holding memory that the caller may read, with episode, fact and entity counts: an "
+        "agent key's own groups, every group for analyst and admin keys."
+    ),
+    responses=errors(),
+)
+async def list_groups(principal: PrincipalDep, memory: MemoryDep) -> GroupList:
+    found = await memory.list_groups(sorted(principal.groups) if principal.groups is not None else None)
+    return GroupList.model_validate({"groups": [g.model_dump() for g in found]})
+
+
+@router.get(
+    "/v1/groups/{group}/sessions/{session_id}/episodes",
+    operation_id="session_episodes",
+    summary="A session's turns",
+    description=(
+        "The last `last_n` episodes of a session, oldest first, each with the facts it is evidence for."
+    ),
+    responses=errors(),
+)
+async def session_episodes(
+    group: ReadGroup,
+    session_id: SessionId,
+    memory: MemoryDep,
+    last_n: Annotated[int, Query(ge=1, le=1000, description="How many of the latest turns.")] = 100,
+) -> SessionTurns:
+    turns = await memory.session_turns(group, session_id, last_n=last_n)
+    return SessionTurns.model_validate(
+        {"group_id": group, "session_id": session_id, "turns": [t.model_dump() for t in turns]}
+    )

@@ -1,0 +1,34 @@
+"""Browsing DTOs: groups, and a session's turns."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+from api.schemas.facts import FactPublic
+from graphmem.models.episode import EpisodeRecord
+
+
+class GroupPublic(BaseModel):
+    """A group (tenant) holding memory, with its node counts."""
+
+    group_id: str
+    episodes: int = 0
+    facts: int = 0
+    entities: int = 0
+
+
+class GroupList(BaseModel):
+    groups: list[GroupPublic]
+
+
+class SessionTurnPublic(BaseModel):
+    """One turn of a session and the facts it is evidence for."""
+
+    episode: EpisodeRecord
+    facts: list[FactPublic]
+
+
+class SessionTurns(BaseModel):
+    group_id: str
+    session_id: str
+    turns: list[SessionTurnPublic]
