@@ -3,10 +3,12 @@
     GraphMemError (internal)
     ├── InvalidInput (invalid_input)
     │   ├── InvalidTimeRange (invalid_time_range)
-    │   └── InvalidQuery (invalid_query)
+    │   ├── InvalidQuery (invalid_query)
+    │   └── UnknownParameter (unknown_parameter)
     ├── NotFound (not_found)
     ├── AlreadyExists (already_exists)
     ├── Conflict (conflict)
+    │   └── IdempotencyConflict (idempotency_conflict)
     ├── Forbidden (forbidden)
     ├── Unauthorized (unauthorized)
     ├── PayloadTooLarge (payload_too_large)
@@ -51,6 +53,12 @@ class InvalidQuery(InvalidInput):
     code = "invalid_query"
 
 
+class UnknownParameter(InvalidInput):
+    """A request parameter the operation does not take (a typo must not be silently ignored)."""
+
+    code = "unknown_parameter"
+
+
 class NotFound(GraphMemError):
     code = "not_found"
 
@@ -61,6 +69,12 @@ class AlreadyExists(GraphMemError):
 
 class Conflict(GraphMemError):
     code = "conflict"
+
+
+class IdempotencyConflict(Conflict):
+    """An idempotency key (``external_id``) already names an episode with other content."""
+
+    code = "idempotency_conflict"
 
 
 class Forbidden(GraphMemError):

@@ -15,7 +15,7 @@ EXISTING_EPISODE_KEYS = (
     "UNWIND $keys AS k "
     "OPTIONAL MATCH (e:Episode {key: k}) "
     "OPTIONAL MATCH (t:Tombstone {key: k}) "
-    "RETURN k AS key, e.id AS id, t.key IS NOT NULL AS tombstoned"
+    "RETURN k AS key, e.id AS id, e.content_hash AS content_hash, t.key IS NOT NULL AS tombstoned"
 )
 
 CREATE_EPISODES = """
