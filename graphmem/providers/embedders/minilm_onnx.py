@@ -1,10 +1,12 @@
-"""all-MiniLM-L6-v2 on ONNX Runtime: the default ``minilm`` backend when onnxruntime is installed.
+"""BERT encoders on ONNX Runtime: all-MiniLM-L6-v2 (the default ``minilm`` backend when onnxruntime is
+installed) and any BERT-family sentence-transformers directory (the ``local`` embedder).
 
-There is no exported ONNX file for this model and no torch to export one, so the graph is written
+There is no exported ONNX file for these models and no torch to export one, so the graph is written
 here with ``onnx.helper`` from the same safetensors weights the numpy backend reads (fused Q/K/V,
-dense weights as (in, out): `prepare_weights`). The encoder uses ORT's fused CPU kernels
+dense weights as (in, out): `model_dir.prepare_weights`), shaped by the directory's `ModelSpec`
+(hidden size, layers, heads, epsilon, mean or CLS pooling). The encoder uses ORT's fused CPU kernels
 (com.microsoft Attention, SkipLayerNormalization, BiasGelu: exact erf GELU), and masked mean pooling
-plus L2 normalisation run inside the graph. The weights travel as external initializers, so the
+(or the CLS token) plus L2 normalisation run inside the graph. The weights travel as external initializers, so the
 serialised graph is ~12 KB and building it plus the session takes 0.2-0.5 s; ORT copies (and
 prepacks) them, so nothing here keeps them. Numerics match the numpy backend (cosine ≥ 0.9999996,
 fp32). One short query: 8.3 ms p50 against 15.7 ms in numpy, one thread (docs/design-notes.md).
@@ -20,7 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from graphmem.providers.embedders.minilm_numpy import MiniLMBase, prepare_weights
+from graphmem.providers.embedders.minilm_numpy import MODEL_NAME, bundled_model_dir
+from graphmem.providers.embedders.model_dir import BertBase, ModelSpec
 
 # The usearch wheel links a static libstdc++ whose locale facet ids clash with the shared libstdc++
 # that onnxruntime loads: importing onnxruntime *after* usearch segfaults (usearch 2.26.6,
@@ -52,17 +55,15 @@ def onnx_runtime_available() -> bool:
     return ort is not None and importlib.util.find_spec("onnx") is not None
 
 
-def build_graph(w: dict[str, np.ndarray], cfg: dict[str, Any]) -> tuple[bytes, dict[str, np.ndarray]]:
+def build_graph(w: dict[str, np.ndarray], spec: ModelSpec) -> tuple[bytes, dict[str, np.ndarray]]:
     """The serialised model, and its weights by initializer name (declared external in the graph).
 
     Inputs ``input_ids`` and ``attention_mask`` (int64, batch x seq); output ``embedding``
-    (float32, batch x hidden), mean-pooled over the mask and L2-normalised.
+    (float32, batch x hidden), pooled as the spec says (masked mean or CLS) and L2-normalised.
     """
     from onnx import TensorProto, helper, numpy_helper
 
-    eps = float(cfg["layer_norm_eps"])
-    heads = int(cfg["num_attention_heads"])
-    hidden = int(cfg["hidden_size"])
+    eps, heads, hidden = spec.eps, spec.heads, spec.hidden
     inits: list[Any] = []
     weights: dict[str, np.ndarray] = {}
     nodes: list[Any] = []
@@ -103,7 +104,7 @@ def build_graph(w: dict[str, np.ndarray], cfg: dict[str, Any]) -> tuple[bytes, d
         gamma, beta, bias = weight(norm + "weight"), weight(norm + "bias"), weight(dense + "bias")
         return op("SkipLayerNormalization", y, residual, gamma, beta, bias, ms=True, epsilon=eps)
 
-    for i in range(int(cfg["num_hidden_layers"])):
+    for i in range(spec.layers):
         p = f"encoder.layer.{i}."
         qkv = (weight(p + "qkv.weight"), weight(p + "qkv.bias"))
         ctx = op("Attention", x, *qkv, mask_i32, ms=True, num_heads=heads)
@@ -114,34 +115,35 @@ def build_graph(w: dict[str, np.ndarray], cfg: dict[str, Any]) -> tuple[bytes, d
         h = op("MatMul", h, weight(p + "output.dense.weight"))
         x = add_norm(h, x, p + "output.dense.", p + "output.LayerNorm.")
 
-    # sentence-transformers pooling: attention-masked mean, then L2 normalisation
-    mask = op("Unsqueeze", op("Cast", "attention_mask", to=TensorProto.FLOAT), const("last", [-1]))
-    summed = op("ReduceSum", op("Mul", x, mask), "one", keepdims=0)
-    count = op("Max", op("ReduceSum", mask, "one", keepdims=0), const("min_count", 1e-9, np.float32))
-    pooled = op("Div", summed, count)
+    # sentence-transformers pooling: attention-masked mean or the CLS token, then L2 normalisation
+    if spec.pooling == "cls":
+        pooled = op("Gather", x, const("first", 0), axis=1)
+    else:
+        mask = op("Unsqueeze", op("Cast", "attention_mask", to=TensorProto.FLOAT), const("last", [-1]))
+        summed = op("ReduceSum", op("Mul", x, mask), "one", keepdims=0)
+        count = op("Max", op("ReduceSum", mask, "one", keepdims=0), const("min_count", 1e-9, np.float32))
+        pooled = op("Div", summed, count)
     norm = op("Max", op("ReduceL2", pooled, axes=[-1], keepdims=1), const("min_norm", 1e-12, np.float32))
     nodes.append(helper.make_node("Div", [pooled, norm], ["embedding"], name="embedding"))
 
     ids_type = [helper.make_tensor_value_info(n, TensorProto.INT64, ["batch", "seq"]) for n in INPUTS]
     out_type = helper.make_tensor_value_info("embedding", TensorProto.FLOAT, ["batch", hidden])
-    graph = helper.make_graph(nodes, "all-MiniLM-L6-v2", ids_type, [out_type], initializer=inits)
+    graph = helper.make_graph(nodes, "bert-encoder", ids_type, [out_type], initializer=inits)
     opsets = [helper.make_opsetid("", 17), helper.make_opsetid("com.microsoft", 1)]
     model = helper.make_model(graph, opset_imports=opsets, producer_name="graphmem", ir_version=8)
     return model.SerializeToString(), weights
 
 
-class MiniLMOnnxEmbedder(MiniLMBase):
-    """Thread-safe, lazy-loading MiniLM embedder on ONNX Runtime (384-d, L2-normalised float32)."""
+class BertOnnxEmbedder(BertBase):
+    """Thread-safe, lazy-loading BERT embedder on ONNX Runtime (L2-normalised float32)."""
 
     _session: Any = None
 
-    def _load_model(self, root: Path, cfg: dict[str, Any]) -> None:
-        from safetensors.numpy import load_file
-
+    def _load_model(self, spec: ModelSpec, weights: dict[str, np.ndarray]) -> None:
         if ort is None:
-            raise ImportError("onnxruntime is not installed; use the numpy MiniLMEmbedder")
+            raise ImportError("onnxruntime is not installed; use the numpy BertNumpyEmbedder")
 
-        graph, weights = build_graph(prepare_weights(load_file(str(root / "model.safetensors"))), cfg)
+        graph, weights = build_graph(weights, spec)
         opts = ort.SessionOptions()
         # one thread by default, as for numpy: a query's matrices are too small to share, and on a
         # busy host extra threads multiply latency; None lets ORT choose, without spinning
@@ -160,3 +162,13 @@ class MiniLMOnnxEmbedder(MiniLMBase):
         ids, mask = self._encode(texts)
         out: np.ndarray = self._session.run(["embedding"], {"input_ids": ids, "attention_mask": mask})[0]
         return out
+
+
+class MiniLMOnnxEmbedder(BertOnnxEmbedder):
+    """all-MiniLM-L6-v2 (384-d) on ONNX Runtime, from the bundled weights unless ``model_dir`` says otherwise."""
+
+    def __init__(self, model_dir: Path | None = None, *, threads: int | None = 1) -> None:
+        super().__init__(model_dir, name=MODEL_NAME, threads=threads)
+
+    def _model_dir(self) -> Path:
+        return self._dir or bundled_model_dir()

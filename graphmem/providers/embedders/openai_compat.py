@@ -1,0 +1,329 @@
+"""The ``openai`` embedder: any OpenAI-compatible ``POST {base_url}/embeddings`` endpoint (OpenAI,
+Ollama, vLLM, Text Embeddings Inference, LM Studio).
+
+``embed(texts)`` cuts the texts into requests of ``batch_size`` and sends up to ``concurrency`` of
+them at once (one bound for the whole embedder, shared by concurrent callers), so a batch of 256
+episodes costs about ``256 / batch_size / concurrency`` round trips of the endpoint, not of this
+machine's CPU. Each request:
+
+    attempt ─┬─ 200 + one vector per text, of the configured dimension ─→ vectors (L2-normalised)
+             ├─ vectors of another dimension ─────────────────────────→ EmbeddingMismatch at once
+             ├─ timeout, connection error, 429, 5xx, malformed body ──→ retry, backoff
+             └─ any other status (400, 401, 403, 404) ──────────────────→ EmbedderUnavailable at once
+
+Retries are bounded by ``max_retries`` (so at most ``max_retries + 1`` requests per batch) with
+exponential backoff; a ``Retry-After`` header (seconds or an HTTP date) sets the wait instead, capped
+at ``max_backoff_s``. When they run out, ``EmbedderUnavailable`` names the URL, model, attempts and the
+last reason; it is ``retryable`` unless the endpoint refused the request itself (a 4xx other than
+429). No partial result is returned: one failed batch fails the call. Errors and logs carry
+statuses and error codes, never the texts or the key.
+
+The model name recorded in the graph is ``openai:<model>``, so switching to or from another provider
+is refused until ``graphmem reembed`` has run (``graphmem.store.migrations.check_embedding_model``).
+"""
+
+from __future__ import annotations
+
+import email.utils
+import math
+import ssl
+import threading
+import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
+from functools import cache
+from typing import Any, NoReturn
+
+import httpx
+import numpy as np
+
+from graphmem.clock import utc_now
+from graphmem.errors import ConfigError, EmbedderUnavailable, EmbeddingMismatch
+
+PROVIDER = "openai"
+
+
+class _Retry(Exception):
+    def __init__(self, reason: str, *, status: int | None = None, wait_s: float | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.status = status
+        self.wait_s = wait_s
+
+
+class _Fatal(Exception):
+    def __init__(self, reason: str, *, status: int | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.status = status
+
+
+class OpenAIEmbedder:
+    """Embeds through an OpenAI-compatible endpoint; batched, concurrent, retried, all or nothing."""
+
+    def __init__(
+        self,
+        *,
+        base_url: str,
+        model: str,
+        dimension: int,
+        api_key: str | None = None,
+        batch_size: int = 32,
+        concurrency: int = 4,
+        timeout_s: float = 30.0,
+        max_retries: int = 3,
+        backoff_s: float = 0.5,
+        max_backoff_s: float = 30.0,
+        passage_prefix: str = "",
+        query_prefix: str = "",
+    ) -> None:
+        check_settings(
+            base_url=base_url,
+            model=model,
+            dimension=dimension,
+            batch_size=batch_size,
+            concurrency=concurrency,
+            timeout_s=timeout_s,
+            max_retries=max_retries,
+        )
+        self.base_url = base_url.rstrip("/")
+        self.model = model
+        self._dimension = dimension
+        self.batch_size = batch_size
+        self.concurrency = concurrency
+        self.timeout_s = timeout_s
+        self.max_retries = max_retries
+        self.backoff_s = max(0.0, backoff_s)
+        self.max_backoff_s = max(0.0, max_backoff_s)
+        self.passage_prefix = passage_prefix
+        self.query_prefix = query_prefix
+        self._api_key = api_key or None
+        self._slots = threading.BoundedSemaphore(concurrency)
+        self._lock = threading.Lock()
+        self._client: httpx.Client | None = None
+
+    def __repr__(self) -> str:  # never shows the key
+        return f"OpenAIEmbedder(base_url={self.base_url!r}, model={self.model!r})"
+
+    @property
+    def model_name(self) -> str:
+        return f"{PROVIDER}:{self.model}"
+
+    @property
+    def dimension(self) -> int:
+        return self._dimension
+
+    @property
+    def url(self) -> str:
+        return f"{self.base_url}/embeddings"
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        return self._embed([self.passage_prefix + t for t in texts])
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """One query's vector (1 x dimension), with the query prefix of e5-style models."""
+        return self._embed([self.query_prefix + text])
+
+    def close(self) -> None:
+        with self._lock:
+            if self._client is not None:
+                self._client.close()
+                self._client = None
+
+    # ------------------------------------------------------------------ batching
+
+    def _embed(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self._dimension), dtype=np.float32)
+        batches = [texts[i : i + self.batch_size] for i in range(0, len(texts), self.batch_size)]
+        if len(batches) == 1:
+            return self._batch(batches[0])
+        pool = ThreadPoolExecutor(min(self.concurrency, len(batches)), thread_name_prefix="embed")
+        try:
+            parts = list(pool.map(self._batch, batches))  # in order; the first failure raises
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+        return np.concatenate(parts)
+
+    def _batch(self, texts: list[str]) -> np.ndarray:
+        attempts = self.max_retries + 1
+        for attempt in range(1, attempts + 1):
+            try:
+                with self._slots:
+                    return self._request(texts)
+            except _Fatal as exc:
+                self._fail(attempt, exc.reason, exc.status, retryable=False)
+            except _Retry as exc:
+                last = exc
+            if attempt < attempts:
+                time.sleep(self._delay(attempt, last.wait_s))
+        self._fail(attempts, last.reason, last.status, retryable=True)
+
+    # ------------------------------------------------------------------ one request
+
+    def _request(self, texts: list[str]) -> np.ndarray:
+        try:
+            response = self._http().post(self.url, json={"model": self.model, "input": texts})
+        except httpx.TimeoutException:
+            raise _Retry(f"timed out after {self.timeout_s:g}s") from None
+        except httpx.UnsupportedProtocol:
+            raise _Fatal("base_url is not an http(s) URL") from None
+        except httpx.RequestError as exc:
+            raise _Retry(f"request failed: {type(exc).__name__}") from None
+        status = response.status_code
+        if status == 429 or status >= 500:
+            raise _Retry(f"HTTP {status}{error_code(response)}", status=status, wait_s=retry_after(response))
+        if status != 200:
+            raise _Fatal(f"HTTP {status}{error_code(response)}", status=status)
+        return self._vectors(response, len(texts))
+
+    def _vectors(self, response: httpx.Response, n: int) -> np.ndarray:
+        rows = _data_rows(response, n)
+        width = {len(r) for r in rows}
+        if width != {self._dimension}:
+            got = ", ".join(str(w) for w in sorted(width))
+            raise EmbeddingMismatch(
+                f"the endpoint answered {got}-d vectors for model {self.model!r} but "
+                f"GRAPHMEM_EMBED_DIMENSION is {self._dimension}; set it to the model's dimension",
+                details={
+                    "field": "GRAPHMEM_EMBED_DIMENSION",
+                    "url": self.url,
+                    "model": self.model,
+                    "configured": self._dimension,
+                    "received": sorted(width),
+                },
+            )
+        try:
+            out = np.asarray(rows, dtype=np.float32)
+        except (TypeError, ValueError):
+            raise _Retry("embedding values are not numbers") from None
+        if not np.isfinite(out).all():
+            raise _Retry("embedding values are not finite")
+        norms = np.linalg.norm(out, axis=1, keepdims=True)
+        return out / np.clip(norms, 1e-12, None)
+
+    def _http(self) -> httpx.Client:
+        client = self._client
+        if client is not None:
+            return client
+        with self._lock:
+            if self._client is None:
+                limits = httpx.Limits(
+                    max_connections=self.concurrency, max_keepalive_connections=self.concurrency
+                )
+                self._client = httpx.Client(
+                    timeout=self.timeout_s, headers=self._headers(), verify=_tls(), limits=limits
+                )
+            return self._client
+
+    def _headers(self) -> dict[str, str]:
+        headers = {"Accept": "application/json", "User-Agent": "graphmem"}
+        if self._api_key:
+            headers["Authorization"] = f"Bearer {self._api_key}"
+        return headers
+
+    def _delay(self, attempt: int, wait_s: float | None) -> float:
+        delay = wait_s if wait_s is not None else self.backoff_s * 2 ** (attempt - 1)
+        return min(delay, self.max_backoff_s)
+
+    def _fail(self, attempts: int, reason: str, status: int | None, *, retryable: bool) -> NoReturn:
+        details: dict[str, Any] = {
+            "embedder": PROVIDER,
+            "url": self.url,
+            "model": self.model,
+            "attempts": attempts,
+            "reason": reason,
+        }
+        if status is not None:
+            details["status"] = status
+        noun = "attempt" if attempts == 1 else "attempts"
+        exc = EmbedderUnavailable(
+            f"embedding endpoint {self.url} (model {self.model!r}) failed after {attempts} {noun}: {reason}",
+            details=details,
+        )
+        exc.retryable = retryable
+        raise exc
+
+
+# ---------------------------------------------------------------------- helpers
+
+
+def check_settings(
+    *, base_url: str, model: str, dimension: int, batch_size: int, concurrency: int, timeout_s: float,
+    max_retries: int,
+) -> None:  # fmt: skip
+    """ConfigError naming every bad setting (by its environment variable)."""
+    problems = {
+        "GRAPHMEM_EMBED_BASE_URL": not base_url.startswith(("http://", "https://")),
+        "GRAPHMEM_EMBED_MODEL": not model.strip(),
+        "GRAPHMEM_EMBED_DIMENSION": dimension < 1,
+        "GRAPHMEM_EMBED_BATCH_SIZE": batch_size < 1,
+        "GRAPHMEM_EMBED_CONCURRENCY": concurrency < 1,
+        "GRAPHMEM_EMBED_TIMEOUT_S": not timeout_s > 0,
+        "GRAPHMEM_EMBED_MAX_RETRIES": max_retries < 0,
+    }
+    bad = [field for field, wrong in problems.items() if wrong]
+    if bad:
+        raise ConfigError(
+            "invalid openai embedder settings: "
+            + ", ".join(bad)
+            + " (base URL http(s), model non-empty, dimension, batch size and concurrency >= 1,"
+            " timeout > 0, retries >= 0)",
+            details={"field": bad[0], "fields": bad},
+        )
+
+
+@cache
+def _tls() -> ssl.SSLContext:
+    """One TLS context per process (loading the CA bundle costs ~0.25 s)."""
+    return httpx.create_ssl_context()
+
+
+def _data_rows(response: httpx.Response, n: int) -> list[list[float]]:
+    """``data[*].embedding`` in input order (by ``index`` when given); anything else is retried."""
+    try:
+        data = response.json()["data"]
+    except (ValueError, KeyError, TypeError):
+        raise _Retry("response has no data list") from None
+    if not isinstance(data, list) or len(data) != n:
+        got = len(data) if isinstance(data, list) else "no"
+        raise _Retry(f"response has {got} embeddings for {n} inputs")
+    try:
+        if all(isinstance(d.get("index"), int) for d in data):
+            data = sorted(data, key=lambda d: d["index"])
+        rows = [d["embedding"] for d in data]
+    except (AttributeError, KeyError, TypeError):
+        raise _Retry("response items have no embedding") from None
+    if not all(isinstance(r, list) for r in rows):
+        raise _Retry("embeddings are not lists of floats (base64 is not requested)")
+    return rows
+
+
+def error_code(response: httpx.Response) -> str:
+    """`` (code)`` from an OpenAI-style error body; the message itself is not kept (it may echo input)."""
+    try:
+        error = response.json().get("error")
+    except (ValueError, AttributeError):
+        return ""
+    code = error.get("code") or error.get("type") if isinstance(error, dict) else None
+    return f" ({str(code)[:60]})" if code else ""
+
+
+def retry_after(response: httpx.Response, *, now: datetime | None = None) -> float | None:
+    """Seconds a ``Retry-After`` header asks for: delta-seconds or an HTTP date; None when absent or bad."""
+    value = response.headers.get("retry-after", "").strip()
+    if not value:
+        return None
+    try:
+        seconds = float(value)
+    except ValueError:
+        try:
+            when = email.utils.parsedate_to_datetime(value)
+        except (TypeError, ValueError):
+            return None
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=UTC)
+        seconds = (when - (now or utc_now())).total_seconds()
+        seconds = max(0.0, seconds)
+    return seconds if math.isfinite(seconds) and seconds >= 0 else None
