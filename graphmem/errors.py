@@ -4,7 +4,8 @@
     ├── InvalidInput (invalid_input)
     │   ├── InvalidTimeRange (invalid_time_range)
     │   ├── InvalidQuery (invalid_query)
-    │   └── UnknownParameter (unknown_parameter)
+    │   ├── UnknownParameter (unknown_parameter)
+    │   └── ResultTooDeep (result_too_deep)
     ├── NotFound (not_found)
     ├── AlreadyExists (already_exists)
     ├── Conflict (conflict)
@@ -16,6 +17,7 @@
     ├── ConfigError (config_error)
     │   └── EmbeddingMismatch (embedding_mismatch)
     ├── StoreUnavailable (store_unavailable, retryable)
+    ├── QueryTimeout (query_timeout)
     └── EmbedderUnavailable (embedder_unavailable, retryable)
 
 The API maps ``code`` to an HTTP status in one table; the CLI prints ``code: message``.
@@ -57,6 +59,12 @@ class UnknownParameter(InvalidInput):
     """A request parameter the operation does not take (a typo must not be silently ignored)."""
 
     code = "unknown_parameter"
+
+
+class ResultTooDeep(InvalidInput):
+    """A query's result nests values deeper than the encoder follows (``details.max_depth``)."""
+
+    code = "result_too_deep"
 
 
 class NotFound(GraphMemError):
@@ -104,6 +112,12 @@ class EmbeddingMismatch(ConfigError):
 class StoreUnavailable(GraphMemError):
     code = "store_unavailable"
     retryable = True
+
+
+class QueryTimeout(GraphMemError):
+    """A query ran past its deadline; the work was stopped (``details.timeout_s``)."""
+
+    code = "query_timeout"
 
 
 class EmbedderUnavailable(GraphMemError):
