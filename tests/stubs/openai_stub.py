@@ -148,7 +148,7 @@ class _Handler(BaseHTTPRequestHandler):
         rec = Recorded(
             self.command, self.path, {k.lower(): v for k, v in self.headers.items()}, self.rfile.read(length)
         )
-        if self.command != "POST" or not self.path.rstrip("/").endswith("/chat/completions"):
+        if self.command != "POST" or not self.path.rstrip("/").endswith(stub.route):
             reply = error(404, "not_found")
         else:
             reply = stub._take(rec)
@@ -177,6 +177,8 @@ class _Server(ThreadingHTTPServer):
 
 class OpenAIStub:
     """A scripted OpenAI-compatible endpoint; see the module docstring."""
+
+    route = "/chat/completions"  # the one path served (tests/stubs/embeddings_stub.py: /embeddings)
 
     def __init__(self) -> None:
         self.requests: list[Recorded] = []
