@@ -17,7 +17,7 @@ from graphmem.memory import GraphMemory
 from graphmem.memory.lifecycle import records
 from graphmem.memory.lifecycle.backup import read_jsonl
 from graphmem.models.lifecycle import DecayPolicy, ForgetReport
-from graphmem.providers.embedders.factory import build_embedder
+from graphmem.providers.embedders.factory import embedder_from_settings
 from graphmem.providers.extractors.factory import build_extractor
 from graphmem.store.driver import Store
 from graphmem_cli.common import count_option, ensure_server, fail, guarded, run_async, settings, with_memory
@@ -166,7 +166,7 @@ async def _open_unchecked(cfg: Settings) -> GraphMemory:
     try:
         return await GraphMemory.open(
             store=store,
-            embedder=build_embedder(cfg.embedder, dimension=cfg.embedding_dimension),
+            embedder=embedder_from_settings(cfg),
             extractor=build_extractor(cfg),
             migrate=False,
         )

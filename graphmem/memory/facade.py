@@ -26,7 +26,7 @@ from graphmem.models.lifecycle import (
 )
 from graphmem.models.search import SearchRequest, SearchResult
 from graphmem.ports import Embedder, Extractor
-from graphmem.providers.embedders.factory import build_embedder
+from graphmem.providers.embedders.factory import embedder_from_settings
 from graphmem.providers.extractors.factory import build_extractor
 from graphmem.retrieval.pipeline import Searcher
 from graphmem.retrieval.tenant_index.registry import TenantIndexes
@@ -77,9 +77,7 @@ class GraphMemory:
         try:
             return await cls.open(
                 store=store,
-                embedder=build_embedder(
-                    settings.embedder, dimension=settings.embedding_dimension, threads=settings.embed_threads
-                ),
+                embedder=embedder_from_settings(settings),
                 extractor=build_extractor(settings),
                 clock=clock,
                 vector_exact_threshold=settings.vector_exact_threshold,
