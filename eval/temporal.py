@@ -38,8 +38,11 @@ SHUFFLE_SEED = 20240601
 SEARCH_K = 10
 
 
-def load_cases(path: Path, limit: int | None = None, only: str | None = None) -> list[CaseSpec]:
-    """Parse the JSONL suite; ``only`` keeps cases whose id starts with it, ``limit`` the first N."""
+def load_cases(
+    path: Path, limit: int | None = None, only: str | None = None, split: str | None = None
+) -> list[CaseSpec]:
+    """Parse the JSONL suite; ``only`` keeps cases whose id starts with it, ``split`` those of one
+    split (dev or test; cases without one belong to no split), ``limit`` the first N."""
     cases = []
     with path.open(encoding="utf-8") as fh:
         for number, line in enumerate(fh, start=1):
@@ -51,7 +54,7 @@ def load_cases(path: Path, limit: int | None = None, only: str | None = None) ->
                 raise ValueError(f"{path}:{number}: invalid case: {_one_line(exc)}") from exc
             except (ValueError, GraphMemError) as exc:
                 raise ValueError(f"{path}:{number}: invalid case: {exc}") from exc
-            if only is None or case.case_id.startswith(only):
+            if (only is None or case.case_id.startswith(only)) and split in (None, case.split):
                 cases.append(case)
     return cases[:limit] if limit is not None else cases
 
@@ -84,6 +87,7 @@ async def ask(memory: GraphMemory, group_id: str, case: CaseSpec, q: Question) -
         "source": case.source,
         "lang": case.lang,
         "category": case.category,
+        "split": case.split,
         "query": q.query,
     }
     if q.kind == "history":
@@ -109,6 +113,7 @@ def _errored(case: CaseSpec, exc: GraphMemError) -> list[Outcome]:
             source=case.source,
             lang=case.lang,
             category=case.category,
+            split=case.split,
             query=q.query,
             expect=q.expect_history if q.kind == "history" else q.expect,
             structured=False,

@@ -5,7 +5,9 @@ Accuracies are over the questions a check applies to: ``structured_accuracy`` an
 questions. In ``by_kind``, the history row's ``structured`` is its chain accuracy and its
 ``search`` is null (EVAL.md defines no search check for history). ``by_source`` (an allowed
 extra key) splits the same numbers by case source: explicit (facts only), natural (episodes only)
-and mixed.
+and mixed. ``by_lang`` splits them by case language, and ``by_split`` (present when some case
+carries a ``split``, as the generated benchmark's do) by split, each split with its own ``by_lang``:
+the generated benchmark's acceptance figures are ``by_split.test.by_lang.{en,zh}``.
 """
 
 from __future__ import annotations
@@ -64,7 +66,7 @@ def summarize(outcomes: Sequence[Outcome], n_cases: int) -> dict[str, Any]:
     sources = _by(outcomes, lambda o: o.source, SOURCES)
     for name, row in sources.items():
         row["n_cases"] = len({o.case_id for o in outcomes if o.source == name})
-    return {
+    result = {
         "n_cases": n_cases,
         "n_questions": len(outcomes),
         "structured_accuracy": _accuracy(point, "structured"),
@@ -73,7 +75,26 @@ def summarize(outcomes: Sequence[Outcome], n_cases: int) -> dict[str, Any]:
         "by_kind": by_kind,
         "failures": failures[:MAX_FAILURES],
         "by_source": sources,
+        "by_lang": _by_lang(outcomes),
     }
+    splits = sorted({o.split for o in outcomes if o.split})
+    if splits:
+        result["by_split"] = {}
+        for name in splits:
+            rows = [o for o in outcomes if o.split == name]
+            result["by_split"][name] = {
+                **_group(rows),
+                "n_cases": len({o.case_id for o in rows}),
+                "by_lang": _by_lang(rows),
+            }
+    return result
+
+
+def _by_lang(outcomes: Sequence[Outcome]) -> dict[str, Any]:
+    groups = _by(outcomes, lambda o: o.lang or "-", ())
+    for name, row in groups.items():
+        row["n_cases"] = len({o.case_id for o in outcomes if (o.lang or "-") == name})
+    return groups
 
 
 def all_failures(outcomes: Sequence[Outcome]) -> list[dict[str, Any]]:
@@ -95,12 +116,14 @@ def table(summary: dict[str, Any], outcomes: Sequence[Outcome]) -> str:
     lines.append(f"history accuracy: {_cell(summary['history_accuracy'])}  (cases: {summary['n_cases']})")
     lines.append("")
     lines.append(f"{'split':<20}{'cases':>6}{'questions':>10}{'structured':>12}{'search':>10}{'history':>10}")
-    splits = [("source", summary["by_source"]), ("lang", _by(outcomes, lambda o: o.lang or "-", ()))]
-    for label, groups in splits:
-        for name, row in groups.items():
-            n_cases = row.get("n_cases", len({o.case_id for o in outcomes if (o.lang or "-") == name}))
-            lines.append(
-                f"{label + '=' + name:<20}{n_cases:>6}{row['n_questions']:>10}{_cell(row['structured']):>12}"
-                f"{_cell(row['search']):>10}{_cell(row['history']):>10}"
-            )
+    rows: list[tuple[str, dict[str, Any]]] = [("source=" + k, v) for k, v in summary["by_source"].items()]
+    rows += [("lang=" + k, v) for k, v in summary["by_lang"].items()]
+    for name, split in summary.get("by_split", {}).items():
+        rows.append(("split=" + name, split))
+        rows += [(f"split={name}/{k}", v) for k, v in split["by_lang"].items()]
+    for label, row in rows:
+        lines.append(
+            f"{label:<20}{row['n_cases']:>6}{row['n_questions']:>10}{_cell(row['structured']):>12}"
+            f"{_cell(row['search']):>10}{_cell(row['history']):>10}"
+        )
     return "\n".join(lines)

@@ -44,7 +44,8 @@ class Question(BaseModel):
 
 
 class CaseSpec(BaseModel):
-    """One line of the suite. ``category`` and ``lang`` are optional extras used for breakdowns."""
+    """One line of the suite. ``category``, ``lang`` and ``split`` (dev or test, in the generated
+    benchmark) are optional extras used for breakdowns."""
 
     model_config = ConfigDict(extra="ignore")
 
@@ -56,6 +57,7 @@ class CaseSpec(BaseModel):
     questions: list[Question]
     category: str = ""
     lang: str = ""
+    split: str = ""
 
     @property
     def source(self) -> str:
@@ -154,6 +156,7 @@ class Outcome(BaseModel):
     category: str
     query: str
     expect: Any
+    split: str = ""
     structured: bool
     structured_got: list[str] | str
     search: bool | None = None

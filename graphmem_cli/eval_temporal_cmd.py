@@ -17,8 +17,17 @@ from graphmem_cli.common import count_option, ensure_server, fail, guarded, run_
     "--data",
     "data",
     required=True,
+    multiple=True,
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="Suite JSONL, one case per line (EVAL.md §1), e.g. eval/data/temporal_suite.jsonl.",
+    help="Suite JSONL, one case per line (EVAL.md §1), e.g. eval/data/temporal_suite.jsonl; repeat "
+    "to run several files in one pass (e.g. eval/data/temporal_gen_dev.jsonl and _test.jsonl).",
+)
+@click.option(
+    "--split",
+    type=click.Choice(["dev", "test", "all"]),
+    default="all",
+    show_default=True,
+    help="Only cases of this split of the generated benchmark (cases without a split are in 'all' only).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object last.")
 @count_option(
@@ -39,7 +48,8 @@ from graphmem_cli.common import count_option, ensure_server, fail, guarded, run_
 @click.option("--keep", is_flag=True, help="Leave the eval groups in Neo4j (debugging).")
 @guarded
 def temporal(
-    data: Path,
+    data: tuple[Path, ...],
+    split: str,
     as_json: bool,
     concurrency: int,
     limit: int | None,
@@ -50,21 +60,31 @@ def temporal(
     """Structured, search and history accuracy on a temporal suite, per question kind.
 
     Each case is ingested into a fresh group of its own (episodes through the configured
-    extractor, one call per episode; explicit facts), questioned, then forgotten.
+    extractor, one call per episode; explicit facts), questioned, then forgotten. Results are
+    broken down by language and, for the generated benchmark, by split (dev and test phrasing
+    families, each by language).
 
     \b
     Example:
       graphmem eval temporal --data eval/data/temporal_suite.jsonl --json
+      graphmem eval temporal --data eval/data/temporal_gen_dev.jsonl --data eval/data/temporal_gen_test.jsonl
     """
     from eval.temporal import load_cases, run_suite, write_failures
     from eval.temporal_report import summarize, table
 
+    wanted = None if split == "all" else split
     try:
-        cases = load_cases(data, limit=limit, only=only)
+        cases = [c for path in data for c in load_cases(path, only=only, split=wanted)]
     except ValueError as exc:
         fail(str(exc))
+    cases = cases[:limit] if limit is not None else cases
     if not cases:
-        fail(f"no cases in {data}" + (f" matching {only!r}" if only else ""))
+        names = ", ".join(map(str, data))
+        fail(
+            f"no cases in {names}"
+            + (f" matching {only!r}" if only else "")
+            + (f" in split {split}" if wanted else "")
+        )
     cfg = settings()
     ensure_server(cfg)
 

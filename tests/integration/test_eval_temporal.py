@@ -13,7 +13,8 @@ from eval.temporal_report import summarize
 from graphmem.memory import GraphMemory
 from graphmem_cli.eval_temporal_cmd import temporal
 
-SUITE = Path(__file__).resolve().parents[2] / "eval" / "data" / "temporal_suite.jsonl"
+DATA = Path(__file__).resolve().parents[2] / "eval" / "data"
+SUITE = DATA / "temporal_suite.jsonl"
 EXPLICIT = (
     "en-explicit-001",  # works_at chain with valid_to, as_of before the first fact
     "en-explicit-004",  # located_at trip does not supersede lives_in
@@ -32,6 +33,7 @@ KEYS = {
     "by_kind",
     "failures",
     "by_source",
+    "by_lang",
 }
 
 
@@ -77,3 +79,21 @@ def test_cli_prints_the_table_and_one_json_object_last() -> None:
     assert set(payload) == KEYS
     assert payload["n_cases"] == 2
     assert payload["structured_accuracy"] == 1.0
+
+
+def test_cli_runs_both_generated_files_and_reports_the_chosen_split_by_language() -> None:
+    files = ["--data", str(DATA / "temporal_gen_dev.jsonl"), "--data", str(DATA / "temporal_gen_test.jsonl")]
+    result = CliRunner().invoke(
+        temporal, [*files, "--split", "test", "--only", "gen-test-", "--limit", "2", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.output.strip().splitlines()[-1])
+    assert payload["n_cases"] == 2
+    assert set(payload["by_split"]) == {"test"}
+    split = payload["by_split"]["test"]
+    assert split["n_cases"] == 2 and set(split["by_lang"]) == {"en"}
+    assert set(split["by_lang"]["en"]) == {"n_cases", "n_questions", "structured", "search", "history"}
+    assert "split=test/en" in result.output
+
+    none = CliRunner().invoke(temporal, [*files, "--split", "dev", "--only", "gen-test-"])
+    assert none.exit_code != 0 and "no cases" in none.output
