@@ -16,6 +16,7 @@ from graphmem.models.entity import EntityRecord
 from graphmem.models.episode import EpisodeRecord
 from graphmem.models.search import EntityHit, EpisodeHit, FactHit, Hit, SearchRequest, SearchResult
 from graphmem.ports import Embedder
+from graphmem.providers.embedders import embed_query
 from graphmem.retrieval import bm25
 from graphmem.retrieval.config import SearchConfig, recipe
 from graphmem.retrieval.context import build_context
@@ -115,7 +116,7 @@ class _Run:
     def _embed(self) -> asyncio.Future[np.ndarray]:
         """The query's embedding, computed once (in a thread) and shared by both channel paths."""
         if self._embedding is None:
-            embed = asyncio.to_thread(self.s.embedder.embed, [self.req.query])
+            embed = asyncio.to_thread(embed_query, self.s.embedder, self.req.query)
             self._embedding = asyncio.ensure_future(self._timed("embed", embed))
         return self._embedding
 
