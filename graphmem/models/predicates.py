@@ -42,6 +42,10 @@ VOCABULARY: dict[str, Predicate] = {
         Predicate("speaks", False, object_is_entity=False, phrase="speaks"),
         Predicate("married_to", True, object_kind="person", phrase="is married to"),
         Predicate("born_in", True, object_kind="place", phrase="was born in"),
+        # events (multi-valued: each occasion is its own fact, dated by valid_from)
+        Predicate("attended", False, object_is_entity=False, phrase="attended"),
+        Predicate("visited", False, object_is_entity=False, phrase="visited"),
+        Predicate("met", False, object_kind="person", phrase="met"),
     )
 }
 

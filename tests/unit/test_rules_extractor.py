@@ -69,7 +69,7 @@ EN_ASSERTS: list[tuple[str, list[Row]]] = [
     ("I'm studying computer science at Stanford.", [("Alice", "studies_at", "Stanford", "assert")]),
     ("I go to Harvard University.", [("Alice", "studies_at", "Harvard University", "assert")]),
     ("I enrolled at Oxford.", [("Alice", "studies_at", "Oxford", "assert")]),
-    ("I go to the gym.", []),
+    ("I go to the gym.", [("Alice", "goes_to", "gym", "assert")]),  # a habit: open predicate, not studies_at
     # relationship_status
     ("I'm single.", [("Alice", "relationship_status", "single", "assert")]),
     ("I got engaged!", [("Alice", "relationship_status", "engaged", "assert")]),

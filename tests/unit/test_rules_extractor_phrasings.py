@@ -71,8 +71,9 @@ PHRASINGS: list[tuple[str, list[Row]]] = [
     # 6. "switched to X" when X is a capitalised name, not a language or device
     ("I switched jobs to Initech.", alice("works_at", "Initech")),
     ("I switched to Acme.", alice("works_at", "Acme")),
-    ("I switched to decaf.", []),
-    ("I switched to Python.", []),
+    # not employers: kept as the open predicate switches_to (never works_at)
+    ("I switched to decaf.", alice("switches_to", "decaf")),
+    ("I switched to Python.", alice("switches_to", "Python")),
     # 7. "they made me X" when X names a role
     ("They made me finance director.", alice("job_title", "finance director")),
     ("They promoted me to head of sales.", alice("job_title", "head of sales")),

@@ -14,17 +14,32 @@ earlier fact about Y in the episode guesses its predicate from the names (see ``
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from graphmem.clock import as_utc
 from graphmem.models.common import SourceKind
 from graphmem.models.extraction import ExtractedEntity, ExtractedFact, Extraction
 from graphmem.models.predicates import lookup
+from graphmem.providers.extractors.en_parse import parse_many
 from graphmem.providers.extractors.rules_base import Claim, ParsedSentence
 from graphmem.providers.extractors.rules_en import parse_en
+from graphmem.providers.extractors.rules_en_gates import (
+    gate_facts,
+    merge_duplicates,
+    new_claims,
+    subject_in_parse,
+    worth_parsing,
+)
 from graphmem.providers.extractors.rules_en_objects import NOT_NAMES, leading_name
+from graphmem.providers.extractors.rules_en_parse import Speakers, parse_claims
 from graphmem.providers.extractors.rules_zh import parse_zh, zh_entities
 from graphmem.providers.extractors.timeparse import TimeMatch, find_times
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _SENTENCE_END = re.compile(
@@ -89,34 +104,94 @@ def _cut_times(sentence: str, times: list[TimeMatch], zh: bool) -> str:
     return _SPACE_PUNCT.sub(r"\1", _SPACES.sub(" ", text)).strip()
 
 
+@dataclass(frozen=True, slots=True)
+class ExtractRequest:
+    """One episode for ``RulesExtractor.extract_batch``; ``other_speaker`` is who "you" is (the
+    other party of a two-party session), else None."""
+
+    content: str
+    speaker: str | None
+    reference_time: datetime
+    other_speaker: str | None = None
+
+
+@dataclass(slots=True)
+class _Sentence:
+    start: int
+    end: int
+    zh: bool
+    times: list[TimeMatch]
+    text: str
+
+
 class RulesExtractor:
-    """Pattern-based extractor: no I/O, no model; the same input always gives the same output."""
+    """Parser- and pattern-based extractor: no I/O; the same input always gives the same output."""
 
     name = "rules"
 
-    def extract(self, *, content: str, speaker: str | None, reference_time: datetime) -> Extraction:
-        ref = as_utc(reference_time)
-        speaker_name = (speaker or "").strip()[:200] or USER
-        facts: list[ExtractedFact] = []
-        for start, end in split_sentences(content):
-            facts.extend(_sentence_facts(content, start, end, speaker_name, ref, facts))
-        facts = _dedupe(facts)
-        return Extraction(entities=_entities(content, facts, ref), facts=facts)
+    def extract(
+        self,
+        *,
+        content: str,
+        speaker: str | None,
+        reference_time: datetime,
+        other_speaker: str | None = None,
+    ) -> Extraction:
+        return self.extract_batch([ExtractRequest(content, speaker, reference_time, other_speaker)])[0]
+
+    def extract_batch(self, requests: Sequence[ExtractRequest]) -> list[Extraction]:
+        """Extractions for several episodes, their English sentences parsed in one ``nlp.pipe``."""
+        split = [_split(r.content, as_utc(r.reference_time)) for r in requests]
+        english = sorted({s.text for sentences in split for s in sentences if worth_parsing(s.text, s.zh)})
+        docs = dict(zip(english, parse_many(english), strict=True))
+        return [_episode(r, sentences, docs) for r, sentences in zip(requests, split, strict=True)]
+
+
+def _split(content: str, ref: datetime) -> list[_Sentence]:
+    out = []
+    for start, end in split_sentences(content):
+        sentence = content[start:end]
+        zh = bool(_CJK.search(sentence))
+        times = find_times(sentence, ref)
+        out.append(_Sentence(start, end, zh, times, _cut_times(sentence, times, zh)))
+    return out
+
+
+def _episode(request: ExtractRequest, sentences: list[_Sentence], docs: dict[str, Doc]) -> Extraction:
+    ref = as_utc(request.reference_time)
+    speaker_name = (request.speaker or "").strip()[:200] or USER
+    other = (request.other_speaker or "").strip()[:200] or None
+    speakers = Speakers(speaker_name, other if other != speaker_name else None)
+    facts: list[ExtractedFact] = []
+    for s in sentences:
+        parsed = parse_zh(s.text) if s.zh else _parse_english(s.text, docs.get(s.text), speakers)
+        facts.extend(_sentence_facts(request.content, s, parsed, speaker_name, ref, facts))
+    facts = merge_duplicates(gate_facts(facts, speakers))
+    return Extraction(entities=_entities(request.content, facts, ref), facts=facts)
+
+
+def _parse_english(text: str, doc: Doc | None, speakers: Speakers) -> ParsedSentence:
+    """The phrasing rules' claims, kept when the parse agrees with their subject, plus the parse's
+    own claims about what the rules did not cover (events, open predicates)."""
+    parsed = parse_en(text)
+    if doc is None:
+        return parsed
+    parsed.claims = [c for c in parsed.claims if subject_in_parse(c, doc)]
+    if not parsed.correction:  # a correction's target is the rules' claim
+        parsed.claims.extend(new_claims(parsed.claims, parse_claims(doc, speakers)))
+    return parsed
 
 
 def _sentence_facts(
     content: str,
-    start: int,
-    end: int,
+    s: _Sentence,
+    parsed: ParsedSentence,
     speaker: str,
     ref: datetime,
     earlier: list[ExtractedFact],
 ) -> list[ExtractedFact]:
+    start, end, zh, times = s.start, s.end, s.zh, s.times
     sentence = content[start:end]
-    zh = bool(_CJK.search(sentence))
-    times = find_times(sentence, ref)
-    text = _cut_times(sentence, times, zh)
-    parsed = parse_zh(text) if zh else parse_en(text)
     future = any(t.future for t in times)
     time_words = "".join(t.text for t in times) if zh else " ".join(t.text for t in times)
     _mark_corrections(parsed)
@@ -244,24 +319,6 @@ def _fact(
         start=start,
         end=end,
     )
-
-
-def _dedupe(facts: list[ExtractedFact]) -> list[ExtractedFact]:
-    seen: set[tuple[str, ...]] = set()
-    unique = []
-    for fact in facts:
-        key = (
-            fact.subject.casefold(),
-            fact.predicate,
-            fact.literal.casefold(),
-            fact.claim,
-            fact.qualifier,
-            str(fact.valid_from),
-        )
-        if key not in seen:
-            seen.add(key)
-            unique.append(fact)
-    return unique
 
 
 # --------------------------------------------------------------------------- entities

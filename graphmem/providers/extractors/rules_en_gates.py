@@ -1,0 +1,115 @@
+"""Quality gates the rules extractor's facts pass before they are written, and the merge of the
+phrasing rules' claims with the parse's.
+
+- ``worth_parsing``: which English sentences go to the parser (not questions, not one-word
+  exclamations).
+- ``subject_in_parse``: a phrasing rule's named subject must be a proper noun in the parse and no
+  filler word ("Sounds likes good plan", "Bet Max likes ..." are refused).
+- ``new_claims``: the parse's claims that say something the phrasing rules did not (another
+  predicate and another object), so a canonical fact is not stated twice.
+- ``gate_facts``: a resolved subject (not a pronoun, not filler), a well-formed object (non-empty,
+  at most ``MAX_OBJECT_WORDS`` words, not only a pronoun) and no first- or second-person word left
+  in the statement ("John likes sharing what I know" is refused).
+- ``merge_duplicates``: one fact per claim (subject, predicate, value, claim kind, qualifier) in an
+  episode; the first mention wins, its time kept.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from graphmem.models.extraction import ExtractedFact
+from graphmem.models.predicates import lookup
+from graphmem.providers.extractors.rules_base import Claim
+from graphmem.providers.extractors.rules_en_parse import NOT_SUBJECT_WORDS, Speakers
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc
+
+MAX_OBJECT_WORDS = 10
+_PERSON_WORDS = re.compile(
+    r"(?<![\w'])(?:i|me|my|mine|myself|we|us|our|ours|ourselves|you|your|yours|yourself|"
+    r"yourselves|i'm|i've|i'd|i'll|we're|we've|you're|you've|ya)(?![\w'])",
+    re.IGNORECASE,
+)
+_THIRD_PRONOUNS = frozenset(
+    "he she it they him her them his hers its their theirs this that these those who someone "
+    "everyone anyone nobody somebody everybody there here".split()
+)
+_EMPTY_VALUES = frozenset("it that this them something anything everything nothing one stuff".split())
+_WORD = re.compile(r"\w")
+
+
+def worth_parsing(text: str, zh: bool) -> bool:
+    """An English sentence that can hold a claim: not a question, two words or more."""
+    stripped = text.strip()
+    return not zh and not stripped.endswith("?") and len(stripped.split()) >= 2
+
+
+def subject_in_parse(claim: Claim, doc: Doc) -> bool:
+    """A named subject from the phrasing rules is a proper noun of the parse and no filler word."""
+    if claim.subject is None:
+        return True
+    words = claim.subject.replace(".", "").split()
+    if any(w.lower() in NOT_SUBJECT_WORDS for w in words):
+        return False
+    last = words[-1]
+    return any(t.text == last and t.pos_ == "PROPN" for t in doc)
+
+
+def _overlaps(a: str, b: str) -> bool:
+    a, b = a.casefold(), b.casefold()
+    return bool(a and b) and (a in b or b in a)
+
+
+def new_claims(rule_claims: list[Claim], parse_claims: list[tuple[Claim, str]]) -> list[Claim]:
+    """The parse's claims about clauses the phrasing rules did not read (no rule's object in the
+    clause) that repeat neither a rule's predicate nor its object for that subject."""
+    kept: list[Claim] = []
+    for claim, clause in parse_claims:
+        if any(_overlaps(c.obj, clause) and c.obj.casefold() in clause.casefold() for c in rule_claims):
+            continue
+        same_subject = [c for c in rule_claims + kept if c.subject == claim.subject]
+        if any(c.predicate == claim.predicate or _overlaps(c.obj, claim.obj) for c in same_subject):
+            continue
+        kept.append(claim)
+    return kept
+
+
+def statement_words(fact: ExtractedFact) -> str:
+    phrase = lookup(fact.predicate).phrase or fact.predicate.replace("_", " ")
+    return f"{fact.subject} {phrase} {fact.literal}"
+
+
+def well_formed(fact: ExtractedFact, speakers: Speakers) -> bool:
+    """The gates: resolved subject, well-formed object, no first/second person in the statement."""
+    subject = fact.subject.strip()
+    if not subject or subject.casefold() in _THIRD_PRONOUNS or _PERSON_WORDS.fullmatch(subject):
+        return False
+    if subject not in (speakers.speaker, speakers.other) and any(
+        w.lower() in NOT_SUBJECT_WORDS for w in subject.split()
+    ):
+        return False
+    value = fact.literal.strip()
+    if not value or not _WORD.search(value) or value.casefold() in _EMPTY_VALUES | _THIRD_PRONOUNS:
+        return False
+    if len(value.split()) > MAX_OBJECT_WORDS:
+        return False
+    return _PERSON_WORDS.search(statement_words(fact)) is None
+
+
+def gate_facts(facts: list[ExtractedFact], speakers: Speakers) -> list[ExtractedFact]:
+    return [f for f in facts if well_formed(f, speakers)]
+
+
+def merge_duplicates(facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """One fact per claim in an episode: the first mention (and its time) wins."""
+    seen: set[tuple[str, ...]] = set()
+    unique = []
+    for fact in facts:
+        key = (fact.subject.casefold(), fact.predicate, fact.literal.casefold(), fact.claim, fact.qualifier)
+        if key not in seen:
+            seen.add(key)
+            unique.append(fact)
+    return unique

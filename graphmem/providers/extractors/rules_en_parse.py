@@ -1,0 +1,443 @@
+"""English claims from a dependency parse, clause by clause (spaCy, ``en_parse``).
+
+For each clause head (a verb that is the root, a conjunct, or a complement with a subject of its
+own) ``parse_claims`` finds:
+
+- **subject**: I/me → the speaker; "we" → the speaker (their household or group); "you" → the other
+  speaker of a two-party session (skipped when there is none, and in "you know", "you should");
+  a proper-noun name (its compound words, minus filler such as "Bet" in "Bet Max likes ..."); a
+  possessed noun with a name in apposition ("my sister Emma"). Anything else (he, she, it, this,
+  "my kids", interjections such as "Sounds like ...", "Wow") leaves the clause without facts;
+  a conjunct without a subject inherits its head's ("I live in Paris and work at Acme").
+- **predicate**: the verb lemma with its particle and the preposition that carries the object,
+  mapped to the canonical vocabulary (``_CANONICAL``: live in → lives_in, go to + event → attended,
+  work at/for → works_at, ...); anything else becomes an open predicate named by the verb's
+  third-person form plus particle and preposition ("signs_up_for", "paints").
+- **object**: the direct object, or the object of the preposition, or the gerund complement
+  ("went camping"), as the dependency subtree of its head cut before relative clauses and other
+  clauses, capped in length; "my" inside it becomes the speaker's name ("Melanie's kids").
+- **polarity and modality**: a negated clause gives nothing (ends are the phrasings' job); a clause
+  under "if", "would", "could", "should", "wish" gives nothing; "might", "may", "maybe",
+  "probably", "I think" make it ``inferred``; "going to"/"will"/"plan to"/"want to" + verb is a plan
+  (``plans``, inferred).
+- **moves naming both places** ("moved from Boston to Denver", "left Boston for Denver"): lives_in
+  the new place, and an end of lives_in at the old one.
+
+The quality gates that every claim passes (resolved subject, well-formed object, no first- or
+second-person word left) live in ``rules_en_gates``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from graphmem.providers.extractors.rules_base import SPEAKER, Claim
+from graphmem.providers.extractors.rules_en_objects import JOBS, PETS
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Token
+
+_SUBJ = frozenset({"nsubj", "nsubjpass"})
+_CLAUSE_DEPS = frozenset({"ROOT", "conj", "ccomp", "advcl", "parataxis"})
+_FIRST = frozenset({"i", "me"})
+_WE = frozenset({"we", "us"})
+_YOU = frozenset({"you"})
+_HYPOTHETICAL_AUX = frozenset({"would", "could", "should", "might've", "would've", "could've"})
+_HEDGE_AUX = frozenset({"might", "may"})
+_HEDGE_ADV = frozenset({"maybe", "probably", "perhaps", "possibly", "apparently", "supposedly"})
+_CONDITIONAL_MARK = frozenset({"if", "unless", "whether", "once", "until", "when", "whenever"})
+_HEDGE_VERBS = frozenset({"think", "guess", "believe", "suppose", "reckon", "assume", "hope"})
+_PLAN_VERBS = frozenset({"plan", "want", "hope", "intend", "aim", "decide", "try", "wish", "need"})
+# verbs that carry no claim of their own in chat ("I see", "I think", "Sounds great", "you know")
+_SKIP_VERBS = frozenset(
+    "be have say tell think know mean guess bet sound look seem feel hope wish need let thank hear see "
+    "wait remember forget talk chat try keep happen glad get do can will would agree understand "
+    "imagine believe suppose wonder ask share mind care promise bet hate_to check go_on catch "
+    "reckon appreciate rock kid admit realize realise notice".split()
+)
+# words that open a sentence without being a name ("Bet Max likes ...", "Wow Tom is ...")
+NOT_SUBJECT_WORDS = frozenset(
+    "bet sounds sound looks seems wow glad hope guess yay aww omg congrats congratulations thanks "
+    "thank haha lol yeah yes no oh hey hi hello well ok okay sure great nice cool awesome amazing "
+    "totally love yep nope dear good happy".split()
+)
+_EMPTY_OBJECTS = frozenset(
+    "it that this them him her you me us there here one something anything everything nothing "
+    "what which those these lot lots stuff things thing all some time".split()
+)
+_PRONOUN_WORDS = frozenset(
+    "i me my mine myself we us our ours ourselves you your yours yourself yourselves".split()
+)
+_EVENT_NOUNS = frozenset(
+    "group meeting class classes concert festival party wedding conference parade event workshop "
+    "session show game camp retreat church seminar lecture rally ceremony funeral reunion gala fair "
+    "exhibition exhibit match service meetup march protest fundraiser auction convention expo "
+    "course lesson lessons recital performance play musical opera ballet tournament race marathon "
+    "competition contest hackathon talk screening premiere potluck picnic barbecue bbq dinner "
+    "lunch brunch shower drive clinic therapy appointment interview audition tryout tryouts "
+    "orientation graduation prom gig jam open mic mass".split()
+)
+_MAX_OBJECT_TOKENS = 8
+
+
+@dataclass(frozen=True, slots=True)
+class Speakers:
+    """Who "I" and "you" are in this turn: ``other`` only in a two-party session."""
+
+    speaker: str
+    other: str | None = None
+
+
+# (lemma, particle, preposition) → canonical predicate. None in a slot matches "no such word".
+_CANONICAL: dict[tuple[str, str | None, str | None], str] = {
+    ("live", None, "in"): "lives_in",
+    ("reside", None, "in"): "lives_in",
+    ("move", None, "to"): "lives_in",
+    ("relocate", None, "to"): "lives_in",
+    ("settle", None, "in"): "lives_in",
+    ("settle", "down", "in"): "lives_in",
+    ("work", None, "at"): "works_at",
+    ("work", None, "for"): "works_at",
+    ("work", None, "with"): "works_at",
+    ("intern", None, "at"): "works_at",
+    ("work", None, "as"): "job_title",
+    ("study", None, "at"): "studies_at",
+    ("enroll", None, "at"): "studies_at",
+    ("enroll", None, "in"): "studies_at",
+    ("attend", None, None): "attended",
+    ("go", None, "to"): "attended",
+    ("visit", None, None): "visited",
+    ("travel", None, "to"): "visited",
+    ("fly", None, "to"): "visited",
+    ("meet", None, None): "met",
+    ("like", None, None): "likes",
+    ("love", None, None): "likes",
+    ("enjoy", None, None): "likes",
+    ("adore", None, None): "likes",
+    ("dislike", None, None): "dislikes",
+    ("hate", None, None): "dislikes",
+    ("detest", None, None): "dislikes",
+    ("prefer", None, None): "prefers",
+    ("own", None, None): "owns",
+    ("buy", None, None): "owns",
+    ("purchase", None, None): "owns",
+    ("adopt", None, None): "has_pet",
+    ("marry", None, None): "married_to",
+}
+_PLACE_PREDICATES = frozenset({"lives_in", "visited", "works_at", "studies_at"})
+
+
+def parse_claims(doc: Doc, speakers: Speakers) -> list[tuple[Claim, str]]:
+    """Claims of one parsed sentence (time phrases already cut out), each with its clause's text."""
+    if doc.text.rstrip().endswith("?"):
+        return []
+    claims: list[tuple[Claim, str]] = []
+    for verb in _clause_heads(doc):
+        text = clause_text(verb)
+        claims.extend((claim, text) for claim in _clause(verb, speakers))
+    return claims
+
+
+def clause_text(verb: Token) -> str:
+    """The words of ``verb``'s own clause: its subtree less the clauses nested in it."""
+    nested = {
+        t.i for c in verb.children if c.dep_ in _CLAUSE_DEPS and c.pos_ in ("VERB", "AUX") for t in c.subtree
+    }
+    return " ".join(t.text for t in verb.subtree if t.i not in nested)
+
+
+def _clause_heads(doc: Doc) -> Iterable[Token]:
+    for tok in doc:
+        if tok.pos_ in ("VERB", "AUX") and tok.dep_ in _CLAUSE_DEPS:
+            yield tok
+
+
+def _clause(verb: Token, speakers: Speakers) -> list[Claim]:
+    if _negated(verb) or _hypothetical(verb) or _question_clause(verb):
+        return []
+    subject_token = _subject_token(verb)
+    if subject_token is None:
+        return []
+    subject = _resolve_subject(subject_token, verb, speakers)
+    if subject is None:
+        return []
+    name, first_person = subject
+    inferred = _hedged(verb)
+    plan = _plan(verb)
+    if plan is not None:
+        return [Claim("plans", plan, subject=name, keeps_time=True, inferred=True)] if first_person else []
+    if verb.lemma_ == "be":  # "I am a teacher" is the phrasing rules' job
+        return []
+    return [_with(c, name, inferred) for c in _verb_claims(verb, speakers) if not (c.predicate == "name")]
+
+
+def _with(claim: Claim, subject: str | None, inferred: bool) -> Claim:
+    claim.subject = subject
+    claim.inferred = claim.inferred or inferred
+    return claim
+
+
+# --------------------------------------------------------------------------- clause tests
+
+
+def _negated(verb: Token) -> bool:
+    return any(c.dep_ == "neg" for c in verb.children) or any(
+        c.lower_ in ("never", "no longer") for c in verb.children if c.dep_ == "advmod"
+    )
+
+
+def _hypothetical(verb: Token) -> bool:
+    for tok in [verb, *verb.ancestors]:
+        for c in tok.children:
+            if c.dep_ == "aux" and c.lower_ in _HYPOTHETICAL_AUX:
+                return True
+            if c.dep_ == "mark" and c.lower_ in _CONDITIONAL_MARK:
+                return True
+        if tok.lemma_ in ("wish", "imagine", "pretend", "dream") and tok is not verb:
+            return True
+        if tok.dep_ in ("ROOT",):
+            break
+    return False
+
+
+def _question_clause(verb: Token) -> bool:
+    return any(c.tag_ in ("WP", "WRB") and c.i < verb.i for c in verb.children)
+
+
+def _hedged(verb: Token) -> bool:
+    if any(c.lower_ in _HEDGE_AUX for c in verb.children if c.dep_ == "aux"):
+        return True
+    if any(c.lower_ in _HEDGE_ADV for c in verb.children if c.dep_ == "advmod"):
+        return True
+    head = verb.head
+    return verb.dep_ == "ccomp" and head.lemma_ in _HEDGE_VERBS
+
+
+def _plan(verb: Token) -> str | None:
+    """ "I'm going to paint", "I will visit Rome", "I plan to learn X": the planned verb phrase."""
+    future = any(c.lower_ in ("will", "'ll", "shall") for c in verb.children if c.dep_ == "aux")
+    target = verb
+    if verb.lemma_ in _PLAN_VERBS or (verb.lemma_ == "go" and verb.tag_ == "VBG"):
+        xcomp = next((c for c in verb.children if c.dep_ == "xcomp" and c.pos_ == "VERB"), None)
+        if xcomp is None or not any(c.dep_ == "aux" and c.lower_ == "to" for c in xcomp.children):
+            return None
+        target, future = xcomp, True
+    if not future or target.lemma_ in _SKIP_VERBS:
+        return None
+    words = [t for t in target.subtree if t.i >= target.i and t.dep_ not in ("punct", "cc")]
+    words = _cut_clause(target, words)
+    text = " ".join(t.text for t in words if t.dep_ != "aux" or t.i > target.i)
+    text = text.replace(" n't", "n't")
+    if not text or len(words) > _MAX_OBJECT_TOKENS + 1 or _PRONOUN_WORDS & {t.lower_ for t in words}:
+        return None
+    return text.split(" ", 1)[0].lower() + text[len(text.split(" ", 1)[0]) :]
+
+
+def _cut_clause(head: Token, words: list[Token]) -> list[Token]:
+    """Words of ``head``'s phrase up to the first nested clause, conjunct or punctuation."""
+    out: list[Token] = []
+    for t in words:
+        if t is not head and (
+            t.dep_ in ("relcl", "advcl", "ccomp", "conj", "cc", "punct", "mark", "parataxis", "npadvmod")
+            or (t.dep_ == "prep" and t.head is head and out and t.lower_ in ("because", "since"))
+        ):
+            break
+        out.append(t)
+    return out
+
+
+# --------------------------------------------------------------------------- subject
+
+
+def _subject_token(verb: Token) -> Token | None:
+    tok: Token | None = verb
+    while tok is not None:
+        subj = next((c for c in tok.children if c.dep_ in _SUBJ), None)
+        if subj is not None:
+            return subj
+        if tok.dep_ in ("conj", "xcomp") and tok.head is not tok:
+            tok = tok.head
+            continue
+        return None
+    return None
+
+
+def _resolve_subject(tok: Token, verb: Token, speakers: Speakers) -> tuple[str | None, bool] | None:
+    """(subject name or SPEAKER, is first person); None when it cannot be resolved."""
+    low = tok.lower_
+    if low in _FIRST or low in _WE:
+        return SPEAKER, True
+    if low in _YOU:
+        if speakers.other is None or verb.lemma_ in _SKIP_VERBS or verb.tag_ == "VB":
+            return None
+        return speakers.other, False
+    if tok.pos_ == "PROPN":
+        name = _name(tok)
+        return (name, False) if name else None
+    if tok.pos_ == "NOUN":
+        appos = next((c for c in tok.children if c.dep_ == "appos" and c.pos_ == "PROPN"), None)
+        if appos is not None:
+            name = _name(appos)
+            return (name, False) if name else None
+    return None
+
+
+def _name(tok: Token) -> str | None:
+    parts = [c for c in tok.lefts if c.dep_ == "compound" and c.pos_ == "PROPN"] + [tok]
+    while parts and parts[0].lower_ in NOT_SUBJECT_WORDS:
+        parts = parts[1:]
+    if not parts or not all(p.text[:1].isupper() for p in parts):
+        return None
+    if parts[0].i == 0 and len(parts) == 1 and parts[0].lower_ in NOT_SUBJECT_WORDS:
+        return None
+    name = " ".join(p.text for p in parts)
+    return name if len(name) > 1 else None
+
+
+# --------------------------------------------------------------------------- predicate + object
+
+
+def _verb_claims(verb: Token, speakers: Speakers) -> list[Claim]:
+    lemma = verb.lemma_.lower()
+    particle = next((c.lower_ for c in verb.children if c.dep_ == "prt"), None)
+    dobj = next((c for c in verb.children if c.dep_ in ("dobj", "obj")), None)
+    preps = [c for c in verb.children if c.dep_ in ("prep", "dative") and c.pos_ == "ADP"]
+    pobjs = [(p, o) for p in preps for o in p.children if o.dep_ == "pobj"][:3]
+    move = _move(lemma, dobj, pobjs, speakers)
+    if move:
+        return move
+    if lemma in _SKIP_VERBS and not (lemma == "go" and pobjs):
+        return []
+    if dobj is not None:
+        return _object_claim(verb, lemma, particle, None, dobj, speakers)
+    for prep, obj in pobjs:
+        claims = _object_claim(verb, lemma, particle, prep.lower_, obj, speakers)
+        if claims:
+            return claims
+    gerund = next((c for c in verb.children if c.dep_ in ("xcomp", "advcl") and c.tag_ == "VBG"), None)
+    if gerund is not None and lemma == "go":
+        return [Claim(_open_name("go", None, None), gerund.lower_)]
+    if gerund is not None and lemma in ("like", "love", "enjoy", "hate", "start", "stop", "begin"):
+        value = _phrase(gerund, speakers)
+        if value:
+            pred = _CANONICAL.get((lemma, None, None), _open_name(lemma, particle, None))
+            return [Claim(pred, value)]
+    return []
+
+
+def _object_claim(
+    verb: Token, lemma: str, particle: str | None, prep: str | None, obj: Token, speakers: Speakers
+) -> list[Claim]:
+    value = _phrase(obj, speakers)
+    if value is None:
+        return []
+    predicate = _CANONICAL.get((lemma, particle, prep)) or _CANONICAL.get((lemma, None, prep))
+    if predicate in ("attended", "visited", "met") and not _past(verb):
+        predicate = None  # "I go to the gym" is a habit (goes_to), not an event
+    elif predicate == "attended" and lemma == "go":
+        predicate = "attended" if obj.lower_ in _EVENT_NOUNS else "visited"
+    if predicate in ("owns", "has_pet"):
+        pet = obj.lower_ in PETS
+        predicate = "has_pet" if pet else ("owns" if lemma != "adopt" else _open_name(lemma, None, None))
+    if predicate is None and lemma in ("have", "get") and obj.lower_ in PETS:
+        predicate = "has_pet"
+    if predicate in ("works_at", "studies_at", "lives_in", "married_to") and obj.pos_ != "PROPN":
+        if predicate != "lives_in":
+            return []
+    if predicate == "job_title" and obj.lower_ not in JOBS:
+        return []
+    if predicate is None:
+        predicate = _open_name(lemma, particle, prep)
+    kind = "person" if predicate in ("met", "married_to") and obj.pos_ == "PROPN" else None
+    if predicate in _PLACE_PREDICATES and obj.pos_ == "PROPN":
+        kind = "place" if predicate in ("lives_in", "visited") else "organization"
+    return [Claim(predicate, value, object_kind=kind)]
+
+
+def _move(
+    lemma: str, dobj: Token | None, pobjs: list[tuple[Token, Token]], speakers: Speakers
+) -> list[Claim]:
+    """ "moved from Boston to Denver", "left Boston for Denver", "swapped Boston for Denver"."""
+    by_prep = {p.lower_: o for p, o in pobjs}
+    old: Token | None = None
+    new: Token | None = None
+    if lemma in ("move", "relocate") and "from" in by_prep and "to" in by_prep:
+        old, new = by_prep["from"], by_prep["to"]
+    elif lemma in ("leave", "swap", "trade", "exchange") and dobj is not None and "for" in by_prep:
+        old, new = dobj, by_prep["for"]
+    if old is None or new is None or old.pos_ != "PROPN" or new.pos_ != "PROPN":
+        return []
+    old_v, new_v = _phrase(old, speakers), _phrase(new, speakers)
+    if not old_v or not new_v:
+        return []
+    return [
+        Claim("lives_in", old_v, kind="end", object_kind="place"),
+        Claim("lives_in", new_v, object_kind="place"),
+    ]
+
+
+def _past(verb: Token) -> bool:
+    """Simple past or present perfect ("went", "have been to")."""
+    return verb.tag_ == "VBD" or (
+        verb.tag_ == "VBN" and any(c.dep_ == "aux" and c.lemma_ == "have" for c in verb.children)
+    )
+
+
+def _open_name(lemma: str, particle: str | None, prep: str | None) -> str:
+    words = [third_person(lemma)] + [w for w in (particle, prep) if w]
+    return "_".join(w.lower() for w in words)
+
+
+def third_person(lemma: str) -> str:
+    """The third-person singular present of a verb lemma: paint → paints, go → goes, try → tries."""
+    irregular = {"be": "is", "have": "has", "do": "does", "go": "goes"}
+    if lemma in irregular:
+        return irregular[lemma]
+    if lemma.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return lemma + "es"
+    if len(lemma) > 1 and lemma.endswith("y") and lemma[-2] not in "aeiou":
+        return lemma[:-1] + "ies"
+    return lemma + "s"
+
+
+def _phrase(head: Token, speakers: Speakers) -> str | None:
+    """The object's words: ``head``'s subtree, cut before nested clauses, with "my" → speaker's."""
+    if head.lower_ in _EMPTY_OBJECTS or head.pos_ == "PRON":
+        return None
+    words = _cut_clause(head, [t for t in head.subtree])
+    while words and (words[0].dep_ in ("det", "predet", "punct", "cc") or words[0].tag_ == "PRP$"):
+        if words[0].tag_ == "PRP$" and words[0].lower_ not in ("my", "our"):
+            return None
+        if words[0].tag_ == "PRP$":
+            break
+        words = words[1:]
+    while words and words[-1].dep_ in ("punct", "cc", "prep", "det"):
+        words = words[:-1]
+    if not words or len(words) > _MAX_OBJECT_TOKENS:
+        return None
+    out: list[str] = []
+    for i, t in enumerate(words):
+        low = t.lower_
+        if low in ("my", "our"):
+            if speakers.speaker in ("user", ""):
+                if i == 0:
+                    continue
+                return None
+            out.append(f"{speakers.speaker}'s")
+        elif low in ("your",) and speakers.other:
+            out.append(f"{speakers.other}'s")
+        elif low in _PRONOUN_WORDS or low in ("he", "she", "they", "him", "them", "his", "their"):
+            return None
+        elif t.dep_ == "det" and t.head is head and i == 0:
+            continue
+        else:
+            out.append(t.text)
+    text = " ".join(out)
+    for punct in (" 's", " n't", " ,", " .", " !", " '", " - "):
+        text = text.replace(punct, punct.strip() if punct != " - " else "-")
+    text = text.strip(" .,!")
+    if not text or text.lower() in _EMPTY_OBJECTS:
+        return None
+    return text
