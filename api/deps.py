@@ -9,12 +9,14 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import Depends, Path, Request
+from fastapi.dependencies.models import Dependant
+from fastapi.routing import APIRoute
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 
 from api.auth import LOCAL_ADMIN, KeyRing, Principal, presented_key
 from api.metrics import Metrics
 from graphmem.config import Settings
-from graphmem.errors import StoreUnavailable
+from graphmem.errors import StoreUnavailable, UnknownParameter
 from graphmem.memory import GraphMemory
 
 GROUP_PATTERN = r"^[A-Za-z0-9_.:\-]+$"
@@ -55,6 +57,39 @@ def get_principal(
         principal = keys.authenticate(presented_key(bearer.credentials if bearer else None, x_api_key))
     request.state.key_id = principal.key_id
     return principal
+
+
+def _query_names(dependant: Dependant) -> set[str]:
+    names = {p.alias for p in dependant.query_params}
+    for sub in dependant.dependencies:
+        names |= _query_names(sub)
+    return names
+
+
+_DECLARED: dict[int, frozenset[str]] = {}  # id(route) -> names; routes live as long as the app
+
+
+def declared_query(route: APIRoute) -> frozenset[str]:
+    """The query parameters a route (and its dependencies) declares, by their public names."""
+    names = _DECLARED.get(id(route))
+    if names is None:
+        names = _DECLARED[id(route)] = frozenset(_query_names(route.dependant))
+    return names
+
+
+async def reject_unknown_query(request: Request) -> None:
+    """Every route: a query parameter the route does not declare is a 422 ``unknown_parameter``
+    naming it, never silently ignored (``facts?since=...`` would otherwise return everything)."""
+    route = request.scope.get("route")
+    if not isinstance(route, APIRoute):
+        return
+    allowed = declared_query(route)
+    for name in request.query_params:
+        if name not in allowed:
+            raise UnknownParameter(
+                f"unknown query parameter {name!r}",
+                details={"field": name, "in": "query", "allowed": sorted(allowed)},
+            )
 
 
 MemoryDep = Annotated[GraphMemory, Depends(get_memory)]

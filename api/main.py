@@ -6,9 +6,10 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 
 from api.auth import KeyRing
+from api.deps import reject_unknown_query
 from api.errors import install_error_handlers
 from api.logs import configure_logging, logger
 from api.metrics import Metrics
@@ -64,7 +65,13 @@ def create_app(settings: Settings, *, memory: GraphMemory | None = None) -> Fast
             if owned:
                 await mem.close()
 
-    app = FastAPI(title="graphmem", version="0.1.0", description=DESCRIPTION, lifespan=lifespan)
+    app = FastAPI(
+        title="graphmem",
+        version="0.1.0",
+        description=DESCRIPTION,
+        lifespan=lifespan,
+        dependencies=[Depends(reject_unknown_query)],
+    )
     app.state.settings = settings
     app.state.keys = keys
     app.state.metrics = Metrics()

@@ -1,5 +1,5 @@
-"""Text analysis shared by indexing and querying: English stems without stop words, Chinese
-segmentation, Lucene escaping.
+"""Text analysis shared by indexing and querying: input cleaning (NFC, control characters),
+English stems without stop words, Chinese segmentation, Lucene escaping.
 
 Analysis happens here, in Python, not in Lucene: ``search_text`` stores the analysed terms and
 queries use the same function, so the full-text index (``standard-no-stop-words``), the tenant-local
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import threading
+import unicodedata
 from typing import Any
 
 _LUCENE_SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
@@ -35,6 +36,9 @@ STOP_WORDS = frozenset(
     hasn hasn't haven haven't isn isn't ma mightn mightn't mustn mustn't needn needn't shan shan't
     shouldn shouldn't wasn wasn't weren weren't won won't wouldn wouldn't""".split()
 )
+# NUL and the bidirectional embedding, override and isolate controls (plus the marks LRM, RLM and
+# ALM): invisible characters that can make a name display as something else ("Trojan Source").
+_NAME_CONTROLS = re.compile("[\x00\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 _stemmer: Any = None
 _stemmer_lock = threading.Lock()
 _jieba_lock = threading.Lock()
@@ -50,6 +54,19 @@ def _segmenter() -> Any:
             jieba.initialize()
             _jieba = jieba
     return _jieba
+
+
+def clean_text(text: str) -> str:
+    """Input text as graphmem stores and analyses it: Unicode NFC. A decomposed "Zu\u0308rich"
+    (a combining diaeresis, not a word character) becomes "Zürich", so word-based extraction and
+    analysis do not cut the name at the mark; NFC changes no character's meaning (unlike NFKC)."""
+    return unicodedata.normalize("NFC", text)
+
+
+def clean_name(name: str) -> str:
+    """An entity name (or speaker) from input: NFC, without NUL and bidirectional controls, spaces
+    trimmed."""
+    return _NAME_CONTROLS.sub("", clean_text(name)).strip()
 
 
 def has_cjk(text: str) -> bool:
@@ -89,7 +106,7 @@ def search_text(text: str) -> str:
 def query_terms(text: str) -> list[str]:
     """Distinct analysed terms of a user query, Lucene-escaped."""
     seen: dict[str, None] = {}
-    for term in analyze(text):
+    for term in analyze(clean_text(text)):
         seen.setdefault(escape_lucene(term), None)
     return [t for t in seen if t]
 

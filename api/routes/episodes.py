@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
-from fastapi import APIRouter, Body, Header, Path, Response
+from fastapi import APIRouter, Body, Header, Path, Query, Response
 
 from api.deps import MemoryDep, MetricsDep, ReadGroup, SettingsDep, WriteGroup
 from api.schemas.common import errors
@@ -22,6 +22,14 @@ IdempotencyKey = Annotated[
         max_length=180,
         description="Makes a retried POST safe: used as `external_id` of an episode that has none "
         "(in a batch, `<key>:<index>`).",
+    ),
+]
+
+OnConflict = Annotated[
+    Literal["reject", "replace"],
+    Query(
+        description="An `external_id` stored with other content: `reject` (409 "
+        "`idempotency_conflict`, the default) or `replace` the stored episode."
     ),
 ]
 
@@ -54,11 +62,16 @@ def with_idempotency_key(episodes: list[EpisodeCreate], key: str | None) -> list
         "Stores the episode(s), extracts entities and facts, resolves them against the group's "
         "history (dedupe, supersede, slot into the past) in one transaction, and returns the episode "
         "ids and the facts created or changed. Idempotent by `external_id` or the `Idempotency-Key` "
-        "header: a retry returns the same ids with status `existing` (HTTP 200 instead of 201). "
+        "header: a retry with the same content returns the same ids with status `existing` (HTTP 200 "
+        "instead of 201). The same `external_id` with other content is a 409 `idempotency_conflict` "
+        "(`details.conflicts`: index, external_id, episode_id, `stored_content_hash`, "
+        "`content_hash`; nothing is written) unless `on_conflict=replace`: the stored episode is then "
+        "forgotten (as `DELETE .../episodes/{id}` does) and the new content ingested in its place, "
+        "in the same transaction, with a new id. "
         "A batch holds at most `GRAPHMEM_MAX_BATCH` (default 500) episodes; more gets 413."
     ),
     status_code=201,
-    responses={200: {"model": IngestResponse, "description": "Nothing new was stored"}, **errors(404)},
+    responses={200: {"model": IngestResponse, "description": "Nothing new was stored"}, **errors(404, 409)},
 )
 async def add_episodes(
     group: WriteGroup,
@@ -68,10 +81,13 @@ async def add_episodes(
     metrics: MetricsDep,
     response: Response,
     idempotency_key: IdempotencyKey = None,
+    on_conflict: OnConflict = "reject",
 ) -> IngestResponse:
     episodes = [body] if isinstance(body, EpisodeCreate) else list(body.episodes)
     check_batch(len(episodes), settings.max_batch, "episodes")
-    result = await memory.add_episodes(group, with_idempotency_key(episodes, idempotency_key))
+    result = await memory.add_episodes(
+        group, with_idempotency_key(episodes, idempotency_key), replace=on_conflict == "replace"
+    )
     metrics.observe_ingest(result)
     if result.created == 0:
         response.status_code = 200

@@ -23,6 +23,7 @@ from graphmem.store import reads, writes
 from graphmem.store.driver import Tx
 from graphmem.temporal.claims import Claim
 from graphmem.temporal.normalize import normalize_name, value_key
+from graphmem.text import clean_name, clean_text
 
 
 async def _locked_fact(
@@ -75,6 +76,10 @@ async def correct_fact(
     valid_to: datetime | None = None,
     end: bool = False,
 ) -> FactRecord:
+    value = clean_text(value) if value is not None else None
+    obj = clean_name(obj) if obj is not None else None
+    if obj == "":
+        raise InvalidInput("object is empty once control characters are removed", details={"field": "object"})
     if value is not None and obj is not None:
         raise InvalidInput("give either 'value' or 'object', not both", details={"field": "object"})
     if not (end or valid_to or value is not None or obj is not None):

@@ -108,9 +108,19 @@ class GraphMemory:
 
     # writes
     async def add_episodes(
-        self, group_id: str, episodes: Sequence[EpisodeIn], *, allow_forgotten: bool = False
+        self,
+        group_id: str,
+        episodes: Sequence[EpisodeIn],
+        *,
+        allow_forgotten: bool = False,
+        replace: bool = False,
     ) -> IngestResult:
-        return await ingestion.add_episodes(self.ctx, group_id, episodes, allow_forgotten=allow_forgotten)
+        """Ingest episodes (idempotent by key). An ``external_id`` already stored with other content
+        raises ``IdempotencyConflict``; ``replace=True`` forgets the stored episode and ingests the
+        new content in its place, in the same transaction."""
+        return await ingestion.add_episodes(
+            self.ctx, group_id, episodes, allow_forgotten=allow_forgotten, replace=replace
+        )
 
     async def prepare_episodes(
         self, group_id: str, episodes: Sequence[EpisodeIn], *, allow_forgotten: bool = False

@@ -5,25 +5,27 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
 import numpy as np
 
-from graphmem.errors import NotFound
+from graphmem.errors import IdempotencyConflict, InvalidInput, NotFound
 from graphmem.memory.context import MemoryContext
 from graphmem.memory.drafts import Draft, from_explicit, from_extracted
 from graphmem.memory.entities import resolve_entities
 from graphmem.memory.facts import build_claims, resolve_and_write
+from graphmem.memory.lifecycle.forget import _forget_episodes as forget_episodes_in_tx
 from graphmem.models.episode import EpisodeIn, EpisodeOutcome, IngestResult
-from graphmem.models.extraction import Extraction
+from graphmem.models.extraction import ExtractedFact, Extraction
 from graphmem.models.fact import FactIn
 from graphmem.models.predicates import lookup
 from graphmem.store import context, writes
+from graphmem.store import lifecycle as lifecycle_repo
 from graphmem.store.driver import Tx
 from graphmem.temporal.normalize import group_token, normalize_name
-from graphmem.text import episode_fields, episode_text
+from graphmem.text import clean_name, clean_text, episode_fields, episode_text
 
 
 @dataclass
@@ -61,9 +63,57 @@ async def _known_keys(ctx: MemoryContext, keys: list[str]) -> dict[str, dict[str
         return await writes.existing_episode_keys(tx, keys=keys)
 
 
+def _changed(model: Any, update: dict[str, Any]) -> Any:
+    changed = {k: v for k, v in update.items() if v != getattr(model, k)}
+    return model.model_copy(update=changed) if changed else model
+
+
+def clean_episode(ep: EpisodeIn) -> EpisodeIn:
+    """The input boundary for episodes: text NFC (``graphmem.text.clean_text``), the speaker (an
+    entity name) without NUL and bidirectional controls. Keys and hashes are taken after this, so
+    a decomposed and a composed copy of the same text are one episode."""
+    speaker = clean_name(ep.speaker) or None if ep.speaker is not None else None
+    update: dict[str, Any] = {"content": clean_text(ep.content), "speaker": speaker}
+    for name in ("session_id", "external_id"):
+        value = getattr(ep, name)
+        update[name] = clean_text(value) if value is not None else None
+    return _changed(ep, update)
+
+
+def clean_fact(fact: FactIn, index: int = 0) -> FactIn:
+    """The input boundary for explicit facts: names cleaned like entity names, the value NFC."""
+    update: dict[str, Any] = {"subject": clean_name(fact.subject)}
+    if fact.object is not None:
+        update["object"] = clean_name(fact.object)
+    if fact.value is not None:
+        update["value"] = clean_text(fact.value)
+    for name in ("subject", "object", "value"):
+        if name in update and not update[name]:
+            raise InvalidInput(
+                f"{name} is empty once control characters are removed",
+                details={"field": f"facts.{index}.{name}"},
+            )
+    return _changed(fact, update)
+
+
+def _clean_extraction(x: Extraction) -> Extraction:
+    """Extractor output under the same name rule as input (an LLM may echo control characters)."""
+    entities = [_changed(e, {"name": clean_name(e.name)}) for e in x.entities if clean_name(e.name)]
+    facts: list[ExtractedFact] = []
+    for f in x.facts:
+        subject = clean_name(f.subject)
+        obj = clean_name(f.object) if f.object is not None else None
+        if not subject or obj == "":
+            continue
+        facts.append(_changed(f, {"subject": subject, "object": obj}))
+    return _changed(x, {"entities": entities, "facts": facts})
+
+
 def _extract(ctx: MemoryContext, episodes: list[tuple[str, EpisodeIn]]) -> list[Extraction]:
     return [
-        ctx.extractor.extract(content=ep.content, speaker=ep.speaker, reference_time=ep.reference_time)
+        _clean_extraction(
+            ctx.extractor.extract(content=ep.content, speaker=ep.speaker, reference_time=ep.reference_time)
+        )
         for _, ep in episodes
     ]
 
@@ -92,7 +142,8 @@ def _wanted_entities(prepared: list[Prepared], drafts: list[Draft]) -> dict[str,
 class PreparedBatch:
     """One batch keyed, extracted and embedded outside the group lock (``prepare_episodes``), so
     that it can overlap the previous batch's write; ``commit_episodes`` writes it under the lock,
-    re-checking the keys (a key stored meanwhile is reported as existing, never added twice)."""
+    re-checking the keys (a key stored meanwhile is reported as existing, never added twice).
+    ``replaced``: key -> id of a stored episode this batch replaces (``replace=True``)."""
 
     group_id: str
     allow_forgotten: bool
@@ -101,24 +152,73 @@ class PreparedBatch:
     new_ids: dict[str, str]
     prepared: list[Prepared]
     vectors: np.ndarray
+    replace: bool = False
+    replaced: dict[str, str] = field(default_factory=dict)
+
+
+def _conflicts(keyed: list[tuple[str, EpisodeIn]], known: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """Episodes whose key (``external_id``) already names a stored episode, or an earlier one in
+    the batch, with other content: a retry must carry the same content (compared by hash)."""
+    first: dict[str, tuple[str | None, str]] = {
+        k: (r["id"], r["content_hash"]) for k, r in known.items() if r.get("id") and r.get("content_hash")
+    }
+    found: list[dict[str, Any]] = []
+    for index, (key, ep) in enumerate(keyed):
+        digest = ep.content_hash()
+        stored = first.setdefault(key, (None, digest))
+        if ep.external_id and stored[1] != digest:
+            found.append(
+                {
+                    "index": index,
+                    "external_id": ep.external_id,
+                    "episode_id": stored[0],
+                    "stored_content_hash": stored[1],
+                    "content_hash": digest,
+                }
+            )
+    return found
+
+
+def _refuse(conflicts: list[dict[str, Any]]) -> IdempotencyConflict:
+    return IdempotencyConflict(
+        "an external_id already names an episode with other content; send the same content to "
+        "retry, or ask to replace it (on_conflict=replace)",
+        details={"conflicts": conflicts},
+    )
 
 
 async def prepare_episodes(
-    ctx: MemoryContext, group_id: str, episodes: Sequence[EpisodeIn], *, allow_forgotten: bool = False
+    ctx: MemoryContext,
+    group_id: str,
+    episodes: Sequence[EpisodeIn],
+    *,
+    allow_forgotten: bool = False,
+    replace: bool = False,
 ) -> PreparedBatch:
-    """The lock-free part of ``add_episodes``: dedupe by key, extract, embed. Writes nothing."""
-    keyed = [(ep.idempotency_key(group_id), ep) for ep in episodes]
+    """The lock-free part of ``add_episodes``: clean, dedupe by key, extract, embed. Writes nothing.
+
+    A key that names a stored episode with other content raises ``IdempotencyConflict`` (both
+    content hashes in ``details``), unless ``replace``: then the stored episode is forgotten and the
+    new content ingested in its place, in the commit's transaction."""
+    keyed = [(ep.idempotency_key(group_id), ep) for ep in map(clean_episode, episodes)]
     known = await _known_keys(ctx, sorted({k for k, _ in keyed}))
+    conflicts = _conflicts(keyed, known)
+    if conflicts and (not replace or any(c["episode_id"] is None for c in conflicts)):
+        raise _refuse(conflicts)  # within one batch, even ``replace`` cannot say which text wins
+    replaced = {keyed[c["index"]][0]: str(c["episode_id"]) for c in conflicts}
     new_ids: dict[str, str] = {}
     fresh: list[tuple[str, EpisodeIn]] = []
     for key, ep in keyed:
-        if _status(known.get(key), allow_forgotten) is None and key not in new_ids:
+        status = None if key in replaced else _status(known.get(key), allow_forgotten)
+        if status is None and key not in new_ids:
             new_ids[key] = str(uuid.uuid4())
             fresh.append((key, ep))
     extractions = await asyncio.to_thread(_extract, ctx, fresh)
     prepared = [Prepared(new_ids[k], k, ep, x) for (k, ep), x in zip(fresh, extractions, strict=True)]
     vectors = await ctx.embed([indexed_text(p.episode) for p in prepared])
-    return PreparedBatch(group_id, allow_forgotten, keyed, known, new_ids, prepared, vectors)
+    return PreparedBatch(
+        group_id, allow_forgotten, keyed, known, new_ids, prepared, vectors, replace, replaced
+    )
 
 
 async def commit_episodes(ctx: MemoryContext, batch: PreparedBatch) -> IngestResult:
@@ -130,11 +230,12 @@ async def commit_episodes(ctx: MemoryContext, batch: PreparedBatch) -> IngestRes
         _drafts(batch.prepared),
         batch.vectors,
         allow_forgotten=batch.allow_forgotten,
+        replace=batch.replaced if batch.replace else None,
     )
     outcomes: list[EpisodeOutcome] = []
     reported: set[str] = set()
     for key, ep in batch.keyed:
-        known = batch.known.get(key)
+        known = None if key in batch.replaced else batch.known.get(key)
         status = _status(known, batch.allow_forgotten)
         if status is None:
             status = "created" if key in result.created_keys and key not in reported else "existing"
@@ -146,9 +247,14 @@ async def commit_episodes(ctx: MemoryContext, batch: PreparedBatch) -> IngestRes
 
 
 async def add_episodes(
-    ctx: MemoryContext, group_id: str, episodes: Sequence[EpisodeIn], *, allow_forgotten: bool = False
+    ctx: MemoryContext,
+    group_id: str,
+    episodes: Sequence[EpisodeIn],
+    *,
+    allow_forgotten: bool = False,
+    replace: bool = False,
 ) -> IngestResult:
-    batch = await prepare_episodes(ctx, group_id, episodes, allow_forgotten=allow_forgotten)
+    batch = await prepare_episodes(ctx, group_id, episodes, allow_forgotten=allow_forgotten, replace=replace)
     return await commit_episodes(ctx, batch)
 
 
@@ -165,7 +271,7 @@ def _status(row: dict[str, Any] | None, allow_forgotten: bool) -> Status | None:
 
 async def add_facts(ctx: MemoryContext, group_id: str, facts: Sequence[FactIn]) -> IngestResult:
     drafts: list[Draft] = []
-    for fact in facts:
+    for fact in (clean_fact(f, i) for i, f in enumerate(facts)):
         base = f"explicit:{uuid.uuid4()}"
         evidence: list[str | None] = list(fact.evidence_episode_ids) or [None]
         drafts.extend(
@@ -190,6 +296,7 @@ async def _commit(
     episode_vectors: np.ndarray,
     *,
     allow_forgotten: bool = False,
+    replace: dict[str, str] | None = None,
 ) -> _CommitResult:
     wanted = _wanted_entities(prepared, drafts)
     # Only episodes are embedded up front (``prepare_episodes``); statements of facts that turn out
@@ -200,7 +307,9 @@ async def _commit(
 
     async def work(tx: Tx) -> _CommitResult:
         await writes.lock_group(tx, group_id=group_id, now=now)
-        kept, existing = await _recheck(tx, prepared, allow_forgotten)
+        kept, existing = await _recheck(tx, prepared, allow_forgotten, replace)
+        if replace:
+            await _forget_replaced(tx, ctx, group_id, replace, now)
         await _check_evidence(tx, group_id, drafts)
         rows = [_row(p, v) for p, v in zip(kept, episode_vectors, strict=True) if p is not None]
         await writes.create_episodes(
@@ -241,16 +350,38 @@ def _earliest_by_session(prepared: list[Prepared]) -> dict[str, datetime]:
 
 
 async def _recheck(
-    tx: Tx, prepared: list[Prepared], allow_forgotten: bool
+    tx: Tx, prepared: list[Prepared], allow_forgotten: bool, replace: dict[str, str] | None
 ) -> tuple[list[Prepared | None], dict[str, str]]:
     """Under the group lock, drop episodes a concurrent writer stored (or forgot) meanwhile;
-    a forgotten (tombstoned) episode comes back only when ``allow_forgotten``."""
+    a forgotten (tombstoned) episode comes back only when ``allow_forgotten``. A key stored
+    meanwhile with other content is a conflict, or (``replace``) one more episode to replace."""
     if not prepared:
         return [], {}
     known = await writes.existing_episode_keys(tx, keys=[p.key for p in prepared])
-    existing = {k: r["id"] for k, r in known.items() if r.get("id")}
-    dropped = set(existing) if allow_forgotten else set(known)
+    if replace is not None:
+        for p in prepared:
+            row = known.get(p.key) or {}
+            if row.get("id") and p.key not in replace and row.get("content_hash") != p.episode.content_hash():
+                replace[p.key] = row["id"]
+    else:
+        keyed = [(p.key, p.episode) for p in prepared]
+        conflicts = _conflicts(keyed, known)
+        if conflicts:
+            raise _refuse(conflicts)
+    replaced = replace or {}
+    existing = {k: r["id"] for k, r in known.items() if r.get("id") and k not in replaced}
+    dropped = set(existing) if allow_forgotten else set(known) - set(replaced)
     return [None if p.key in dropped else p for p in prepared], existing
+
+
+async def _forget_replaced(
+    tx: Tx, ctx: MemoryContext, group_id: str, replace: dict[str, str], now: datetime
+) -> None:
+    """Forget the episodes being replaced inside the writing transaction, without tombstones: their
+    keys are about to name the new content."""
+    rows = await lifecycle_repo.episodes_by_ids(tx, group_id=group_id, ids=sorted(set(replace.values())))
+    if rows:
+        await forget_episodes_in_tx(tx, ctx, group_id, [{**r, "key": None} for r in rows], now)
 
 
 async def _check_evidence(tx: Tx, group_id: str, drafts: list[Draft]) -> None:

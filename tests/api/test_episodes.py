@@ -27,12 +27,15 @@ async def test_idempotency_key_becomes_external_id(api: Api) -> None:
     first = await api.call("agent_a", "POST", url, json=ONE, headers=headers)
     assert first.status_code == 201
     assert first.json()["episodes"][0]["external_id"] == "retry-123"
-    # same key, different text (a client retrying an edited message): still the same episode
-    second = await api.call(
-        "agent_a", "POST", url, json={**ONE, "content": "Carol works at Hooli."}, headers=headers
-    )
+    second = await api.call("agent_a", "POST", url, json=ONE, headers=headers)  # a retry
     assert second.status_code == 200
     assert second.json()["episodes"][0]["id"] == first.json()["episodes"][0]["id"]
+    # same key, different text: a conflict, never silently "existing" (tests/api/test_input_boundary.py)
+    edited = await api.call(
+        "agent_a", "POST", url, json={**ONE, "content": "Carol works at Hooli."}, headers=headers
+    )
+    assert edited.status_code == 409
+    assert edited.json()["code"] == "idempotency_conflict"
     batch = await api.call(
         "agent_a",
         "POST",
