@@ -16,6 +16,7 @@ STATUS_BY_CODE: dict[str, int] = {
     "invalid_time_range": 422,
     "invalid_query": 400,
     "unknown_parameter": 422,
+    "result_too_deep": 422,
     "not_found": 404,
     "already_exists": 409,
     "conflict": 409,
@@ -27,6 +28,7 @@ STATUS_BY_CODE: dict[str, int] = {
     "config_error": 500,
     "embedding_mismatch": 500,
     "store_unavailable": 503,
+    "query_timeout": 504,
     "embedder_unavailable": 503,
     "internal": 500,
 }
