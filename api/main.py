@@ -12,6 +12,7 @@ from api.auth import KeyRing
 from api.deps import reject_unknown_query
 from api.errors import install_error_handlers
 from api.logs import configure_logging, logger
+from api.mcp import McpHttp
 from api.metrics import Metrics
 from api.middleware import BodyLimitMiddleware, RequestContextMiddleware
 from api.routes import browse, cypher, entities, episodes, explorer, facts, groups, health, metrics, search
@@ -47,6 +48,7 @@ def create_app(settings: Settings, *, memory: GraphMemory | None = None) -> Fast
     if problem:
         raise ConfigError(problem)
     keys = KeyRing.from_json(settings.api_keys)
+    mcp = McpHttp(settings, keys, lambda: app.state.memory)  # /mcp (docs/mcp.md)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Any]]:
@@ -59,7 +61,8 @@ def create_app(settings: Settings, *, memory: GraphMemory | None = None) -> Fast
             logger.warning("no_api_keys_configured")
         app.state.ready = True
         try:
-            yield {}
+            async with mcp.running():
+                yield {}
         finally:
             app.state.memory = None
             if owned:
@@ -79,6 +82,7 @@ def create_app(settings: Settings, *, memory: GraphMemory | None = None) -> Fast
     install_error_handlers(app)
     for router in ROUTERS:
         app.include_router(router)
+    app.router.routes.append(mcp.route())
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(RequestContextMiddleware, metrics=app.state.metrics)
     return app

@@ -9,6 +9,7 @@ from graphmem_cli.lazy import LazyGroup
 # name -> "module:attribute" of a click command or group
 COMMANDS: dict[str, str] = {
     "serve": "graphmem_cli.serve_cmd:serve",
+    "mcp": "graphmem_cli.mcp_cmd:mcp",
     "neo4j": "graphmem_cli.neo4j_cmd:neo4j_group",
     "ingest": "graphmem_cli.ingest_cmd:ingest",
     "search": "graphmem_cli.search_cmd:search",
