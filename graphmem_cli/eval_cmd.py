@@ -1,4 +1,4 @@
-"""``graphmem eval temporal|locomo|speed|ingest`` (EVAL.md). Subcommands live in their own modules."""
+"""``graphmem eval temporal|locomo|longmemeval|speed|ingest`` (EVAL.md). Subcommands live in their own modules."""
 
 from __future__ import annotations
 
@@ -9,8 +9,10 @@ from graphmem_cli.lazy import LazyGroup
 SUBCOMMANDS = {
     "temporal": "graphmem_cli.eval_temporal_cmd:temporal",
     "locomo": "graphmem_cli.eval_locomo_cmd:locomo",
+    "longmemeval": "graphmem_cli.eval_longmemeval_cmd:longmemeval",
     "speed": "graphmem_cli.eval_speed_cmd:speed",
     "ingest": "graphmem_cli.eval_ingest_cmd:ingest_speed",
+    "facts": "graphmem_cli.eval_facts_cmd:facts",
 }
 
 

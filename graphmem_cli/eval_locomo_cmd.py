@@ -13,7 +13,7 @@ import click
 from graphmem_cli.common import count_option, guarded, run_eval
 
 
-def _ks(value: str) -> tuple[int, ...]:
+def parse_ks(value: str) -> tuple[int, ...]:
     try:
         ks = tuple(sorted({int(x) for x in value.split(",") if x.strip()}))
     except ValueError:
@@ -23,7 +23,20 @@ def _ks(value: str) -> tuple[int, ...]:
     return ks
 
 
-def _command_line(name: str) -> str | None:
+def retriever_names(value: str) -> tuple[str, ...]:
+    """``--retriever``: one name, a comma-separated list, or ``all``."""
+    from eval.retrievers import RETRIEVERS
+
+    names = RETRIEVERS if value == "all" else tuple(r.strip() for r in value.split(",") if r.strip())
+    bad = [n for n in names if n not in RETRIEVERS] or ([] if names else [value])
+    if bad:
+        raise click.BadParameter(
+            f"unknown retriever {bad[0]!r}; choose {', '.join(RETRIEVERS)} or all", param_hint="--retriever"
+        )
+    return names
+
+
+def command_line(name: str) -> str | None:
     """The command as typed (for the report), when run as ``graphmem eval <name> ...``."""
     if sys.argv[1:3] != ["eval", name]:
         return None
@@ -78,18 +91,12 @@ def locomo(
       graphmem eval locomo --data ../shared/data/locomo/locomo_dev.json --retriever all --out out/locomo
     """
     from eval import report
-    from eval.locomo import RETRIEVERS, LocomoOptions, category_counts, run_locomo
+    from eval.locomo import LocomoOptions, category_counts, run_locomo
 
-    names = RETRIEVERS if retriever == "all" else tuple(r.strip() for r in retriever.split(",") if r.strip())
-    bad = [n for n in names if n not in RETRIEVERS]
-    if bad:
-        raise click.BadParameter(
-            f"unknown retriever {bad[0]!r}; choose {', '.join(RETRIEVERS)} or all", param_hint="--retriever"
-        )
-    ks = _ks(k)
+    ks = parse_ks(k)
     opts = LocomoOptions(
         data=data,
-        retrievers=names,
+        retrievers=retriever_names(retriever),
         ks=ks,
         conversations=[c.strip() for c in conversations.split(",")] if conversations else None,
         sessions=sessions,
@@ -102,7 +109,7 @@ def locomo(
         return await run_locomo(memory, cfg, opts, log)
 
     dataset, results = run_eval(work)
-    command = _command_line("locomo")
+    command = command_line("locomo")
     counts = category_counts(dataset)
     click.echo(report.markdown(results, ks, command=command, counts=counts))
     if out is not None:

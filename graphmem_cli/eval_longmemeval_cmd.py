@@ -1,0 +1,79 @@
+"""``graphmem eval longmemeval``: turn and session recall on LongMemEval, every retriever (EVAL.md §5)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from graphmem_cli.common import count_option, guarded, run_eval
+from graphmem_cli.eval_locomo_cmd import command_line, parse_ks, retriever_names
+
+
+@click.command("longmemeval")
+@click.option(
+    "--data",
+    "data",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="LongMemEval JSON (.gz accepted), e.g. ../shared/data/longmemeval/longmemeval_s_dev60.json.gz.",
+)
+@click.option(
+    "--retriever",
+    default="graphmem",
+    show_default=True,
+    help="rank-bm25 | vector | hybrid | graphmem | graphiti | all (every one, side by side).",
+)
+@click.option("--k", "k", default="1,5,10,25", show_default=True, help="Comma-separated cut-offs.")
+@click.option(
+    "--out",
+    "out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Write results.md and results.json here.",
+)
+@count_option("--limit", default=None, help="At most N questions, round-robin over question types.")
+@click.option("--keep", is_flag=True, help="Leave the eval groups in Neo4j (debugging).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object last.")
+@guarded
+def longmemeval(
+    data: Path,
+    retriever: str,
+    k: str,
+    out: Path | None,
+    limit: int | None,
+    keep: bool,
+    as_json: bool,
+) -> None:
+    """Turn evidence recall@k, session recall_any/all@k, MRR and newest-first rate per question type.
+
+    Each question's haystack is ingested into its own group, searched with the question as of the
+    question date, and removed.
+
+    \b
+    Example:
+      graphmem eval longmemeval --data ../shared/data/longmemeval/longmemeval_s_dev60.json.gz \\
+        --retriever all --limit 12 --out out/lme
+    """
+    from eval import longmemeval_report as report
+    from eval.longmemeval import LongMemEvalOptions, run_longmemeval
+
+    opts = LongMemEvalOptions(
+        data=data, retrievers=retriever_names(retriever), ks=parse_ks(k), limit=limit, keep=keep
+    )
+
+    async def work(memory: Any, cfg: Any, log: Any) -> Any:
+        memory.ctx.embedder.embed(["warm-up"])  # load the model outside any timing
+        return await run_longmemeval(memory, cfg, opts, log)
+
+    dataset, results = run_eval(work)
+    command = command_line("longmemeval")
+    counts = dataset.type_counts()
+    click.echo(report.markdown(results, opts.ks, command=command, counts=counts))
+    if out is not None:
+        paths = report.write(out, results, opts.ks, command=command, counts=counts)
+        click.echo(f"wrote {paths['markdown']}, {paths['json']}", err=True)
+    if as_json:
+        click.echo(json.dumps({"results": results}))
