@@ -27,8 +27,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from graphmem.errors import ExtractionFailed, GraphMemError, InvalidInput, PayloadTooLarge
+from graphmem.errors import (
+    ExtractionFailed,
+    GraphMemError,
+    IdempotencyConflict,
+    InvalidInput,
+    PayloadTooLarge,
+)
 from graphmem.models.episode import EpisodeIn, IngestResult
+from graphmem.store.driver import caller_retries
 from ingest.checkpoint import Checkpoint, Position
 from ingest.progress import NoProgress, Progress
 from ingest.sources import FORMATS, SourceItem, open_source
@@ -36,7 +43,7 @@ from ingest.sources.base import raw_text
 from ingest.summary import Summary
 from ingest.tracking import DeadLetters, SourceTracker, Ticket
 
-RECORD_ERRORS = (InvalidInput, ExtractionFailed, PayloadTooLarge)
+RECORD_ERRORS = (InvalidInput, ExtractionFailed, PayloadTooLarge, IdempotencyConflict)
 MAX_BACKOFF_S = 30.0
 SETTLE_EVERY = 1024
 
@@ -293,10 +300,12 @@ class _Run:
         return lambda: self.memory.add_episodes(group, episodes, allow_forgotten=allow)
 
     async def _with_retry(self, write: Callable[[], Awaitable[IngestResult]]) -> IngestResult:
+        """The one retry layer of batch ingestion (``--retries``): the store does not retry inside."""
         o = self.options
         for attempt in range(o.max_retries + 1):
             try:
-                return await write()
+                with caller_retries():
+                    return await write()
             except GraphMemError as exc:
                 if not exc.retryable or attempt == o.max_retries:
                     raise

@@ -6,6 +6,7 @@ import asyncio
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
+from contextvars import ContextVar
 from typing import Any, TypeVar
 
 from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction, AsyncTransaction, Record
@@ -31,6 +32,19 @@ from graphmem.errors import (
 
 Tx = AsyncTransaction | AsyncManagedTransaction
 T = TypeVar("T")
+STORE_ATTEMPTS = 6  # Store.execute's tries on a transient error (deadlock), where the caller has none
+_outer_retries: ContextVar[bool] = ContextVar("graphmem_outer_retries", default=False)
+
+
+@contextmanager
+def caller_retries() -> Iterator[None]:
+    """Inside this block the caller owns retrying (the ingest runner's ``--retries``):
+    ``Store.execute`` tries once, so retries are one layer, never nested."""
+    token = _outer_retries.set(True)
+    try:
+        yield
+    finally:
+        _outer_retries.reset(token)
 
 
 @contextmanager
@@ -106,9 +120,16 @@ class Store:
                     raise
 
     async def execute(
-        self, work: Callable[[AsyncTransaction], Awaitable[T]], *, write: bool = True, attempts: int = 6
+        self,
+        work: Callable[[AsyncTransaction], Awaitable[T]],
+        *,
+        write: bool = True,
+        attempts: int = STORE_ATTEMPTS,
     ) -> T:
-        """Run ``work(tx)`` in one transaction, retrying it on transient errors (deadlocks)."""
+        """Run ``work(tx)`` in one transaction, retrying it on transient errors (deadlocks); once
+        only inside ``caller_retries()``, where the caller retries."""
+        if _outer_retries.get():
+            attempts = 1
         for attempt in range(attempts):
             try:
                 async with self.transaction(write=write) as tx:

@@ -425,3 +425,27 @@ def test_cli_help_and_usage_errors(tmp_path: Path) -> None:
     assert bad_map.exit_code == 2 and "FIELD=COLUMN" in bad_map.output
     missing = CliRunner().invoke(ingest, [str(tmp_path / "nope.jsonl"), "--format", "jsonl"])
     assert missing.exit_code == 2
+
+
+@pytest.mark.parametrize("retries", [0, 2])
+async def test_retries_are_one_layer(tmp_path: Path, store: Store, retries: int) -> None:
+    """Bug: ``Store.execute`` retried a transient error six times inside the runner's own retries,
+    so ``--retries 0`` still retried (and ``--retries 5`` meant 36 tries); the runner's is the only
+    layer."""
+    tries = 0
+
+    async def deadlock(tx: Any) -> None:
+        nonlocal tries
+        tries += 1
+        raise StoreUnavailable("deadlock", details={"transient": True})
+
+    async def hook(group: str, episodes: Sequence[EpisodeIn]) -> None:
+        await store.execute(deadlock)
+
+    path = write(tmp_path / "m.jsonl", [message(i) for i in range(3)])
+    summary = await run_ingest(FakeStore(hook), options(tmp_path, path, batch_size=3, max_retries=retries))
+    assert (tries, summary.retries, summary.exit_code) == (retries + 1, retries, 1)
+    tries = 0
+    with pytest.raises(StoreUnavailable):
+        await store.execute(deadlock)  # outside the runner the store keeps its deadlock retries
+    assert tries == 6
