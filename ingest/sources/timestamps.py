@@ -1,9 +1,14 @@
 """Turn the timestamps found in logs into aware UTC datetimes, refusing absurd ones.
 
-Accepted: ISO 8601 strings (naive ones are read in ``tz``), epoch numbers or numeric strings
-(seconds, milliseconds, microseconds or nanoseconds, told apart by magnitude), and LoCoMo's
-"1:56 pm on 8 May, 2023". Anything before 1970, after 2100, or more than a day after ``now``
-raises ``ValueError`` with the reason.
+Accepted: ISO 8601 strings (naive ones are read in ``tz``), epoch numbers or numeric strings,
+and LoCoMo's "1:56 pm on 8 May, 2023". Anything before 1970, after ``MAX_YEAR``, or more than a day
+after ``now`` raises ``ValueError`` with the reason.
+
+Epoch numbers carry no unit, so the magnitude picks one (``EPOCH_UNITS``): below 1e11 seconds,
+below 1e14 milliseconds, below 1e17 microseconds, else nanoseconds. A number that is also a
+date (up to year 9999) in the next smaller unit is refused as ambiguous instead of guessed:
+253402300799 is 9999-12-31 in seconds and 1978-01-11 in milliseconds. So milliseconds (and micro-,
+nanoseconds) before 1978-01-12 are refused; send ISO 8601 for those (docs/ingest.md).
 """
 
 from __future__ import annotations
@@ -19,8 +24,14 @@ from graphmem.clock import utc_now
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 MAX_YEAR = 2100
 FUTURE_SLACK = timedelta(days=1)
-# (threshold, units per second): the first threshold the magnitude exceeds wins.
-_EPOCH_SCALES = ((1e17, 1_000_000_000), (1e14, 1_000_000), (1e11, 1_000))
+# (lower bound of the magnitude, units per second, name), largest first: the first bound the
+# magnitude reaches picks the unit.
+EPOCH_UNITS = (
+    (1e17, 1_000_000_000, "nanoseconds"),
+    (1e14, 1_000_000, "microseconds"),
+    (1e11, 1_000, "milliseconds"),
+    (0.0, 1, "seconds"),
+)
 _NUMERIC = re.compile(r"^[+-]?\d+(\.\d+)?$")
 _LOCOMO = re.compile(
     r"^(\d{1,2}):(\d{2})\s*([ap])\.?m\.?\s+on\s+(\d{1,2})\s+([a-z]+)\.?,?\s+(\d{4})$", re.IGNORECASE
@@ -42,9 +53,7 @@ def resolve_timezone(name: str) -> tzinfo:
         raise ValueError(f"unknown timezone {name!r}") from None
 
 
-def normalize_timestamp(
-    value: object, tz: str | tzinfo = "UTC", *, now: datetime | None = None
-) -> datetime:
+def normalize_timestamp(value: object, tz: str | tzinfo = "UTC", *, now: datetime | None = None) -> datetime:
     """Return ``value`` as an aware UTC datetime, or raise ValueError saying why it is refused."""
     zone = resolve_timezone(tz) if isinstance(tz, str) else tz
     moment = _parse(value, zone)
@@ -88,13 +97,28 @@ def _localize(moment: datetime, zone: tzinfo) -> datetime:
 def _from_epoch(number: float) -> datetime:
     if not math.isfinite(number):
         raise ValueError(f"not a timestamp: {number!r}")
-    per_second = next((scale for limit, scale in _EPOCH_SCALES if abs(number) > limit), 1)
+    index = next(i for i, (bound, _, _) in enumerate(EPOCH_UNITS) if abs(number) >= bound)
+    moment = _epoch_in(number, EPOCH_UNITS[index][1])
+    if moment is None:
+        raise ValueError(f"epoch timestamp {number!r} is out of range")
+    if index + 1 < len(EPOCH_UNITS):  # the next smaller unit, the one the magnitude passed over
+        _, per_second, unit = EPOCH_UNITS[index + 1]
+        other = _epoch_in(number, per_second)
+        if other is not None and other >= EPOCH:
+            raise ValueError(
+                f"ambiguous epoch timestamp {number!r}: {moment.isoformat()} in "
+                f"{EPOCH_UNITS[index][2]} or {other.isoformat()} in {unit}; send ISO 8601"
+            )
+    return moment
+
+
+def _epoch_in(number: float, per_second: int) -> datetime | None:
     try:
         if isinstance(number, int):
             return EPOCH + timedelta(microseconds=number * 1_000_000 // per_second)
         return EPOCH + timedelta(seconds=number / per_second)
     except OverflowError:
-        raise ValueError(f"epoch timestamp {number!r} is out of range") from None
+        return None
 
 
 def _from_locomo(match: re.Match[str]) -> datetime:

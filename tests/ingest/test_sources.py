@@ -81,14 +81,18 @@ def test_epoch_seconds_and_milliseconds_agree() -> None:
     assert normalize_timestamp(str(T0), now=NOW) == normalize_timestamp(f"{T0}000", now=NOW)
 
 
+@pytest.mark.parametrize("value", [253_402_300_799, 2 * 10**11, "200000000000", 2 * 10**14, 2 * 10**17])
+def test_large_epoch_seconds_are_not_read_as_milliseconds(value: object) -> None:
+    """Bug: 253402300799 (9999-12-31 in epoch seconds) was read as milliseconds, 1978-01-11, and
+    accepted; a number that is a date in two units is refused as ambiguous."""
+    with pytest.raises(ValueError, match="ambiguous epoch timestamp"):
+        normalize_timestamp(value, now=NOW)
+
+
 def test_naive_times_are_read_in_the_given_timezone() -> None:
     naive = "2023-05-08T09:30:00"
-    assert normalize_timestamp(naive, "Asia/Shanghai", now=NOW) == datetime(
-        2023, 5, 8, 1, 30, tzinfo=UTC
-    )
-    assert normalize_timestamp(naive, "America/New_York", now=NOW) == datetime(
-        2023, 5, 8, 13, 30, tzinfo=UTC
-    )
+    assert normalize_timestamp(naive, "Asia/Shanghai", now=NOW) == datetime(2023, 5, 8, 1, 30, tzinfo=UTC)
+    assert normalize_timestamp(naive, "America/New_York", now=NOW) == datetime(2023, 5, 8, 13, 30, tzinfo=UTC)
     offset = "2023-05-08T09:30:00+00:00"  # an explicit offset wins over the timezone
     assert normalize_timestamp(offset, "Asia/Shanghai", now=NOW).hour == 9
     locomo = normalize_timestamp("1:56 pm on 8 May, 2023", "Asia/Shanghai", now=NOW)
@@ -254,9 +258,7 @@ def test_gzip_reads_like_plain(tmp_path: Path) -> None:
     lines: list[bytes | str] = [message(i) for i in range(50)]
     plain = read_all(write_lines(tmp_path / "a.jsonl", lines), "jsonl")
     packed = read_all(write_lines(tmp_path / "a.jsonl.gz", lines), "jsonl")
-    assert [(i.line, i.offset, i.episode) for i in plain] == [
-        (i.line, i.offset, i.episode) for i in packed
-    ]
+    assert [(i.line, i.offset, i.episode) for i in plain] == [(i.line, i.offset, i.episode) for i in packed]
 
 
 @pytest.mark.parametrize("name", ["r.jsonl", "r.jsonl.gz"])
@@ -265,9 +267,7 @@ def test_resume_from_an_offset_yields_exactly_the_rest(tmp_path: Path, name: str
     everything = list(open_source(tmp_path / name, "jsonl", group="g"))
     for cut in (0, 1, 36, 37, 500, len(everything) - 1):
         offset, line = everything[cut].resume_from
-        rest = list(
-            open_source(tmp_path / name, "jsonl", group="g", start_offset=offset, start_line=line)
-        )
+        rest = list(open_source(tmp_path / name, "jsonl", group="g", start_offset=offset, start_line=line))
         assert rest == everything[cut + 1 :]
 
 
@@ -506,8 +506,7 @@ def test_csv_bad_mapping_or_header_is_an_error(tmp_path: Path) -> None:
 def test_csv_resume(tmp_path: Path, name: str) -> None:
     rows = ["content,timestamp,external_id"]
     rows += [
-        f'"row {i}\nsecond line",{T0 + i},r{i}' if i % 5 == 0 else f"row {i},{T0 + i},r{i}"
-        for i in range(60)
+        f'"row {i}\nsecond line",{T0 + i},r{i}' if i % 5 == 0 else f"row {i},{T0 + i},r{i}" for i in range(60)
     ]
     path = write_lines(tmp_path / name, rows)
     everything = read_all(path, "csv")
