@@ -10,6 +10,7 @@ SUBCOMMANDS = {
     "temporal": "graphmem_cli.eval_temporal_cmd:temporal",
     "locomo": "graphmem_cli.eval_locomo_cmd:locomo",
     "longmemeval": "graphmem_cli.eval_longmemeval_cmd:longmemeval",
+    "recipes": "graphmem_cli.eval_recipes_cmd:recipes",
     "speed": "graphmem_cli.eval_speed_cmd:speed",
     "ingest": "graphmem_cli.eval_ingest_cmd:ingest_speed",
     "facts": "graphmem_cli.eval_facts_cmd:facts",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, Field
 
 from graphmem.errors import InvalidInput
@@ -21,8 +23,18 @@ class SearchConfig(BaseModel):
         default_factory=lambda: {"fact": 0.5, "episode": 1.0, "entity": 0.5}
     )
     candidates: int = 50
+    # "rrf": reciprocal rank fusion; "zscore": each channel's scores z-scored over its candidates,
+    # summed by weight (a candidate missing from a channel gets that channel's lowest z) and squashed
+    # into (0, 1) by a logistic, so the rerank's multiplicative boosts keep their meaning
+    fusion: Literal["rrf", "zscore"] = "rrf"
     rrf_k: int = 60
+    # episode BM25 by field (tenant_index.fields: "own", "context", "facts"); None: one merged bag
+    field_weights: dict[str, float] | None = None
     recency_weight: float = 0.01  # RRF scores are nearly flat at the top: boosts must stay small
+    recency_half_life_days: float = 365.0
+    # the recency weight instead, for a query that asks for the current state ("now", "current",
+    # "latest", "现在": graphmem.retrieval.intent); None keeps recency_weight
+    current_recency_weight: float | None = None
     confidence_weight: float = 0.05
     mmr_lambda: float = 0.95
     inferred_factor: float = 0.6

@@ -44,7 +44,8 @@ def rerank(
     scores: dict[Key, float] = {}
     for key in keys:
         f = features[key]
-        boost = how.recency_weight * recency_boost(f.when, newest) + how.confidence_weight * f.confidence
+        recency = recency_boost(f.when, newest, half_life_days=how.recency_half_life_days)
+        boost = how.recency_weight * recency + how.confidence_weight * f.confidence
         scores[key] = fused[key] * (1.0 + boost) * (how.inferred_factor if f.inferred else 1.0)
     toks = {k: tokens(features[k].text) for k in keys}
     order = mmr(
@@ -69,6 +70,39 @@ def rrf(
         for rank, key in enumerate(items, start=1):
             scores[key] = scores.get(key, 0.0) + w / (k + rank)
     return scores
+
+
+def fuse(
+    rankings: Mapping[str, Sequence[Key]],
+    scores: Mapping[Key, Mapping[str, float]],
+    weights: Mapping[str, float],
+    how: SearchConfig,
+) -> dict[Key, float]:
+    """The fused score of every candidate, by ``how.fusion``: ``rrf`` over the rankings, or
+    ``zscore`` over each channel's own scores (``scores``: key -> channel -> score)."""
+    if how.fusion == "rrf":
+        return rrf(rankings, weights, k=how.rrf_k)
+    by_channel = {name: {key: scores[key][name] for key in items} for name, items in rankings.items()}
+    return zscore(by_channel, weights)
+
+
+def zscore(channels: Mapping[str, Mapping[Key, float]], weights: Mapping[str, float]) -> dict[Key, float]:
+    """Σ_channel weight × z, z = (score − mean) / std over the channel's candidates; a candidate the
+    channel did not return gets its lowest z. Returned through a logistic: in (0, 1), same order."""
+    summed: dict[Key, float] = {}
+    floors = 0.0  # Σ weight × lowest z: what every candidate gets from channels that miss it
+    for name, found in channels.items():
+        w = weights.get(name, 1.0)
+        if w <= 0 or not found:
+            continue
+        values = list(found.values())
+        mu = sum(values) / len(values)
+        sd = math.sqrt(sum((v - mu) ** 2 for v in values) / len(values)) or 1.0
+        low = (min(values) - mu) / sd
+        floors += w * low
+        for key, v in found.items():
+            summed[key] = summed.get(key, 0.0) + w * ((v - mu) / sd - low)
+    return {key: 1.0 / (1.0 + math.exp(-(s + floors))) for key, s in summed.items()}
 
 
 def recency_boost(when: float | None, newest: float | None, *, half_life_days: float = 365.0) -> float:

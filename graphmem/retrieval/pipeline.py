@@ -7,6 +7,7 @@ import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -20,7 +21,8 @@ from graphmem.providers.embedders import embed_query
 from graphmem.retrieval import bm25
 from graphmem.retrieval.config import SearchConfig, recipe
 from graphmem.retrieval.context import build_context
-from graphmem.retrieval.fusion import Features, Key, rerank, rrf
+from graphmem.retrieval.fusion import Features, Key, fuse, rerank
+from graphmem.retrieval.intent import adapt
 from graphmem.retrieval.tenant_index.index import TenantIndex, View
 from graphmem.retrieval.tenant_index.registry import TenantIndexes
 from graphmem.store import reads, search
@@ -50,7 +52,7 @@ class Searcher:
     async def search(
         self, group_id: str, req: SearchRequest, cfg: SearchConfig | None = None
     ) -> SearchResult:
-        cfg = cfg or recipe(req.recipe)
+        cfg = adapt(cfg or recipe(req.recipe), req.query)
         history = req.include_history or cfg.include_history
         run = _Run(self, group_id, req, cfg, history)
         return await run.execute()
@@ -190,7 +192,7 @@ class _Run:
         targets = list(self.cfg.targets)
         if self.cfg.channel_on("bm25"):
             for target in targets:
-                self._run_indexed("bm25", target, index.bm25, terms)
+                self._run_indexed("bm25", target, partial(index.bm25, fields=self.cfg.field_weights), terms)
         if self.cfg.channel_on("graph"):
             seeds = [i for i, _ in index.bm25("entity", terms, 3, self._view)]
             for target in targets:
@@ -313,7 +315,7 @@ class _Run:
             * self.cfg.type_weights.get(name.split(":")[1], 1.0)
             for name in self.rankings
         }
-        return rrf(self.rankings, weights, k=self.cfg.rrf_k)
+        return fuse(self.rankings, self.channel_scores, weights, self.cfg)
 
     def _top(self, fused: dict[Key, float]) -> list[Key]:
         """The candidates the rerank orders: the best fused, three times the hits asked for."""

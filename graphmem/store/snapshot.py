@@ -12,10 +12,12 @@ ids until it reloads, so it checks its hits against the graph.
 
 Rows (datetimes as Python datetimes, embeddings as lists of floats, ``rev`` null on nodes written
 before revision stamps existed):
-- episode: ``id, rev, reference_time, search_text, text`` (the content), ``embedding, mentions``
-  (ids of the entities it MENTIONS)
+- episode: ``id, rev, reference_time, search_text, speaker_terms, terms`` (the analysed speaker and
+  content: ``search_text`` is these plus the session context), ``text`` (the content),
+  ``embedding, mentions`` (ids of the entities it MENTIONS)
 - fact: ``id, rev, search_text, embedding, subject_id, object_id, status`` ('active' when unset),
-  ``expired_at, valid_from, valid_to, evidence`` (number of EVIDENCED_BY edges), ``recorded_at,
+  ``expired_at, valid_from, valid_to, evidence`` (number of EVIDENCED_BY edges), ``evidence_ids``
+  (the episodes it is EVIDENCED_BY), ``recorded_at,
   text`` (the statement), ``confidence, tier``
 - entity: ``id, rev, search_text, text`` (the name), ``embedding``
 

@@ -7,6 +7,7 @@ graphmem/store/cypher/search.py on the fields the rows carry; hydration re-check
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -15,6 +16,7 @@ import numpy as np
 
 from graphmem.retrieval.fusion import Features, Key
 from graphmem.retrieval.tenant_index.columns import NEG_INF, POS_INF, Column, Slots, stamp
+from graphmem.retrieval.tenant_index.fields import EpisodeFields
 from graphmem.retrieval.tenant_index.graph import Adjacency, expand_facts, mentioning_episodes
 from graphmem.retrieval.tenant_index.lexical import Lexical
 from graphmem.retrieval.tenant_index.vectors import Vectors
@@ -51,8 +53,10 @@ class Target:
     def ids(self, hits: list[tuple[int, float]]) -> Hits:
         return [(self.slots.ids[s], score) for s, score in hits]
 
-    def top_lexical(self, terms: list[str], k: int, mask: np.ndarray | None) -> Hits:
-        scores = self.lexical.scores(terms)
+    def top_lexical(
+        self, terms: list[str], k: int, mask: np.ndarray | None, scores: np.ndarray | None = None
+    ) -> Hits:
+        scores = self.lexical.scores(terms) if scores is None else scores
         if mask is not None:
             scores = np.where(mask[: len(scores)], scores, 0.0)
         rows = np.flatnonzero(scores > 0)
@@ -85,6 +89,7 @@ class TenantIndex:
         self.recorded_at = Column(np.float64, POS_INF)
         self.confidence = Column(np.float64, 1.0)
         self.inferred = Column(np.bool_, False)
+        self.fields = EpisodeFields()  # episodes' own / context / facts fields (field_weights)
         self.version = 0  # bumped by every apply: what the cached masks were computed at
         self._masks: dict[tuple[str, datetime | None, bool], tuple[int, np.ndarray | None]] = {}
 
@@ -108,6 +113,7 @@ class TenantIndex:
         if label == "episode":
             self.ref_time[slot] = stamp(row.get("reference_time"), missing=POS_INF)
             target.adjacency.set(slot, list(row.get("mentions") or []))
+            self.fields.set_episode(slot, row["id"], row)
         elif label == "fact":
             self.valid_from[slot] = stamp(row.get("valid_from"), missing=NEG_INF)
             self.valid_to[slot] = stamp(row.get("valid_to"), missing=POS_INF)
@@ -119,6 +125,7 @@ class TenantIndex:
             self.confidence[slot] = 1.0 if confidence is None else float(confidence)
             self.inferred[slot] = row.get("tier") == "inferred"
             target.adjacency.set(slot, [row.get("subject_id"), row.get("object_id")])
+            self.fields.set_fact(slot, row, live=bool(self.active.data[slot] and not self.expired.data[slot]))
         return slot
 
     def finish(self, threads: int = 0) -> None:
@@ -189,8 +196,16 @@ class TenantIndex:
         return None
 
     # --- channels -----------------------------------------------------------------------------
-    def bm25(self, label: str, terms: list[str], k: int, view: View) -> Hits:
-        return self.targets[label].top_lexical(terms, k, self.mask(label, view))
+    def bm25(
+        self, label: str, terms: list[str], k: int, view: View, fields: Mapping[str, float] | None = None
+    ) -> Hits:
+        """Okapi BM25 over ``search_text``; for episodes with ``fields``, the weighted sum of the
+        per-field scores instead (``tenant_index.fields``)."""
+        target = self.targets[label]
+        scores = None
+        if fields and label == "episode":
+            scores = self.fields.scores(terms, fields, len(target.slots))
+        return target.top_lexical(terms, k, self.mask(label, view), scores)
 
     def vector(self, label: str, query: np.ndarray, k: int, view: View) -> Hits:
         target = self.targets[label]

@@ -23,6 +23,7 @@ RETURN coalesce(g.lock_seq, 0) AS seq, coalesce(g.reset_seq, 0) AS reset_seq,
 _ROWS = {
     "episode": """
 RETURN n.id AS id, n.rev AS rev, n.reference_time AS reference_time, n.search_text AS search_text,
+       n.speaker_terms AS speaker_terms, n.terms AS terms,
        n.content AS text, n.embedding AS embedding, [(n)-[:MENTIONS]->(x:Entity) | x.id] AS mentions
 """,
     "fact": """
@@ -30,6 +31,7 @@ RETURN n.id AS id, n.rev AS rev, n.search_text AS search_text, n.embedding AS em
        n.subject_id AS subject_id, n.object_id AS object_id, coalesce(n.status, 'active') AS status,
        n.expired_at AS expired_at, n.valid_from AS valid_from, n.valid_to AS valid_to,
        COUNT { (n)-[:EVIDENCED_BY]->(:Episode) } AS evidence, n.recorded_at AS recorded_at,
+       [(n)-[:EVIDENCED_BY]->(x:Episode) | x.id] AS evidence_ids,
        n.statement AS text, n.confidence AS confidence, n.tier AS tier
 """,
     "entity": """

@@ -1,0 +1,170 @@
+"""Recipe selection: every candidate ``SearchConfig`` scored on LoCoMo and LongMemEval side by side,
+and the one with the best *worst-case* gain over the best single channel chosen.
+
+Both datasets are ingested once into groups under a fixed prefix (``--prefix``; ingestion is
+idempotent, so a second run reuses them) and every candidate searches the same groups. For each
+dataset and k in ``GAIN_KS``, a candidate's gain is its recall@k (LoCoMo: ids 1-4; LongMemEval:
+turn evidence recall) minus the best of the single channels (``bm25``, ``vector``) at that k; its
+score is the smallest of those gains. Ties go to the higher mean gain. Every candidate tried is
+reported (``graphmem eval recipes --out DIR`` writes the table), so the choice is reproducible.
+Candidates differ only in settings learnt from the data's properties (field weights for a turn's
+own text against its neighbours' and its facts', fusion, recency): nothing names a dataset.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from eval import locomo, locomo_data, longmemeval, longmemeval_data
+from eval.retrievers import BM25Retriever, Log, config_retriever, forget, ingest
+from graphmem.config import Settings
+from graphmem.memory import GraphMemory
+from graphmem.retrieval.config import RECIPES, SearchConfig
+
+GAIN_KS = (5, 10)
+SINGLE = ("bm25", "vector")
+
+
+@dataclass
+class SelectOptions:
+    locomo: Path
+    longmemeval: Path
+    lme_limit: int | None = 12
+    conversations: list[str] | None = None
+    prefix: str = "recipes"
+    keep: bool = True
+    batch: int = 200
+    ks: tuple[int, ...] = (1, 5, 10)
+    only: list[str] | None = None  # candidate names to try (default: all)
+
+
+@dataclass
+class Scores:
+    """One retriever's headline numbers on both datasets."""
+
+    name: str
+    locomo: dict[str, Any]
+    lme: dict[str, Any]
+    gains: dict[str, float] = field(default_factory=dict)
+
+    def recall(self, dataset: str, k: int) -> float:
+        if dataset == "locomo":
+            return float(self.locomo["recall"]["1-4"][str(k)] or 0.0)
+        return float(self.lme["turn_recall"]["overall"][str(k)] or 0.0)
+
+    def row(self, ks: Sequence[int]) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "locomo": {f"R@{k}": self.recall("locomo", k) for k in ks}
+            | {"p50_ms": self.locomo["search_ms"]["p50"]},
+            "longmemeval": {f"R@{k}": self.recall("lme", k) for k in ks}
+            | {
+                "mrr": self.lme["mrr"]["overall"],
+                "newest_first": self.lme["newest_first"]["rate"],
+                "p50_ms": self.lme["search_ms"]["p50"],
+            },
+            "gains": self.gains,
+            "worst_gain": min(self.gains.values()) if self.gains else None,
+        }
+
+
+def candidates() -> dict[str, SearchConfig]:
+    """Every candidate tried, by name (the current default first)."""
+    base = RECIPES["default"]
+    out: dict[str, SearchConfig] = {"default": base}
+    for vector in (0.25, 0.5, 1.0):
+        for graph in (0.0, 0.1):
+            out[f"rrf v{vector} g{graph}"] = base.model_copy(
+                update={"weights": {"bm25": 1.0, "vector": vector, "graph": graph}}
+            )
+    return out
+
+
+async def select(
+    memory: GraphMemory, settings: Settings, opts: SelectOptions, log: Log = lambda _m: None
+) -> dict[str, Any]:
+    loco = locomo_data.load(
+        opts.locomo, group_prefix=f"{opts.prefix}-locomo", conversations=opts.conversations
+    )
+    lme = longmemeval_data.load(opts.longmemeval, group_prefix=f"{opts.prefix}-lme", limit=opts.lme_limit)
+    groups = locomo.corpora(loco) + longmemeval.corpora(lme)
+    log(f"{loco.n_questions} LoCoMo QA, {lme.n_questions} LongMemEval questions, {len(groups)} groups")
+    await ingest(memory, groups, opts.batch, log)
+    try:
+        bm25 = BM25Retriever.build(groups)
+        baseline = Scores(
+            "rank-bm25",
+            await locomo.score_retriever(bm25, loco, opts.ks),
+            await longmemeval.score_retriever(bm25, lme, opts.ks),
+        )
+        singles = [await _score(memory, name, RECIPES[name], loco, lme, opts.ks) for name in SINGLE]
+        tried = []
+        for name, cfg in candidates().items():
+            if opts.only and name not in opts.only:
+                continue
+            scores = await _score(memory, name, cfg, loco, lme, opts.ks)
+            scores.gains = _gains(scores, singles)
+            tried.append(scores)
+            log(f"{name}: {scores.row(opts.ks)}")
+    finally:
+        if not opts.keep:
+            await forget(memory, [g.group_id for g in groups], log)
+    chosen = max(tried, key=lambda s: (min(s.gains.values()), sum(s.gains.values())))
+    return {
+        "n": {"locomo": loco.n_questions, "longmemeval": lme.n_questions},
+        "baselines": [s.row(opts.ks) for s in (baseline, *singles)],
+        "candidates": [s.row(opts.ks) for s in tried],
+        "chosen": chosen.name,
+    }
+
+
+async def _score(
+    memory: GraphMemory,
+    name: str,
+    cfg: SearchConfig,
+    loco: locomo_data.Dataset,
+    lme: longmemeval_data.Dataset,
+    ks: tuple[int, ...],
+) -> Scores:
+    retriever = config_retriever(name, memory, cfg)
+    return Scores(
+        name,
+        await locomo.score_retriever(retriever, loco, ks),
+        await longmemeval.score_retriever(retriever, lme, ks),
+    )
+
+
+def _gains(scores: Scores, singles: Sequence[Scores]) -> dict[str, float]:
+    return {
+        f"{dataset}@{k}": round(scores.recall(dataset, k) - max(s.recall(dataset, k) for s in singles), 4)
+        for dataset in ("locomo", "lme")
+        for k in GAIN_KS
+    }
+
+
+def markdown(report: dict[str, Any], ks: Sequence[int], command: str | None = None) -> str:
+    """Every retriever and candidate in one table (recall in percent)."""
+    lines = ["# Recipe selection (worst-case gain over the best single channel)", ""]
+    if command:
+        lines += ["```", command, "```", ""]
+    n = report["n"]
+    lines += [f"LoCoMo QA: {n['locomo']}, LongMemEval questions: {n['longmemeval']}.", ""]
+    head = ["candidate", *[f"LoCoMo R@{k}" for k in ks], *[f"LME R@{k}" for k in ks]]
+    head += ["LME MRR", "newest first", "worst gain", "p50 ms (LoCoMo / LME)"]
+    lines += ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
+    for row in report["baselines"] + report["candidates"]:
+        loc, lme = row["locomo"], row["longmemeval"]
+        cells = [row["name"] + (" **(chosen)**" if row["name"] == report["chosen"] else "")]
+        cells += [f"{100 * loc[f'R@{k}']:.1f}" for k in ks] + [f"{100 * lme[f'R@{k}']:.1f}" for k in ks]
+        cells += [_pct(lme["mrr"]), _pct(lme["newest_first"])]
+        cells.append("–" if row["worst_gain"] is None else f"{100 * row['worst_gain']:+.1f}")
+        cells.append(f"{loc['p50_ms']} / {lme['p50_ms']}")
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def _pct(value: float | None) -> str:
+    return "–" if value is None else f"{100 * value:.1f}"

@@ -1,0 +1,32 @@
+"""What a query asks for, read from its words (pure): does it ask for the current state?
+
+"Where do I live now?", "What is my current job?", "my most recent trip", "我现在住在哪里": the
+newest evidence should win over older evidence of the same kind. ``adapt`` turns that into the
+recipe's ``current_recency_weight``; every other query keeps the recipe as it is.
+"""
+
+from __future__ import annotations
+
+import re
+
+from graphmem.retrieval.config import SearchConfig
+
+_CURRENT_EN = re.compile(
+    r"\b(now|nowadays|currently|current|latest|these days|at the moment|most recent(ly)?|so far|"
+    r"still|anymore|any more|today)\b",
+    re.IGNORECASE,
+)
+_CURRENT_ZH = re.compile("现在|目前|当前|如今|最近|最新|还在|至今")
+
+
+def asks_current(query: str) -> bool:
+    """True when the query asks for the current (latest) state of something."""
+    return bool(_CURRENT_EN.search(query) or _CURRENT_ZH.search(query))
+
+
+def adapt(cfg: SearchConfig, query: str) -> SearchConfig:
+    """``cfg`` with its recency weight raised to ``current_recency_weight`` for a current-state
+    query; ``cfg`` itself otherwise."""
+    if cfg.current_recency_weight is None or not asks_current(query):
+        return cfg
+    return cfg.model_copy(update={"recency_weight": cfg.current_recency_weight})

@@ -1,0 +1,85 @@
+"""Field-separated BM25 over episodes (pure): a turn's own text, its session context, its facts.
+
+An episode's ``search_text`` is one bag: its speaker's and its own analysed terms followed by its
+chain neighbours' (``graphmem.store.cypher.context``). Scored as one bag, a long neighbour (an
+assistant's 500-word answer) outweighs a short turn's own words, and a turn that only *borders* the
+answer ranks with the answer itself. Kept apart, each field has its own length normalisation and
+document frequencies, and a recipe weighs them (``SearchConfig.field_weights``):
+
+- ``own``: ``speaker_terms`` + ``terms`` (the row's fields; the prefix of ``search_text``);
+- ``context``: the rest of ``search_text`` (the neighbours' terms);
+- ``facts``: the ``search_text`` of the unexpired facts the episode evidences ("K = V + fact" keys:
+  a turn is found by what was extracted from it as well as by its words).
+
+Facts may arrive before or after their episodes (a load reads episodes first, a catch-up reads
+either): the link is kept by episode id and the field recomputed whenever either side changes.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from graphmem.retrieval.tenant_index.lexical import Lexical
+
+FIELDS = ("own", "context", "facts")
+
+
+def split_fields(row: Mapping[str, Any]) -> tuple[str, str]:
+    """(own, context) of an episode row. Without ``terms`` (older nodes) all of it is own text."""
+    tokens = (row.get("search_text") or "").split()
+    own = f"{row.get('speaker_terms') or ''} {row.get('terms') or ''}".split()
+    if row.get("terms") is None or tokens[: len(own)] != own:
+        return " ".join(tokens), ""
+    return " ".join(own), " ".join(tokens[len(own) :])
+
+
+class EpisodeFields:
+    def __init__(self) -> None:
+        self.lexical = {name: Lexical() for name in FIELDS}
+        self.slot_of: dict[str, int] = {}  # episode id -> slot
+        self.facts_of: defaultdict[str, set[int]] = defaultdict(set)  # episode id -> fact slots
+        self.evidence_of: dict[int, tuple[str, ...]] = {}  # fact slot -> episode ids
+        self.fact_text: dict[int, str] = {}  # fact slot -> search_text (unexpired facts only)
+
+    def set_episode(self, slot: int, episode_id: str, row: Mapping[str, Any]) -> None:
+        own, context = split_fields(row)
+        self.slot_of[episode_id] = slot
+        self.lexical["own"].set(slot, own)
+        self.lexical["context"].set(slot, context)
+        self._refresh(episode_id)
+
+    def set_fact(self, slot: int, row: Mapping[str, Any], *, live: bool) -> None:
+        """A fact's evidence and text; ``live`` False (expired, retracted) takes it out of its keys."""
+        before = self.evidence_of.get(slot, ())
+        after = tuple(dict.fromkeys(str(e) for e in row.get("evidence_ids") or []))
+        for episode_id in before:
+            self.facts_of[episode_id].discard(slot)
+        for episode_id in after:
+            self.facts_of[episode_id].add(slot)
+        self.evidence_of[slot] = after
+        if live and row.get("search_text"):
+            self.fact_text[slot] = str(row["search_text"])
+        else:
+            self.fact_text.pop(slot, None)
+        for episode_id in dict.fromkeys(before + after):
+            self._refresh(episode_id)
+
+    def _refresh(self, episode_id: str) -> None:
+        slot = self.slot_of.get(episode_id)
+        if slot is None:
+            return
+        texts = [self.fact_text[f] for f in sorted(self.facts_of.get(episode_id, ())) if f in self.fact_text]
+        self.lexical["facts"].set(slot, " ".join(texts))
+
+    def scores(self, terms: list[str], weights: Mapping[str, float], size: int) -> np.ndarray:
+        """Σ weight × BM25 of each field (each with its own statistics), one score per slot."""
+        out = np.zeros(size, dtype=np.float32)
+        for name, weight in weights.items():
+            if weight > 0 and name in self.lexical:
+                part = self.lexical[name].scores(terms)
+                out[: len(part)] += weight * part[:size]
+        return out
