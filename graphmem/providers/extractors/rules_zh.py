@@ -1,11 +1,26 @@
-"""Chinese phrasings for the rules extractor: one sentence in, claims out.
+"""Chinese sentences for the rules extractor: one sentence in, claims out, over jieba's tokens.
 
-``parse_zh(sentence)`` expects time phrases already removed. It skips questions (吗, 哪里, 什么...)
-and hypotheticals (如果, 假如...), notes hedges (可能, 我觉得...) and corrections (其实/我说错了 ...
-，不是Y), splits clauses on "，", finds the subject (我, 我们, 我的朋友张伟, or a jieba ``nr`` name),
-skips adverbs and 全家/一家 after it, reads 是…的 as a plain statement and matches the phrasings in
-``rules_zh_table``. jieba is loaded lazily, on the first Chinese
-sentence.
+``parse_zh(sentence)`` expects time phrases already removed. It skips hypotheticals (如果, 要是...)
+and question clauses (吗, 哪里, 什么...), splits clauses on "，", and reads each clause as a token
+sequence (``tokens``: jieba.posseg plus joined verb compounds, see ``rules_zh_tokens``):
+
+1. the subject: 我 (the speaker), 我们/我家 (the household), 我(的)表哥陈静 (a relative, whom the
+   speaker knows), a person's name (jieba ``nr``, or a surname-led word before a predicate), or
+   another person (你/他..., skipped); a clause without one keeps the previous clause's subject, and
+   a sentence that opens without one (搬到上海了) is the speaker's when a frame reads it;
+2. modifiers before the verb: adverbs (已经, 现在), negation (不, 不再, 没 …了: the fact ends),
+   plans (打算/计划/想: a ``plans`` claim, inferred, never the fact itself), future (要/会: kept
+   only with a future time phrase), hedges (可能, 听说, 我觉得: inferred);
+3. the predicate frames of ``rules_zh_frames`` (lives_in, works_at, studies_at, located_at,
+   job_title), whose values end at the token boundaries ``rules_zh_tokens.span`` finds; other
+   predicates (likes, pets, status, owns, name) from the phrase table ``rules_zh_table``.
+
+Corrections: a leading 我说错了/更正/不对 corrects the sentence's claims; "Y，不是X" names X as the
+mistaken value; inside one sentence 哦不对/说错了 retracts the claim before it and the next clause
+(是Y, 是在Y, or a whole clause) replaces it with the same predicate; 不是X，是Y reads X's frame when it
+has one. A bare 是Y with nothing before it in the sentence borrows its predicate from an earlier
+sentence of the episode (``from_context``), else from Y's kind (a job title, a school, an
+organisation, a place). jieba is loaded lazily, on the first Chinese sentence.
 """
 
 from __future__ import annotations
@@ -13,11 +28,30 @@ from __future__ import annotations
 import functools
 import re
 import threading
+from dataclasses import dataclass, field
 from types import ModuleType
 
 from graphmem.models.extraction import ClaimKind
 from graphmem.providers.extractors.rules_base import SPEAKER, Claim, ParsedSentence
+from graphmem.providers.extractors.rules_zh_frames import bare_zai, frame_claims, is_job, title_claims
 from graphmem.providers.extractors.rules_zh_table import IMPLICIT, RULES, clean, match
+from graphmem.providers.extractors.rules_zh_tokens import (
+    ADVERBS,
+    DURATION,
+    FUTURE,
+    HEDGE,
+    HEDGE_LEAD,
+    NEG,
+    PLAN,
+    Tok,
+    at,
+    is_stop,
+    join_compounds,
+    kind_of,
+    skip,
+    text_of,
+    well_formed,
+)
 
 _lock = threading.Lock()
 _posseg: ModuleType | None = None
@@ -39,7 +73,7 @@ def posseg() -> ModuleType:
 _ZH_KINDS = {"nr": "person", "nrfg": "person", "ns": "place", "nt": "organization"}
 _SINGLE_HAN = re.compile(r"^[\u4e00-\u9fff]$")
 _MAX_RUN = 12
-_SURNAMES = frozenset(
+SURNAMES = frozenset(
     "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕"
     "丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付傅方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严"
     "覃武戴莫孔向汤欧阳司上官诸葛小老阿"
@@ -68,7 +102,7 @@ def tag(text: str) -> tuple[tuple[str, str], ...]:
             i += 1
             continue
         run = "".join(word for word, _ in pairs[i:j])
-        if budget and 2 <= len(run) <= _MAX_RUN and any(ch in _SURNAMES for ch in run[:-1]):
+        if budget and 2 <= len(run) <= _MAX_RUN and any(ch in SURNAMES for ch in run[:-1]):
             budget -= 1
             tagged.extend((p.word, p.flag) for p in posseg().cut(run))
         else:
@@ -82,129 +116,379 @@ def zh_entities(text: str) -> list[tuple[str, str]]:
     return [(word, _ZH_KINDS[flag]) for word, flag in tag(text) if flag in _ZH_KINDS and len(word) >= 2]
 
 
+def tokens(text: str) -> list[Tok]:
+    """``tag(text)`` as ``Tok``s, with the verb compounds jieba splits joined (``rules_zh_tokens``)."""
+    return join_compounds(tag(text))
+
+
 # --------------------------------------------------------------------------- sentence level
 
 _QUESTION = re.compile(
-    r"[吗嘛呢][\s。！!]*$|哪里|哪儿|哪个|哪家|什么|谁|怎么|为什么|为何|几时|多少|是不是|有没有|是否"
+    r"[吗嘛呢]$|哪里|哪儿|哪个|哪家|什么|谁|怎么|为什么|为何|几时|多少|是不是|有没有|是否|对吧|好吗"
 )
-_HYPOTHETICAL = re.compile(r"如果|假如|要是|假设|万一|的话|假使|倘若|想象|希望|但愿")
-_HEDGE = re.compile(r"我觉得|我猜|我认为|听说|好像|可能|也许|大概|估计|或许|似乎|应该")
+_HYPOTHETICAL = re.compile(r"如果|假如|要是|假设|万一|的话|假使|倘若|想象|但愿|要不是")
+_MISTAKE = r"(?:我)?(?:之前|刚才|刚刚|前面|上次|先前|一开始)?(?:说错了|说错|搞错了|记错了|讲错了|打错了|写错了|弄错了|口误)"
 _MARK = re.compile(
-    r"^(?:(?:其实|实际上|我说错了|说错了|更正一下|更正|纠正一下|纠正|不对|抱歉|对不起|不好意思)"
-    r"[，,：:！!。\s]*)+"
+    rf"^(?:(?:其实|实际上|事实上|{_MISTAKE}|更正一下|更正|纠正一下|纠正|哦不对|噢不对|啊不对|不对|"
+    r"抱歉|对不起|不好意思|sorry|准确地说|确切地说|准确来说|应该说|我是说|我的意思是|我想说的是)"
+    r"[，,：:！!。\s]*)+",
+    re.IGNORECASE,
 )
-_EXPLICIT = re.compile(r"说错|更正|纠正")
+_EXPLICIT = re.compile(r"错|更正|纠正|不对|口误|准确|确切|应该说|我是说|意思是|想说的是")
+# a clause that only says the previous one was wrong: 哦不对 / 我说错了 / 不是的
+_RETRACT = re.compile(
+    rf"^(?:哦|噢|啊|呃|嗯|诶)?(?:不对|不是的|不不|{_MISTAKE}|更正一下|更正|纠正一下|纠正|应该说|我是说|"
+    r"我的意思是|准确地说|确切地说)(?:了)?[，,：:！!\s]*"
+)
+_BARE = re.compile(
+    r"^(?:而|其实|实际上|应该|应当|我是说)?(?:是)?(?:在|住在|去了|搬到了?|入职了?|加入了?|跳槽到了?)?"
+    r"(?P<v>[^，,。]+?)(?:才对|才是|哦|啊|啦|吧)?$"
+)
 _NOT_TAIL = re.compile(r"[，,]\s*(?:而)?不是(?:在|住在)?(?P<wrong>[^，,。！？]+?)[。！!\s]*$")
 _COMPARE = re.compile(
     r"^(?:比起|相比于|相比起|相比|与其)(?P<other>[^，,]+?)(?:来说|而言)?[，,]\s*(?P<rest>.*)$"
 )
-_CLAUSE = re.compile(r"[，,；;、]")
+_CLAUSE_PUNCT = frozenset("，,；;：:、")
+_END = "。！!？?…~～"
+
+
+@dataclass
+class _State:
+    """What a clause hands to the next one in its sentence."""
+
+    subject: tuple[str, str | None] | None = None
+    hedged: bool = False
+    correcting: bool = False
+    wrong: Claim | None = None
+    claims: list[Claim] = field(default_factory=list)
+    replaces: str | None = None
 
 
 def parse_zh(sentence: str) -> ParsedSentence:
     """Claims made by one Chinese sentence (time phrases already removed)."""
-    text = re.sub(r"\s+", "", sentence).rstrip("。！!？?…~～")
-    if not text or sentence.rstrip().endswith(("？", "?")) or _QUESTION.search(text):
+    text = re.sub(r"\s+", "", sentence).rstrip(_END)
+    if not text or _HYPOTHETICAL.search(text):
         return ParsedSentence()
-    if _HYPOTHETICAL.search(text):
-        return ParsedSentence()
-    parsed = ParsedSentence()
-    text, hedges = _HEDGE.subn("", text)
-    parsed.hedged = hedges > 0
+    asks = sentence.rstrip().endswith(("？", "?"))
+    state = _State()
     mark = _MARK.match(text)
+    explicit = False
     if mark is not None:
-        parsed.correction = bool(_EXPLICIT.search(mark.group(0)))
+        explicit = bool(_EXPLICIT.search(mark.group(0)))
+        state.correcting = explicit
         text = text[mark.end() :]
+    wrong_tail = None
     tail = _NOT_TAIL.search(text)
     if tail is not None:
-        parsed.replaces = clean(tail.group("wrong"), place=True)
-        parsed.correction = parsed.correction or parsed.replaces is not None
+        wrong_tail = clean(tail.group("wrong"), place=True)
         text = text[: tail.start()]
     other = None
     compare = _COMPARE.match(text)
     if compare is not None:
         other, text = clean(compare.group("other")), compare.group("rest")
-    parsed.claims = _parse_clauses(text, sentence.strip())
-    for claim in parsed.claims:
+    clauses = _split(text)
+    for n, clause in enumerate(clauses):
+        if _QUESTION.search(clause) or (asks and n == len(clauses) - 1):
+            state.subject = ("other", None) if clause.startswith(("你", "您")) else state.subject
+            continue
+        _clause_claims(clause, state, last=n == len(clauses) - 1)
+    claims = state.claims
+    correctable = [
+        c for c in claims if c.predicate != "knows" and c.kind in ("assert", "correct") and not c.before
+    ]
+    if explicit:
+        for claim in correctable:
+            claim.kind = "correct"
+    if wrong_tail and correctable:
+        correctable[-1].kind, correctable[-1].replaces = "correct", wrong_tail
+    for claim in claims:
         if claim.predicate == "prefers" and other and not claim.qualifier:
             claim.qualifier = " vs ".join(sorted((claim.obj, other)))
-    return parsed
+    return ParsedSentence(claims=claims, replaces=state.replaces or wrong_tail)
+
+
+def _split(text: str) -> list[str]:
+    parts, cur = [], ""
+    for ch in text:
+        if ch in _CLAUSE_PUNCT:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    parts.append(cur)
+    return [p for p in parts if p]
+
+
+# --------------------------------------------------------------------------- corrections
+
+
+def _clause_claims(clause: str, state: _State, *, last: bool) -> None:
+    """One clause: a retraction (哦不对), the wrong value (不是X), a bare right value (是Y), or claims."""
+    for lead in HEDGE_LEAD:
+        if clause.startswith(lead) and len(clause) > len(lead):
+            state.hedged, clause = True, clause[len(lead) :]
+            break
+    retract = _RETRACT.match(clause)
+    if retract is not None:
+        _retract(state)
+        clause = clause[retract.end() :]
+        if not clause:
+            return
+    if clause.startswith("不是") and not last:
+        _wrong_value(clause[2:], state)
+        return
+    if state.correcting and _bare(clause, state):
+        return
+    claims = _clause(clause, state)
+    if state.correcting:
+        for claim in claims:
+            if claim.predicate != "knows" and claim.kind == "assert" and not claim.before:
+                claim.kind = "correct"
+                wrong = state.wrong
+                if wrong is not None and wrong.predicate in ("", claim.predicate):
+                    claim.replaces = wrong.obj
+    state.claims.extend(claims)
+
+
+def _retract(state: _State) -> None:
+    """The latest claim of the sentence was the mistake: drop it and remember it."""
+    state.correcting = True
+    for i in range(len(state.claims) - 1, -1, -1):
+        claim = state.claims[i]
+        if claim.predicate != "knows" and claim.kind == "assert":
+            state.wrong = state.claims.pop(i)
+            return
+
+
+def _wrong_value(rest: str, state: _State) -> None:
+    """不是X(，是Y): X is the mistaken value; its frame (不是住在X) gives the predicate when it has one."""
+    state.correcting = True
+    toks = tokens(rest)
+    found = frame_claims(toks, 0)
+    if found:
+        state.wrong = found[0]
+        return
+    value = clean(rest, place=True)
+    if value is not None:
+        state.wrong = Claim("", value)
+        state.replaces = value
+
+
+def _bare(clause: str, state: _State) -> bool:
+    """是Y / 而是在Y / 应该是Y after a retraction: Y replaces the mistaken value."""
+    m = _BARE.match(clause)
+    if m is None or len(tokens(clause)) > 6:
+        return False
+    value = clean(m.group("v"), place=True)
+    if value is None or not well_formed(value) or frame_claims(tokens(clause), 0):
+        return False
+    wrong = state.wrong
+    if wrong is not None and wrong.predicate:
+        state.claims.append(
+            Claim(wrong.predicate, value, subject=wrong.subject, kind="correct", replaces=wrong.obj)
+        )
+        return True
+    replaces = wrong.obj if wrong is not None else None
+    state.claims.append(Claim(_guess(value), value, kind="correct", replaces=replaces, from_context=True))
+    return True
+
+
+def _guess(value: str) -> str:
+    """The predicate a bare corrected value most likely belongs to ("" leaves it to context)."""
+    if is_job(value):
+        return "job_title"
+    kind = kind_of(value, [t.flag for t in tokens(value)])
+    return {"school": "studies_at", "organization": "works_at", "place": "lives_in"}.get(kind, "")
 
 
 # --------------------------------------------------------------------------- clause level
 
-_REL = (
-    r"朋友|好朋友|姐姐|妹妹|哥哥|弟弟|妻子|老婆|丈夫|老公|男朋友|女朋友|同事|老板|爸爸|妈妈|父亲|母亲|"
-    r"儿子|女儿|表姐|表妹|表哥|表弟|室友|邻居|同学|领导"
+_REL = frozenset(
+    "朋友 好朋友 姐姐 妹妹 哥哥 弟弟 妻子 老婆 丈夫 老公 男朋友 女朋友 同事 老板 爸爸 妈妈 父亲 母亲 "
+    "儿子 女儿 表姐 表妹 表哥 表弟 堂哥 堂姐 堂弟 堂妹 室友 邻居 同学 领导 舅舅 叔叔 阿姨 姑姑 伯伯 "
+    "爷爷 奶奶 外公 外婆 老同学 大学同学 高中同学 前同事 闺蜜 哥们 兄弟 姐妹 上司 下属 徒弟 师傅 "
+    "男友 女友 未婚妻 未婚夫 太太 先生 媳妇 对象".split()
 )
-_SUBJECT = re.compile(
-    rf"^(?:(?P<we>我们|咱们)|我的?(?P<rel>{_REL})(?P<relname>[\u4e00-\u9fff]{{2,3}}?)(?=[在住是叫去搬加入离从喜爱讨养买有当打计准已不])"
-    r"|(?P<first>我)(?!的)|(?P<other>你们|您|你|他们|她们|他|她|它|这|那))"
-)
+_OTHER = frozenset("你们 您 你 他们 她们 他 她 它 这 那 它们 大家 别人 人家 有人".split())
+_WE = frozenset("我们 咱们 我们俩 咱俩 我们家 我家 咱家 我们一家".split())
+_ROLE = frozenset("职位 职务 职业 岗位 头衔 工作".split())
+_WE_OK = frozenset({"lives_in", "relationship_status", "located_at", "has_pet", "owns", "plans"})
+_MODAL_SKIP = frozenset("能 可以 还".split())
+
+
+def _clause(clause: str, state: _State) -> list[Claim]:
+    implicit = match(IMPLICIT, clause)
+    if implicit:
+        state.subject = ("first", SPEAKER)
+        return implicit
+    toks = tokens(clause)
+    if not toks:
+        return []
+    found = _subject(toks)
+    claims: list[Claim] = []
+    pro_drop = False
+    if found is not None:
+        subject, i, extra = found
+        state.subject = subject
+        claims.extend(extra)
+    elif state.subject is not None:
+        subject, i = state.subject, 0
+    else:
+        subject, i, pro_drop = ("first", SPEAKER), 0, True
+    if subject[0] == "other":
+        return claims
+    if subject[0] == "home":  # 我家在X: where the household lives
+        subject = state.subject = ("we", SPEAKER)
+        toks = [Tok("住", "v"), *toks[i:]] if at(toks, i, frozenset({"在"})) else toks
+        i = 0 if toks[0].word == "住" else i
+    own = _predicate(toks, i, state, pro_drop=pro_drop)
+    if own and pro_drop:
+        state.subject = subject
+    for claim in own:
+        if subject[0] == "we" and claim.predicate not in _WE_OK:
+            continue
+        if claim.predicate == "name" and (subject[0] != "first" or found is None):
+            continue
+        claim.subject = subject[1]
+        claims.append(claim)
+    return claims
+
+
+def _subject(toks: list[Tok]) -> tuple[tuple[str, str | None], int, list[Claim]] | None:
+    first = toks[0].word
+    if first in _WE:
+        return ("home" if first.endswith("家") else "we", SPEAKER), 1, []
+    if first == "我":
+        j = 2 if at(toks, 1, frozenset({"的"})) else 1
+        if at(toks, j, _REL):
+            return _relative(toks, j)
+        if j == 2 and at(toks, 2, _ROLE):
+            return ("first", SPEAKER), 1, []
+        return ("first", SPEAKER), 1, []
+    if first in _OTHER or (first in _REL and len(toks) > 1):
+        return ("other", None), 1, []
+    if _is_name(toks, 0):
+        return ("name", first), 1, []
+    return None
+
+
+def _relative(toks: list[Tok], j: int) -> tuple[tuple[str, str | None], int, list[Claim]]:
+    """我(的)表哥陈静…: the relative is the subject, and the speaker knows them."""
+    rel = toks[j].word
+    if j + 1 < len(toks) and _looks_like_name(toks[j + 1]):
+        name = toks[j + 1].word
+        knows = Claim("knows", name, qualifier=rel, object_kind="person")
+        return ("name", name), j + 2, [knows]
+    return ("other", None), j + 1, []
+
+
+def _looks_like_name(tok: Tok) -> bool:
+    word = tok.word
+    if tok.flag.startswith("nr") and len(word) >= 2:
+        return True
+    return 2 <= len(word) <= 4 and bool(_HAN.match(word)) and not is_stop(tok) and word not in _REL
+
+
+def _is_name(toks: list[Tok], i: int) -> bool:
+    """A person's name opening a clause: jieba's nr*, or a surname-led word before a predicate."""
+    tok = toks[i]
+    if len(tok.word) < 2 or is_stop(tok) or not _HAN.match(tok.word):
+        return False
+    nxt = toks[i + 1] if i + 1 < len(toks) else None
+    if nxt is None:
+        return False
+    before_predicate = nxt.word in _PRED_START or nxt.flag.startswith("v") or nxt.word in ("的",)
+    if tok.flag.startswith("nr"):
+        return before_predicate or is_stop(nxt)
+    return tok.word[0] in SURNAMES and len(tok.word) <= 3 and before_predicate
+
+
+_HAN = re.compile(r"^[\u4e00-\u9fff]+$")
+_PRED_START = ADVERBS | NEG | PLAN | FUTURE | HEDGE | frozenset("在 住在 是 从 不是 正在 于 家住".split())
+
+
+def _predicate(toks: list[Tok], i: int, state: _State, *, pro_drop: bool) -> list[Claim]:
+    """Modifiers (adverbs, negation, plan, future, hedge), then a frame, else the phrase table."""
+    if at(toks, i, frozenset({"的"})) and at(toks, i + 1, _ROLE) and at(toks, i + 2, frozenset({"是"})):
+        return title_claims(toks, i + 3)
+    start = i
+    neg = plan = ""
+    future = hedged = False
+    while i < len(toks):
+        word = toks[i].word
+        if word == "不是":
+            neg, toks = "不", [*toks[:i], Tok("是", "v"), *toks[i + 1 :]]
+            break
+        if word in NEG:
+            neg = neg or word
+        elif word in PLAN:
+            plan = word
+            break
+        elif word in FUTURE:
+            future = True
+        elif word in HEDGE:
+            hedged = True
+        elif word not in ADVERBS and word not in _MODAL_SKIP and not DURATION.match(word):
+            break
+        i += 1
+    if plan:
+        return _plan(toks, i + 1, neg)
+    claims = frame_claims(toks, i) or _unglued(toks, i)
+    if neg:
+        claims = claims or bare_zai(toks, i)
+        if neg in ("没", "没有") and toks[-1].word != "了":
+            return []
+        claims = [_ended(c) for c in claims if not c.before]
+    if not claims and not pro_drop:
+        rest = text_of(toks[start:])
+        claims = table_claims(_ADV.sub("", rest))
+    for claim in claims:
+        claim.needs_future = claim.needs_future or future
+        claim.inferred = claim.inferred or hedged or state.hedged
+    return claims
+
+
+def _unglued(toks: list[Tok], i: int) -> list[Claim]:
+    """jieba glues a preposition to the value's first character (从小米 → 从小/米, 在家乐福 → 在家/乐福):
+    read it split (从/小米), then as the adverb it also is (从小住在北京: 从小 "since childhood")."""
+    if i >= len(toks) or len(toks[i].word) != 2 or toks[i].word[0] not in _GLUE:
+        return []
+    head, rest = toks[i].word[0], toks[i].word[1]
+    split = [*toks[:i], Tok(head, "p"), Tok(rest, "n"), *toks[i + 1 :]]
+    return frame_claims(split, i) or frame_claims(toks, i + 1)
+
+
+_GLUE = frozenset("从在到于")
+
+
+def _ended(claim: Claim) -> Claim:
+    claim.kind = "end" if claim.kind == "assert" else claim.kind
+    return claim
+
+
+def _plan(toks: list[Tok], i: int, neg: str) -> list[Claim]:
+    """打算/计划/想 + what: a plan (inferred), never the fact itself; the time stays in the value."""
+    if neg:
+        return []
+    i = skip(toks, i, frozenset({"要", "能", "在", "以后", "将来", "未来"}))
+    value = clean(text_of(toks[i:]))
+    if value is None or any(p in value for p in ("我", "你", "他", "她")):
+        return []
+    return [Claim("plans", value, keeps_time=True, inferred=True)]
+
+
+# --------------------------------------------------------------------------- the phrase table
+
 _ADV = re.compile(
     r"^(?:现在|目前|一直|已经|就|也|还是|还|都|刚刚|刚|最近|终于|又|仍然|依然|真的|其实|开始|"
     r"全家人?|一家人?|一家子|俩|两个人?|两口子|夫妻俩|一起)+"
 )
-# 是…的 puts the stress on when or how: 我是2024年8月跳槽到滴滴的 = 我2024年8月跳槽到了滴滴
 _SHI_DE = re.compile(r"^是(?P<inner>.+)的$")
 _END_PARTICLE = re.compile(r"了[啊呀啦哦吧]*$")
-_WE_OK = frozenset({"lives_in", "relationship_status", "located_at", "has_pet", "owns", "plans"})
 
 
-def _parse_clauses(text: str, sentence: str) -> list[Claim]:
-    claims: list[Claim] = []
-    subject: tuple[str, str | None] | None = None
-    for clause in _CLAUSE.split(text):
-        if not clause:
-            continue
-        implicit = match(IMPLICIT, clause)
-        if implicit:
-            claims.extend(implicit)
-            subject = ("first", SPEAKER)
-            continue
-        found = _subject(clause, sentence)
-        explicit = found is not None
-        if found is not None:
-            subject, rest, extra = found
-            claims.extend(extra)
-        elif subject is not None:
-            rest = clause
-        else:
-            continue
-        if subject[0] == "other":
-            continue
-        for claim in _predicate(_ADV.sub("", rest)):
-            if subject[0] == "we" and claim.predicate not in _WE_OK:
-                continue
-            if claim.predicate == "name" and (subject[0] != "first" or not explicit):
-                continue
-            claim.subject = subject[1]
-            claims.append(claim)
-    return claims
-
-
-def _subject(clause: str, sentence: str) -> tuple[tuple[str, str | None], str, list[Claim]] | None:
-    m = _SUBJECT.match(clause)
-    if m is not None:
-        rest = clause[m.end() :]
-        if m.group("we"):
-            return ("we", SPEAKER), rest, []
-        if m.group("first"):
-            return ("first", SPEAKER), rest, []
-        if m.group("other"):
-            return ("other", None), rest, []
-        name = m.group("relname")
-        knows = Claim("knows", name, qualifier=m.group("rel"), object_kind="person")
-        return ("name", name), rest, [knows]
-    names = [w for w, flag in tag(sentence) if flag in ("nr", "nrfg") and clause.startswith(w)]
-    name = max(names, key=len, default="")
-    if len(name) >= 2:
-        return ("name", name), clause[len(name) :], []
-    return None
-
-
-def _predicate(rest: str) -> list[Claim]:
-    """Negation ("不再", "不...了", "不") first, then the phrasing rules."""
+def table_claims(rest: str) -> list[Claim]:
+    """Predicates outside the frames (likes, pets, status, owns, name): negation first."""
     kind: ClaimKind = "assert"
     negated = False
     if rest.startswith("不再"):

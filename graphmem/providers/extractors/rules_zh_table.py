@@ -1,7 +1,8 @@
-"""Chinese predicate phrasings: (regex over the clause after its subject, builder) pairs.
+"""Chinese phrasings outside the token frames (``rules_zh_frames``): (regex over the clause after
+its subject, builder) pairs for owns, relationship_status, prefers/likes/dislikes, has_pet and
+name, whose objects are free noun phrases (吃火锅, 一只猫) rather than names.
 
-The first rule whose pattern matches and whose builder finds a usable object wins: verb-specific
-ends (离开了, 搬离, 从X毕业) first, studies_at before works_at (both are "在X<verb>"), prefers
+The first rule whose pattern matches and whose builder finds a usable object wins; prefers
 (更喜欢) before likes. ``clean`` trims objects (trailing 了/的/现在, 去/住 after places).
 """
 
@@ -71,12 +72,6 @@ def _job(check: bool) -> Build:
     return build
 
 
-def _work_as(m: re.Match[str]) -> list[Claim]:
-    org, job = clean(m.group("obj")), clean(m.group("job"))
-    claims = [Claim("works_at", org)] if org else []
-    return claims + ([Claim("job_title", job)] if job else [])
-
-
 def _status(status: str) -> Build:
     def build(m: re.Match[str]) -> list[Claim]:
         claims = [Claim("relationship_status", status)]
@@ -110,58 +105,14 @@ def _prefers(m: re.Match[str]) -> list[Claim]:
     return [Claim("prefers", obj, qualifier=" vs ".join(sorted((obj, alt))) if alt else "")]
 
 
-def _plans(m: re.Match[str]) -> list[Claim]:
-    obj = clean(m.group("obj"))
-    return [] if obj is None else [Claim("plans", obj, keeps_time=True)]
-
-
 def _favourite(m: re.Match[str]) -> list[Claim]:
     obj = clean(m.group("obj"))
     return [] if obj is None else [Claim("prefers", obj, qualifier=m.group("topic"))]
 
 
 _PET = "|".join(_PETS)
-# what may stand between 在 and 工作/读书/出差: not a verb phrase ("我在想要不要换工作")
-_PLACE_CHARS = r"[^想要不换找做没考虑，,]"
 _RULE_TABLE: tuple[tuple[str, Build], ...] = (
-    # ends expressed by the verb itself
-    (r"离开了?(?P<obj>.+)", _simple("works_at", "end")),
-    (r"从(?P<obj>.+?)(?:辞职|离职|退休)", _simple("works_at", "end")),
-    (r"从(?P<obj>.+?)(?:毕业|退学)", _simple("studies_at", "end")),
-    (r"(?:搬离|搬出)了?(?P<obj>.+)", _simple("lives_in", "end", place=True)),
-    (r"从(?P<obj>.+?)回来", _simple("located_at", "end")),
     (r"卖掉?了(?:我的)?(?P<obj>.+)", _simple("owns", "end")),
-    # lives_in
-    (r"住在(?P<obj>.+)", _simple("lives_in", place=True)),
-    (
-        r"(?:搬家到|搬家去|搬到|搬去|搬进|迁到|迁居到?|移居到?|定居在|定居于|定居|落户)了?(?P<obj>.+)",
-        _simple("lives_in", place=True),
-    ),
-    (r"家(?:住)?在(?P<obj>.+)", _simple("lives_in", place=True)),
-    # 在X生活 / 在X定居了 / 在X住了三年: before 在X<verb> for studies/works
-    (
-        rf"在(?P<obj>{_PLACE_CHARS}+?)(?:生活|定居|居住|安家|落户|住)(?:下来)?[了着过]?"
-        r"(?:[一二两三四五六七八九十几多\d]+(?:年|个月|天|周|个星期)(?:多|了)*)?$",
-        _simple("lives_in", place=True),
-    ),
-    # studies_at before works_at: both are "在X<verb>"
-    (
-        rf"(?:正)?在(?P<obj>{_PLACE_CHARS}+?)(?:读书|上学|学习|念书|读大学|上大学|读研究生|读研|读博|读本科|留学)",
-        _simple("studies_at"),
-    ),
-    (r"考上了?(?P<obj>.+)", _simple("studies_at")),
-    (rf"(?:正)?在(?P<obj>{_PLACE_CHARS}+?)(?:出差|旅游|旅行|度假|玩|开会)", _simple("located_at")),
-    (r"(?:去了?|来了?|到)(?P<obj>.+?)(?:旅游|出差|旅行|度假|玩|开会)", _simple("located_at")),
-    (r"(?:到了|抵达了?)(?P<obj>.+)", _simple("located_at", place=True)),
-    (r"在(?P<obj>.+?)(?:当|做|担任)(?P<job>.+)", _work_as),
-    (rf"在(?P<obj>{_PLACE_CHARS}+?)(?:工作|上班|任职|实习)", _simple("works_at")),
-    (r"(?:加入了?|入职了?|就职于|供职于|任职于)(?P<obj>.+)", _simple("works_at")),
-    (r"跳槽(?:到|去|至)了?(?P<obj>.+)", _simple("works_at")),
-    (rf"(?:去|来|到)(?P<obj>{_PLACE_CHARS}+?)(?:上班|工作|任职|实习|报到)", _simple("works_at")),
-    # job_title
-    (r"(?:被)?(?:升职|提拔|晋升|提升)(?:为|成|成为)了?(?P<obj>.+)", _job(False)),
-    (r"是(?:一名|一位|一个|一|名|个)?(?P<obj>.+)", _job(True)),
-    (r"(?:当了?|做了?|担任)(?:一名|一个)?(?P<obj>.+)", _job(True)),
     # relationship_status
     (r"(?:和|跟)(?P<p>.+?)结婚了", _status("married")),
     (r"(?:结婚了|已婚)", _status("married")),
@@ -183,8 +134,6 @@ _RULE_TABLE: tuple[tuple[str, Build], ...] = (
         r"买了(?:一辆|一台|一个|一套|一部|一件|一双|一块|一只|一条|个|辆|台|套|部|只)?(?:新的?)?(?P<obj>.+)",
         _bought,
     ),
-    # plans
-    (r"(?:打算|计划|准备|决定)(?P<obj>.+)", _plans),
     # name (explicit 我 only)
     (r"(?:叫|名叫)(?P<obj>.+)", _simple("name")),
 )

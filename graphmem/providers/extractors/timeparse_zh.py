@@ -1,5 +1,6 @@
 """Chinese time phrases: 今天 昨天 前天 大前天 明天, 上周二, 上个月, 去年5月, 三个月前, 2019年3月,
-5月3日, with an optional time of day (前天下午3点 is 15:00: 下午/晚上 add twelve hours)."""
+5月3日, 前几天 (three days back) and 前阵子 (two weeks back), with an optional time of day
+(前天下午3点 is 15:00: 下午/晚上 add twelve hours)."""
 
 from __future__ import annotations
 
@@ -35,6 +36,20 @@ _ZH_DAY_WORDS = {
     "今早": 0,
     "明天": 1,
     "后天": 2,
+}
+# vague recent days: 前几天 "a few days ago" is three days back, 前阵子 "a while ago" two weeks
+_ZH_RECENT_WORDS = {
+    "前几天": -3,
+    "前些天": -3,
+    "前两天": -2,
+    "这几天": 0,
+    "这两天": 0,
+    "前些日子": -7,
+    "前阵子": -14,
+    "前一阵子": -14,
+    "前一阵": -14,
+    "前段时间": -14,
+    "前一段时间": -14,
 }
 _ZH_YEAR_WORDS = {"大前年": -3, "前年": -2, "去年": -1, "今年": 0, "明年": 1}
 
@@ -81,6 +96,10 @@ def _zh_weekday(m: re.Match[str]) -> int:
 def _zh_day(m: re.Match[str], ref: datetime) -> datetime | None:
     word = m.group("w")
     return _with_tod(ref + timedelta(days=_ZH_DAY_WORDS[word]), m, evening=word.endswith("晚"))
+
+
+def _zh_recent(m: re.Match[str], ref: datetime) -> datetime | None:
+    return ref + timedelta(days=_ZH_RECENT_WORDS[m.group("w")])
 
 
 def _zh_week(m: re.Match[str], ref: datetime) -> datetime | None:
@@ -146,6 +165,7 @@ def _zh_md(m: re.Match[str], ref: datetime) -> datetime | None:
 
 
 ZH_RULES: tuple[TimeRule, ...] = (
+    TimeRule(rf"(?P<w>{'|'.join(sorted(_ZH_RECENT_WORDS, key=len, reverse=True))})", _zh_recent),
     TimeRule(rf"(?P<w>大前天|前天|昨天|昨日|昨晚|今天|今日|今晚|今早){_ZH_TOD}", _zh_day),
     TimeRule(rf"(?P<w>明天|后天){_ZH_TOD}", _zh_day, future=True),
     TimeRule(rf"(?P<rel>上上|上|这|本)个?(?:周|星期|礼拜){_ZH_WD}?{_ZH_TOD}", _zh_week),

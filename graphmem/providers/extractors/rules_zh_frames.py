@@ -1,0 +1,240 @@
+"""Chinese predicate frames over the token sequence (``rules_zh_tokens``): where someone lives,
+works, studies or stays, and their job title.
+
+``frame_claims(toks, i)`` reads the predicate phrase that starts at ``toks[i]`` (after the subject,
+its adverbs, negation and modal words) and returns its claims, all ``assert``; the caller turns
+them into ends (negation), plans or hedges. Frames, tried in order:
+
+- 从X<verb>Y: 从X搬到(了)Y (X held before, Y now), 从X跳槽到Y, 从X离职/毕业/回来/搬走 (ends);
+- 在X … <verb>: 在X(已经)住了三年, 在X工作/上班, 在X读书, 在X出差, 在X当/做Y (works_at + job_title);
+- <verb>在X: 住在X, 生活在X, 家住X, 就职于X;
+- <move verb>X: 搬到/搬去/移居/定居X; <join verb>X: 入职/加入/跳槽到X;
+- 去/来/到X<verb>: 去X上班, 来X定居, 去X旅游;
+- 离开X, 搬离X, 辞去X的工作 (ends; 离开 reads the value's kind);
+- job titles: 是(一名)Y, 是X的Y, 当上/升职为/被提拔为/升任Y, 当/做/担任Y.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from graphmem.providers.extractors.rules_base import Claim
+from graphmem.providers.extractors.rules_zh_tokens import (
+    ADVERBS,
+    AS_V,
+    DIRECTION,
+    GRADUATE,
+    JOB_PROMOTE,
+    LEAVE,
+    LEAVE_LIVE,
+    LIVE_AT,
+    LIVE_V,
+    MOVE_TO,
+    QUIT,
+    QUIT_OBJ,
+    RETURN,
+    STUDY_V,
+    TRIP_V,
+    WORK_AT,
+    WORK_TO,
+    WORK_V,
+    Tok,
+    at,
+    kind_of,
+    skip,
+    span,
+    well_formed,
+)
+
+Frame = Callable[[list[Tok], int], list[Claim]]
+
+_JOBS = tuple(
+    "师 员 经理 总监 主管 主任 顾问 会计 医生 护士 律师 作家 记者 警察 司机 演员 歌手 教授 学生 "
+    "老板 总裁 总经理 店长 校长 院长 护士长 组长 队长 科长 处长 局长 部长 董事长 厂长 创始人 合伙人 "
+    "助理 秘书 专员 代表 编辑 画家 科学家 研究员 工人 农民 模特 导演 主播 博主 翻译 保安 老师 "
+    "研究生 博士生 大学生 实习生 公务员 销售 运营 创业者 自由职业者 CEO CTO COO CFO".split()
+)
+_MEASURE = frozenset("一名 一位 一个 一 名 个 位 一位名 位名".split())
+_TITLE_STOP = frozenset({"的"})
+_MOVED_OUT = frozenset("搬走 搬出来 搬出去 搬家 走 出来".split())
+_ARRIVE = frozenset("到了 抵达 抵达了 到达 到达了".split())
+_SETTLE = frozenset("定居 落户 安家 移居 迁居".split())
+_REPORT = frozenset("报到 报道 入职 就职".split())
+
+
+def is_job(title: str) -> bool:
+    return title.endswith(_JOBS)
+
+
+def _value(toks: list[Tok], i: int) -> tuple[str, int, list[str]]:
+    """A well-formed value at ``i`` (else ""), the index after it and its tokens' POS tags."""
+    value, j = span(toks, i)
+    if not well_formed(value):
+        return "", i, []
+    return value, j, [t.flag for t in toks[i:j]]
+
+
+def _title(toks: list[Tok], i: int) -> tuple[str, int]:
+    i = skip(toks, i, _MEASURE | frozenset({"为", "成", "成为", "了"}))
+    title, j = span(toks, i, _TITLE_STOP)
+    return (title, j) if well_formed(title) else ("", i)
+
+
+def _from(toks: list[Tok], i: int) -> list[Claim]:
+    if not at(toks, i, frozenset({"从", "自"})):
+        return []
+    old, j, _ = _value(toks, i + 1)
+    if not old:
+        return []
+    k = skip(toks, j, ADVERBS)
+    verb = toks[k].word if k < len(toks) else ""
+    new, _, _ = _value(toks, skip(toks, k + 1, frozenset({"了"})))
+    if verb in MOVE_TO or (verb in DIRECTION and kind_of(new, ()) != "organization" and new):
+        return [Claim("lives_in", old, before=True), Claim("lives_in", new)] if new else []
+    if verb in WORK_TO:
+        return [Claim("works_at", old, before=True), Claim("works_at", new)] if new else []
+    if verb in QUIT or verb == "跳槽":
+        return [Claim("works_at", old, kind="end")]
+    if verb in GRADUATE:
+        return [Claim("studies_at", old, kind="end")]
+    if verb in RETURN:
+        return [Claim("located_at", old, kind="end")]
+    if verb in _MOVED_OUT or verb in LEAVE_LIVE:
+        return [Claim("lives_in", old, kind="end")]
+    return []
+
+
+def _zai(toks: list[Tok], i: int) -> list[Claim]:
+    if not at(toks, i, frozenset({"在", "于", "正在"})):
+        return []
+    place, j, flags = _value(toks, i + 1)
+    if not place:
+        return []
+    k = skip(toks, j, ADVERBS)
+    verb = toks[k].word if k < len(toks) else ""
+    kind = kind_of(place, flags)
+    if verb in LIVE_V:
+        return [Claim("works_at" if kind == "organization" and verb in ("待", "呆") else "lives_in", place)]
+    if verb in WORK_V:
+        return [Claim("works_at", place)]
+    if verb in STUDY_V:
+        return [Claim("studies_at", place)]
+    if verb in TRIP_V:
+        return [Claim("located_at", place)]
+    if verb in AS_V:
+        title, _ = _title(toks, k + 1)
+        claims = [Claim("works_at", place)]
+        return claims + ([Claim("job_title", title)] if title and (verb != "干" or is_job(title)) else [])
+    return []
+
+
+def bare_zai(toks: list[Tok], i: int) -> list[Claim]:
+    """在X with no verb after it, for 我已经不在X了: lives_in for a place, else works_at."""
+    if not at(toks, i, frozenset({"在"})):
+        return []
+    value, j, flags = _value(toks, i + 1)
+    if not value or skip(toks, j, ADVERBS) < len(toks):
+        return []
+    return [Claim("lives_in" if kind_of(value, flags) == "place" else "works_at", value)]
+
+
+def _verb_at(toks: list[Tok], i: int) -> list[Claim]:
+    if at(toks, i, LIVE_AT) or at(toks, i, frozenset({"住"})):
+        place, _, _ = _value(toks, skip(toks, i + 1, frozenset({"在", "于"})))
+        return [Claim("lives_in", place)] if place else []
+    if at(toks, i, WORK_AT):
+        org, _, _ = _value(toks, i + 1)
+        return [Claim("works_at", org)] if org else []
+    return []
+
+
+def _move(toks: list[Tok], i: int) -> list[Claim]:
+    if at(toks, i, MOVE_TO) or at(toks, i, _SETTLE):
+        place, _, _ = _value(toks, skip(toks, i + 1, frozenset({"了", "在", "于", "到"})))
+        return [Claim("lives_in", place)] if place else []
+    if at(toks, i, WORK_TO):
+        org, _, _ = _value(toks, skip(toks, i + 1, frozenset({"了"})))
+        return [Claim("works_at", org)] if org else []
+    if at(toks, i, _ARRIVE):
+        place, _, _ = _value(toks, skip(toks, i + 1, frozenset({"了"})))
+        return [Claim("located_at", place)] if place else []
+    return []
+
+
+def _go(toks: list[Tok], i: int) -> list[Claim]:
+    if not at(toks, i, DIRECTION):
+        return []
+    place, j, _ = _value(toks, skip(toks, i + 1, frozenset({"了"})))
+    if not place:
+        return []
+    k = skip(toks, j, ADVERBS)
+    verb = toks[k].word if k < len(toks) else ""
+    if verb in WORK_V or verb in _REPORT:
+        return [Claim("works_at", place)]
+    if verb in LIVE_V or verb in _SETTLE:
+        return [Claim("lives_in", place)]
+    if verb in STUDY_V:
+        return [Claim("studies_at", place)]
+    if verb in TRIP_V:
+        return [Claim("located_at", place)]
+    return []
+
+
+def _leave(toks: list[Tok], i: int) -> list[Claim]:
+    if at(toks, i, LEAVE_LIVE):
+        place, _, _ = _value(toks, skip(toks, i + 1, frozenset({"了"})))
+        return [Claim("lives_in", place, kind="end")] if place else []
+    if at(toks, i, LEAVE) or at(toks, i, QUIT_OBJ):
+        value, _, flags = _value(toks, skip(toks, i + 1, frozenset({"了"})))
+        if not value:
+            return []
+        is_place = at(toks, i, LEAVE) and kind_of(value, flags) == "place"
+        return [Claim("lives_in" if is_place else "works_at", value, kind="end")]
+    return []
+
+
+def _job(toks: list[Tok], i: int) -> list[Claim]:
+    if at(toks, i, JOB_PROMOTE):
+        title, _ = _title(toks, i + 1)
+        strict = toks[i].word in ("成为", "成为了", "变成", "变成了")
+        return [Claim("job_title", title)] if title and (not strict or is_job(title)) else []
+    if at(toks, i, frozenset({"是"})):
+        return _is(toks, i + 1)
+    if at(toks, i, AS_V):
+        title, _ = _title(toks, i + 1)
+        return [Claim("job_title", title)] if title and is_job(title) else []
+    return []
+
+
+def _is(toks: list[Tok], i: int) -> list[Claim]:
+    """是(一名)Y (Y a job title) or 是X的Y (works at / studies at X as Y)."""
+    title, j = _title(toks, i)
+    if not title:
+        return []
+    if at(toks, j, frozenset({"的"})):
+        job, _ = _title(toks, j + 1)
+        if job and is_job(job):
+            employer = "studies_at" if job.endswith("学生") else "works_at"
+            return [Claim("job_title", job), Claim(employer, title)]
+        return []
+    return [Claim("job_title", title)] if is_job(title) else []
+
+
+def title_claims(toks: list[Tok], i: int) -> list[Claim]:
+    """For 的职位是Y / 的工作是Y: any title."""
+    title, _ = _title(toks, i)
+    return [Claim("job_title", title)] if title else []
+
+
+FRAMES: tuple[Frame, ...] = (_from, _zai, _verb_at, _move, _go, _leave, _job)
+
+
+def frame_claims(toks: list[Tok], i: int) -> list[Claim]:
+    """Claims of the first frame that matches at ``toks[i]`` (是…的 is read without 是)."""
+    for frame in FRAMES:
+        claims = frame(toks, i)
+        if claims:
+            return claims
+    if at(toks, i, frozenset({"是"})) and toks[-1].word == "的":
+        return frame_claims(toks[:-1], i + 1)
+    return []

@@ -1,0 +1,218 @@
+"""Tokens for the Chinese rules extractor: jieba's (word, POS) sequence plus general vocabulary.
+
+``tokens(text)`` is jieba.posseg's segmentation (``rules_zh.tag``) with the verb compounds jieba
+splits (搬/到, 入/职, 跳槽/到) joined again, so a phrasing is matched word by word. The word classes
+below are general vocabulary (verbs, adverbs, particles, measure words), never names: a place or
+an organisation is whatever stands between a frame's words. ``span`` reads such a value: it runs
+from a position to the next word that cannot be part of a name (a particle, an adverb, a frame
+verb, a pronoun, a duration, punctuation), so 在南京已经住了三年 gives 南京 and an untagged
+name (蔚来汽车, 拼多多) comes out whole even where jieba cuts it into pieces tagged as verbs.
+jieba's own tags are used only where they are reliable enough to guess with: nr* for people,
+ns / nt for the kind of an ambiguous value.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+# --------------------------------------------------------------------------- vocabulary
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+LIVE_V = _words("住 居住 生活 定居 安家 落户 长住 常住 久居 待 呆 扎根 住下 住下来 定居下来 安顿下来")
+WORK_V = _words("工作 上班 任职 就职 供职 实习 打工 干活 干 上岗 做事 谋生")
+STUDY_V = _words(
+    "读书 上学 学习 念书 读大学 上大学 读研 读博 读研究生 读本科 留学 深造 求学 进修 读硕士 读博士"
+)
+TRIP_V = _words("出差 旅游 旅行 度假 玩 开会 游玩 考察 参会 培训 观光")
+AS_V = _words("当 做 担任 任 干")  # 在X当Y: works at X as Y
+MOVE_TO = _words(
+    "搬到 搬去 搬来 搬回 搬回到 搬进 搬进了 搬家到 搬家去 迁到 迁往 迁去 迁居 迁居到 移居 移居到 "
+    "定居到 定居在 定居于 落户到 落户在 落户于 安家在 安家于 安家到 搬至 迁至 移居至 搬往"
+)
+WORK_TO = _words(
+    "跳槽到 跳槽去 跳槽至 跳到 跳去 入职 加入 加盟 就职于 供职于 任职于 效力于 转到 转去 调到 调去 "
+    "调往 跳槽进 进入 进了 入职到 签约"
+)
+LIVE_AT = _words("住在 住于 生活在 居住在 居住于 定居在 定居于 家住在 家住 安家在 落户在 长住在 常住在")
+WORK_AT = _words("工作在 上班在 就职于 供职于 任职于 服务于 效力于")
+LEAVE = _words("离开 离开了 告别")
+LEAVE_LIVE = _words("搬离 搬出 搬出了 搬离了 迁出 迁离")
+QUIT = _words("离职 辞职 退休 辞工 裸辞 被裁 被辞退 被开除")
+QUIT_OBJ = _words("辞去 辞掉 辞了 退出 离开")  # 辞去X的工作
+GRADUATE = _words("毕业 退学 休学")
+RETURN = _words("回来 回来了 归来")
+DIRECTION = _words("去 来 到 回 回到")
+JOB_PROMOTE = _words(
+    "升职 升职为 升职成 升职成为 升为 升成 升任 晋升 晋升为 晋升成 提拔为 提升为 任命为 聘为 聘任为 "
+    "被提拔为 被提升为 被任命为 被聘为 被聘任为 被评为 被提拔成 被升为 被晋升为 转岗为 转岗成 出任 "
+    "当上 当上了 成为 成为了 变成 变成了 转行做 转行当 转行成 转做 改做 改当"
+)
+PLAN = _words("打算 计划 准备 想 想要 考虑 决定 希望 梦想 盼望 期待 规划 筹划 有意")
+FUTURE = _words("要 会 将 将要 即将 快要 就要 马上")
+HEDGE = _words("可能 也许 大概 好像 似乎 估计 或许 应该 说不定 大约 貌似 八成 恐怕 听说 据说")
+HEDGE_LEAD = ("我觉得", "我猜", "我认为", "我估计", "我听说", "听说", "据说", "我想", "我感觉")
+NEG = _words("不 不再 没 没有 别 再也不 早就不 早已不 已经不 已不 并不 从不 不会再")
+ADVERBS = _words(
+    "已经 已 一直 都 也 还 还是 就 刚 刚刚 才 又 再 仍 仍然 依然 依旧 真的 其实 开始 正式 正 "
+    "现在 目前 如今 最近 近来 终于 总算 快 将近 差不多 至少 足足 整整 大约 约 有 早就 早已 一度 "
+    "曾经 曾 以前 之前 后来 然后 接着 随后 马上 立刻 暂时 临时 长期 常年 一起 一块 一块儿 "
+    "全家 全家人 一家 一家人 一家子 俩 两个人 两口子 夫妻俩 我们俩 顺利 成功 光荣 刚才 前几天 "
+    "前些天 前阵子 前段时间 这几天 这两天 那时 当时 这阵子 已然 总算是 已经是 正式地 重新 又一次"
+)
+PARTICLES = _words("了 的 着 过 啦 呢 吧 啊 呀 哦 嘛 喔 哈 呗 咯 么 嘞 噢 哟")
+PREPS = _words("在 从 到 于 和 跟 与 同 给 为 把 被 对 向 往 朝 自 由 而 但 但是 可是 所以 并 并且 而且 以及")
+PRONOUNS = _words(
+    "我 你 您 他 她 它 我们 你们 他们 她们 它们 咱们 咱 自己 这 那 这里 那里 这儿 那儿 这边 那边 "
+    "哪 哪里 哪儿 大家 人家 别人 谁 什么"
+)
+MEASURE_START = re.compile(r"^(?:一|这|那|某|几|哪)(?:家|个|所|座|间|处|份|位|名)")
+DURATION = re.compile(
+    r"^(?:[0-9零〇一二两三四五六七八九十百几半]+|好几|很多|许多|多)(?:个)?(?:多)?"
+    r"(?:年|月|天|日|周|星期|礼拜|小时|年半|个月)(?:多|半)?(?:了)?$"
+)
+NUMBER = re.compile(r"^[0-9零〇一二两三四五六七八九十百千万几半]+(?:个)?$")
+EMPTY = _words(
+    "家 家里 老家 新家 新房 新房子 新公司 公司 单位 学校 外地 国外 海外 附近 市区 郊区 城里 乡下 "
+    "大城市 小城市 城市 小镇 这座城市 那座城市 那个城市 这个城市 那家公司 这家公司 别的地方 其他地方 "
+    "一线城市 南方 北方 那 这 那里 这里 地方 现在 工作 新工作 上班 总部 分公司 办公室"
+)
+FRAME_VERBS = LIVE_V | WORK_V | STUDY_V | TRIP_V | MOVE_TO | WORK_TO | QUIT | GRADUATE | LEAVE_LIVE
+STOP = (
+    ADVERBS | PARTICLES | PREPS | PRONOUNS | NEG | PLAN | FUTURE | HEDGE | FRAME_VERBS | AS_V | RETURN
+) | _words("是 搬 搬家 回 面试 看看 看 见 找 换 换了 感觉 觉得 说 一趟 一下 几天 一段时间 很久 好久")
+_COMPOUNDS = frozenset(
+    MOVE_TO
+    | WORK_TO
+    | LIVE_AT
+    | WORK_AT
+    | LEAVE_LIVE
+    | JOB_PROMOTE
+    | QUIT
+    | _words("入职 升职 家住 住下 住下来 不再 说错 搬家 跳槽 再也不 早就不 已经不")
+)
+_MAX_JOIN = 4
+_PUNCT = re.compile(r"^[\s，,。.！!？?；;：:、…~～\"'“”‘’（）()\[\]【】《》<>—\-]+$")
+
+
+@dataclass(frozen=True, slots=True)
+class Tok:
+    word: str
+    flag: str
+
+    @property
+    def punct(self) -> bool:
+        return self.flag == "x" and bool(_PUNCT.match(self.word))
+
+
+_SPLIT = {"不住": ("不", "住"), "不在": ("不", "在"), "没在": ("没", "在"), "没住": ("没", "住")}
+
+
+def join_compounds(pairs: Iterable[tuple[str, str]]) -> list[Tok]:
+    """jieba's tokens with split verb compounds joined (longest first): 搬/到 → 搬到, 入/职 → 入职,
+    and negated verbs it glues split (不住 → 不/住).
+
+    Only words of the vocabulary above are joined, and only whole tokens, so a name never changes."""
+    toks: list[Tok] = []
+    for word, flag in pairs:
+        parts = _SPLIT.get(word)
+        toks.extend([Tok(p, "d" if p in NEG else "v") for p in parts] if parts else [Tok(word, flag)])
+    out: list[Tok] = []
+    i = 0
+    while i < len(toks):
+        for n in range(min(_MAX_JOIN, len(toks) - i), 1, -1):
+            word = "".join(t.word for t in toks[i : i + n])
+            if word in _COMPOUNDS:
+                out.append(Tok(word, "v"))
+                i += n
+                break
+        else:
+            out.append(toks[i])
+            i += 1
+    return out
+
+
+def is_stop(tok: Tok) -> bool:
+    """Whether ``tok`` ends a value (a name never holds it as a word of its own)."""
+    if tok.punct or tok.word in STOP or tok.flag in ("ul", "uj", "uz", "ug", "ule", "y", "e"):
+        return True
+    return bool(DURATION.match(tok.word) or NUMBER.match(tok.word))
+
+
+def span(toks: list[Tok], i: int, until: frozenset[str] = frozenset()) -> tuple[str, int]:
+    """The value starting at ``toks[i]`` and the index after it ("" when none starts there).
+
+    It ends before the first stop word (see ``is_stop``) or word of ``until``; 去/来 end it only
+    where they close the clause or come before a particle or a verb (搬到杭州去了, not 蔚来汽车)."""
+    j = i
+    while j < len(toks):
+        tok = toks[j]
+        if tok.word in until or (j > i and is_stop(tok)) or (j == i and _bad_start(tok)):
+            break
+        if j > i and tok.word in DIRECTION and _closes(toks, j + 1):
+            break
+        j += 1
+    return "".join(t.word for t in toks[i:j]), j
+
+
+def _bad_start(tok: Tok) -> bool:
+    return tok.punct or tok.word in PARTICLES or tok.word in PRONOUNS or tok.word in PREPS
+
+
+def _closes(toks: list[Tok], j: int) -> bool:
+    return j >= len(toks) or is_stop(toks[j]) or toks[j].flag.startswith("v")
+
+
+def skip(toks: list[Tok], i: int, words: frozenset[str]) -> int:
+    """The index after any run of ``words`` (and particles such as 了) starting at ``i``."""
+    while i < len(toks) and (toks[i].word in words or toks[i].word in ("了", "着", "过")):
+        i += 1
+    return i
+
+
+def at(toks: list[Tok], i: int, words: frozenset[str]) -> bool:
+    return i < len(toks) and toks[i].word in words
+
+
+def text_of(toks: list[Tok]) -> str:
+    return "".join(t.word for t in toks)
+
+
+_SCHOOL = re.compile(r"(?:大学|学院|中学|小学|学校|高中|初中|幼儿园|研究生院|大专|职高|技校)$")
+_ORG = re.compile(
+    r"(?:公司|集团|银行|科技|网络|汽车|医院|工作室|研究院|研究所|事务所|工厂|厂|店|餐厅|酒店|"
+    r"协会|基金会|出版社|报社|电视台|律所|中心|股份|控股|有限|传媒|证券|保险|实验室|部门|政府|局)$"
+)
+_PLACE = re.compile(r"(?:市|省|县|区|镇|村|乡|州|岛|国|湾|港|城)$")
+
+
+def kind_of(value: str, flags: Iterable[str]) -> str:
+    """school, organization, place or "" for a value, from its suffix, else from jieba's tag."""
+    if _SCHOOL.search(value):
+        return "school"
+    if _ORG.search(value):
+        return "organization"
+    if _PLACE.search(value):
+        return "place"
+    tags = set(flags)
+    if "nt" in tags:
+        return "organization"
+    if "ns" in tags:
+        return "place"
+    return ""
+
+
+def well_formed(value: str) -> bool:
+    """Quality gate for a value: a name or a noun phrase, not a pronoun, filler or an indefinite."""
+    if not value or len(value) > 24 or value in EMPTY or value in PRONOUNS:
+        return False
+    if MEASURE_START.match(value) or any(p in value for p in ("我", "你", "他", "她", "它")):
+        return False
+    if DURATION.match(value) or NUMBER.match(value):
+        return False
+    return bool(re.search(r"[\u4e00-\u9fffA-Za-z]", value))
