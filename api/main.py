@@ -89,6 +89,9 @@ def create_app(settings: Settings, *, memory: GraphMemory | None = None) -> Fast
 
 
 def app_from_env() -> FastAPI:
-    """uvicorn factory: settings read here, at the edge."""
+    """uvicorn factory: settings read here, at the edge; a configuration error exits with one line."""
     configure_logging()
-    return create_app(Settings())
+    try:
+        return create_app(Settings())
+    except ConfigError as exc:
+        raise SystemExit(f"error: {exc.code}: {exc.message}") from None

@@ -6,19 +6,50 @@ Nothing in graphmem reads the environment except ``Settings()`` here.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from pydantic import AliasChoices, Field, SecretStr
+from pydantic import AliasChoices, Field, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from graphmem.errors import ConfigError
 
 
 def _env(*names: str) -> AliasChoices:
     return AliasChoices(*names)
 
 
+def _variable(loc: tuple[int | str, ...]) -> str:
+    name = str(loc[0]) if loc else "settings"
+    field = Settings.model_fields.get(name)
+    alias = field.validation_alias if field is not None else None
+    if isinstance(alias, AliasChoices):
+        return str(alias.choices[0])
+    return f"GRAPHMEM_{name.upper()}"
+
+
+def _problems(exc: ValidationError) -> list[dict[str, str]]:
+    return [
+        {"variable": _variable(e["loc"]), "problem": e["msg"]}
+        for e in exc.errors(include_input=False, include_url=False)
+    ]
+
+
+def _settings_problem(exc: ValidationError) -> str:
+    return "; ".join(f"{p['variable']}: {p['problem']}" for p in _problems(exc))
+
+
 class Settings(BaseSettings):
     """All configuration; see the README's configuration table."""
 
     model_config = SettingsConfigDict(env_prefix="GRAPHMEM_", extra="ignore", populate_by_name=True)
+
+    def __init__(self, **values: Any) -> None:
+        """A bad variable (``GRAPHMEM_NO_AUTH=`` empty) is a ``ConfigError`` naming it and the
+        rule, one line at every edge, never a traceback; values are not echoed (they may be keys)."""
+        try:
+            super().__init__(**values)
+        except ValidationError as exc:
+            raise ConfigError(_settings_problem(exc), details={"errors": _problems(exc)}) from None
 
     # Neo4j: an external server when NEO4J_URI is set, else the local launcher.
     neo4j_uri: str | None = Field(default=None, validation_alias=_env("NEO4J_URI"))

@@ -116,8 +116,8 @@ def ingest(
     Example:
       graphmem ingest logs/*.jsonl --format jsonl --group acme --batch-size 256
     """
-    cfg = Settings()
     try:
+        cfg = Settings()
         options = IngestOptions(
             paths=paths,
             fmt=fmt,
