@@ -66,6 +66,14 @@ class Settings(BaseSettings):
     neo4j_pagecache_mb: int = 512
     neo4j_auth: bool = False
     neo4j_start_timeout_s: float = 120.0
+    # runaway-query bounds on the local Neo4j (neo4j-launcher): db.transaction.timeout for
+    # transactions that set none, db.memory.transaction.max per transaction and
+    # dbms.memory.transaction.total.max for all (MB, 0 = unset), and the reaper's grace: the thread of
+    # a query terminated this long ago that still runs is stopped (0 = off)
+    neo4j_tx_timeout_s: int = 600
+    neo4j_tx_memory_mb: int = 512
+    neo4j_tx_total_memory_mb: int = 700
+    neo4j_stuck_query_grace_s: float = 2.0
     java_home: Path | None = Field(default=None, validation_alias=_env("JAVA_HOME"))
 
     embedder: str = "minilm"

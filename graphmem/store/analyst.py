@@ -4,13 +4,17 @@ Defence in depth, each layer enough on its own for the cases it covers:
 1. one statement only (a lexer that skips strings, identifiers and comments finds no inner ``;``);
 2. an ``EXPLAIN`` plan check (``graphmem.store.cypher.analyst``): read-only query type, this database
    only, no writing / file-loading / admin operators, procedures from an allow-list;
-3. a READ access-mode transaction (the server refuses writes in it) with a timeout;
+3. a READ access-mode transaction (the server refuses writes in it) with a timeout, and a
+   client-side deadline a little past it (``QueryTimeout``, 504, either way);
 4. a row cap: at most ``row_cap`` rows come back, with ``truncated`` set when there were more.
-Refusals raise ``Forbidden`` (403) with ``details.reason``; invalid Cypher raises ``InvalidQuery``.
+Refusals raise ``Forbidden`` (403) with ``details.reason``; invalid Cypher raises ``InvalidQuery``, as
+does a query past the per-transaction memory limit (``details.reason: memory_limit``); a result nested
+deeper than ``MAX_RESULT_DEPTH`` raises ``ResultTooDeep`` (422).
 """
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import csv
 import io
@@ -25,7 +29,15 @@ from neo4j.spatial import Point
 from neo4j.time import Date, DateTime, Duration, Time
 from pydantic import BaseModel
 
-from graphmem.errors import Forbidden, InvalidInput, InvalidQuery
+from graphmem.errors import (
+    Forbidden,
+    GraphMemError,
+    InvalidInput,
+    InvalidQuery,
+    QueryTimeout,
+    ResultTooDeep,
+    StoreUnavailable,
+)
 from graphmem.store.cypher import analyst as policy
 from graphmem.store.driver import Store, map_neo4j_errors
 
@@ -177,6 +189,12 @@ def check_params(params: Mapping[str, Any] | None) -> dict[str, Any]:
     return dict(params)
 
 
+# The client-side deadline is the server's timeout plus this: the server's own answer (a timed-out
+# transaction) wins when it comes, and a query that never yields (one expression looping) is
+# abandoned here; the launcher's reaper stops its thread on the server.
+CLIENT_DEADLINE_GRACE_S = 1.0
+
+
 async def run_readonly(
     store: Store,
     query: str,
@@ -185,35 +203,57 @@ async def run_readonly(
     timeout_s: float,
     row_cap: int,
 ) -> AnalystResult:
-    """Check, then run ``query`` in a READ transaction; at most ``row_cap`` rows come back."""
+    """Check, then run ``query`` in a READ transaction; at most ``row_cap`` rows come back. Past
+    ``timeout_s`` (server-side transaction timeout, then a client-side deadline) ``QueryTimeout``."""
     text = check_single_statement(query)
     values = check_params(params)
     try:
-        async with store.transaction(write=False, timeout=timeout_s) as tx:
-            with map_neo4j_errors():
-                summary = await (await tx.run(policy.EXPLAIN_PREFIX + text, values)).consume()
-            check_plan(summary.plan, query_type=summary.query_type, database=store.database)
-            with map_neo4j_errors():
-                result = await tx.run(text, values)
-                columns = list(result.keys())
-                rows: list[dict[str, Any]] = []
-                truncated = False
-                async for record in result:
-                    if len(rows) >= row_cap:
-                        truncated = True
-                        break
-                    rows.append({k: to_json(v) for k, v in zip(columns, record.values(), strict=True)})
-    except InvalidQuery as exc:
+        async with asyncio.timeout(timeout_s + CLIENT_DEADLINE_GRACE_S):
+            return await _run(store, text, values, timeout_s=timeout_s, row_cap=row_cap)
+    except TimeoutError as exc:
+        raise _timed_out(timeout_s, {"deadline": "client"}) from exc
+    except (InvalidQuery, StoreUnavailable) as exc:
         raise _explain_failure(exc, timeout_s) from exc
+
+
+async def _run(
+    store: Store, text: str, values: dict[str, Any], *, timeout_s: float, row_cap: int
+) -> AnalystResult:
+    async with store.transaction(write=False, timeout=timeout_s) as tx:
+        with map_neo4j_errors():
+            summary = await (await tx.run(policy.EXPLAIN_PREFIX + text, values)).consume()
+        check_plan(summary.plan, query_type=summary.query_type, database=store.database)
+        with map_neo4j_errors():
+            result = await tx.run(text, values)
+            columns = list(result.keys())
+            rows: list[dict[str, Any]] = []
+            truncated = False
+            async for record in result:
+                if len(rows) >= row_cap:
+                    truncated = True
+                    break
+                rows.append({k: to_json(v) for k, v in zip(columns, record.values(), strict=True)})
     return AnalystResult(columns=columns, rows=rows, row_count=len(rows), truncated=truncated)
 
 
-def _explain_failure(exc: InvalidQuery, timeout_s: float) -> InvalidQuery | Forbidden:
+def _timed_out(timeout_s: float, details: dict[str, Any]) -> QueryTimeout:
+    return QueryTimeout(
+        f"the query ran past the {timeout_s:g} s timeout and was stopped",
+        details={"timeout_s": timeout_s, **details},
+    )
+
+
+def _explain_failure(exc: InvalidQuery | StoreUnavailable, timeout_s: float) -> GraphMemError:
     code = str(exc.details.get("neo4j_code", ""))
     if "TransactionTimedOut" in code:
+        return _timed_out(timeout_s, {"deadline": "server", **exc.details})
+    if "MemoryPoolOutOfMemoryError" in code:
         return InvalidQuery(
-            f"the query ran past the {timeout_s:g} s timeout", details={"reason": "timeout", **exc.details}
+            "the query needs more memory than a transaction may use (db.memory.transaction.max)",
+            details={"reason": "memory_limit", **exc.details},
         )
+    if isinstance(exc, StoreUnavailable):
+        return exc
     if code.endswith("AccessMode") or "Forbidden" in code or "Security" in code:
         return Forbidden("the query tried to write", details={"reason": "access_mode", **exc.details})
     return exc
@@ -222,53 +262,71 @@ def _explain_failure(exc: InvalidQuery, timeout_s: float) -> InvalidQuery | Forb
 # --- serialisation ------------------------------------------------------------------------------
 
 
-def _properties(entity: Node | Relationship) -> dict[str, Any]:
-    return {k: to_json(v) for k, v in sorted(entity.items()) if k not in HIDDEN_PROPERTIES}
+# Deepest nesting of lists and maps a result value may have: deeper values (``reduce(l=[], i IN
+# range(1, 300) | [l])``) are refused with ``ResultTooDeep`` rather than failing in a JSON encoder.
+MAX_RESULT_DEPTH = 100
 
 
-def _node(node: Node) -> dict[str, Any]:
+def _properties(entity: Node | Relationship, depth: int) -> dict[str, Any]:
+    return {k: to_json(v, depth + 1) for k, v in sorted(entity.items()) if k not in HIDDEN_PROPERTIES}
+
+
+def _node(node: Node, depth: int) -> dict[str, Any]:
     return {
         "id": node.get("id"),
         "element_id": node.element_id,
         "labels": sorted(node.labels),
-        "properties": _properties(node),
+        "properties": _properties(node, depth),
     }
 
 
-def _relationship(rel: Relationship) -> dict[str, Any]:
+def _relationship(rel: Relationship, depth: int) -> dict[str, Any]:
     return {
         "element_id": rel.element_id,
         "type": rel.type,
         "start": rel.start_node.element_id if rel.start_node is not None else None,
         "end": rel.end_node.element_id if rel.end_node is not None else None,
-        "properties": _properties(rel),
+        "properties": _properties(rel, depth),
     }
 
 
-def to_json(value: Any) -> Any:
-    """A Neo4j value as JSON: graph values as objects, temporal values as ISO strings."""
+def to_json(value: Any, depth: int = 0) -> Any:
+    """A Neo4j value as JSON: graph values as objects, temporal values as ISO strings. Lists and
+    maps nested more than ``MAX_RESULT_DEPTH`` deep raise ``ResultTooDeep``."""
     if value is None or isinstance(value, bool | int | str):
         return value
     if isinstance(value, float):
         return value if math.isfinite(value) else str(value)
-    if isinstance(value, Node):
-        return _node(value)
-    if isinstance(value, Relationship):
-        return _relationship(value)
-    if isinstance(value, Path):
-        return {"nodes": [_node(n) for n in value.nodes], "relationships": [_relationship(r) for r in value]}
     if isinstance(value, DateTime | Date | Time | Duration):
         return value.iso_format()
     if isinstance(value, datetime | date | time):
         return value.isoformat()
     if isinstance(value, timedelta):
         return value.total_seconds()
-    if isinstance(value, Point):
-        return {"srid": value.srid, "coordinates": [to_json(c) for c in value]}
     if isinstance(value, bytes | bytearray):
         return base64.b64encode(bytes(value)).decode("ascii")
+    if depth >= MAX_RESULT_DEPTH:
+        raise ResultTooDeep(
+            f"the result nests values more than {MAX_RESULT_DEPTH} levels deep",
+            details={"field": "query", "max_depth": MAX_RESULT_DEPTH},
+        )
+    return _container(value, depth)
+
+
+def _container(value: Any, depth: int) -> Any:
+    if isinstance(value, Node):
+        return _node(value, depth)
+    if isinstance(value, Relationship):
+        return _relationship(value, depth)
+    if isinstance(value, Path):
+        return {
+            "nodes": [_node(n, depth + 1) for n in value.nodes],
+            "relationships": [_relationship(r, depth + 1) for r in value],
+        }
+    if isinstance(value, Point):
+        return {"srid": value.srid, "coordinates": [to_json(c, depth + 1) for c in value]}
     if isinstance(value, Mapping):
-        return {str(k): to_json(v) for k, v in value.items()}
+        return {str(k): to_json(v, depth + 1) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [to_json(v) for v in value]
+        return [to_json(v, depth + 1) for v in value]
     return str(value)

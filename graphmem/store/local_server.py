@@ -198,6 +198,10 @@ def start(settings: Settings) -> ServerStatus:
         str(settings.neo4j_port),
         str(settings.neo4j_pagecache_mb),
         "true" if settings.neo4j_auth else "false",
+        str(settings.neo4j_tx_timeout_s),
+        str(settings.neo4j_tx_memory_mb),
+        str(settings.neo4j_tx_total_memory_mb),
+        str(settings.neo4j_stuck_query_grace_s),
     ]
     with open(_log_file(settings), "ab") as log:
         proc = subprocess.Popen(

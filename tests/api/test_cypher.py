@@ -10,9 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 from graphmem.config import Settings
-from graphmem.errors import Forbidden, InvalidInput
+from graphmem.errors import Forbidden, InvalidInput, ResultTooDeep
 from graphmem.memory import GraphMemory
-from graphmem.store.analyst import check_plan, check_single_statement, to_json
+from graphmem.store.analyst import MAX_RESULT_DEPTH, check_plan, check_single_statement, to_json
 from graphmem.store.driver import Store
 from graphmem_cli.cypher_cmd import cypher as cypher_command
 from tests.api.conftest import Api, make_api, seed
@@ -121,7 +121,7 @@ async def test_row_cap_timeout_and_invalid_queries(memory: GraphMemory, settings
         assert r.json()["rows"] == [{"i": 1}, {"i": 2}, {"i": 3}] and r.json()["truncated"] is True
         slow = "UNWIND range(1, 2000000000) AS x WITH x WHERE x % 7 = 1234567 RETURN count(x) AS c"
         r = await api.call("analyst", "POST", "/v1/cypher", json={"query": slow})
-        assert r.status_code == 400 and r.json()["details"]["reason"] == "timeout"
+        assert r.status_code == 504 and r.json()["code"] == "query_timeout"
         r = await api.call("analyst", "POST", "/v1/cypher", json={"query": "MATCH (n RETURN n"})
         assert r.status_code == 400 and r.json()["code"] == "invalid_query"
         for body in (
@@ -179,6 +179,39 @@ def test_plan_check_refuses(plan: dict[str, Any] | None, query_type: str, reason
     with pytest.raises(Forbidden) as caught:
         check_plan(plan, query_type=query_type, database="neo4j")
     assert caught.value.details["reason"] == reason
+
+
+async def test_deeply_nested_result_is_422_result_too_deep(api: Api) -> None:
+    """Regression (issue 16, defect 4): ``RETURN reduce(l=[], i IN range(1,300) | [l])`` answered 500
+    (PydanticSerializationError, maximum serialization depth); the encoder stops at
+    ``MAX_RESULT_DEPTH`` and the API answers 422 ``result_too_deep``, while a result just inside the
+    limit still comes back whole."""
+    deep = "RETURN reduce(l=[], i IN range(1, 300) | [l]) AS x"
+    r = await api.call("analyst", "POST", "/v1/cypher", json={"query": deep})
+    assert r.status_code == 422, r.text
+    assert r.json()["code"] == "result_too_deep"
+    assert r.json()["details"] == {"field": "query", "max_depth": MAX_RESULT_DEPTH}
+    csv = await api.call("analyst", "POST", "/v1/cypher", json={"query": deep, "format": "csv"})
+    assert csv.status_code == 422 and csv.json()["code"] == "result_too_deep"
+    inside = f"RETURN reduce(l=[], i IN range(1, {MAX_RESULT_DEPTH - 1}) | [l]) AS x"
+    r = await api.call("analyst", "POST", "/v1/cypher", json={"query": inside})
+    assert r.status_code == 200, r.text
+    value, depth = r.json()["rows"][0]["x"], 0
+    while value:
+        value, depth = value[0], depth + 1
+    assert depth == MAX_RESULT_DEPTH - 1
+
+
+@pytest.mark.parametrize("wrap", [lambda v: [v], lambda v: {"k": v}, lambda v: (v,)])
+def test_encoder_depth_limit_holds_for_every_container(wrap: Any) -> None:
+    """Regression (issue 16, defect 4): lists, maps and tuples nested past the limit are refused by
+    the encoder itself, whatever serialises its output."""
+    value: Any = 1
+    for _ in range(MAX_RESULT_DEPTH):
+        value = wrap(value)
+    assert to_json(value) is not None  # the limit itself is allowed
+    with pytest.raises(ResultTooDeep):
+        to_json(wrap(value))
 
 
 def test_json_values() -> None:

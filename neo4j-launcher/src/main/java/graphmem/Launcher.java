@@ -1,22 +1,40 @@
 package graphmem;
 
+import java.lang.reflect.Field;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import org.neo4j.configuration.GraphDatabaseSettings;
 import org.neo4j.configuration.connectors.BoltConnector;
 import org.neo4j.configuration.helpers.SocketAddress;
 import org.neo4j.dbms.api.DatabaseManagementService;
 import org.neo4j.dbms.api.DatabaseManagementServiceBuilder;
+import org.neo4j.graphdb.GraphDatabaseService;
 import org.neo4j.io.ByteUnit;
+import org.neo4j.kernel.api.KernelTransactionHandle;
+import org.neo4j.kernel.api.TerminationMark;
+import org.neo4j.kernel.api.query.ExecutingQuery;
+import org.neo4j.kernel.impl.api.KernelTransactions;
+import org.neo4j.kernel.internal.GraphDatabaseAPI;
 
 /**
  * Embedded Neo4j Community with the Bolt connector, for graphmem's local runtime.
  *
  * Usage: java -Xmx.. -cp lib/*:classes graphmem.Launcher HOME HOST PORT PAGECACHE_MB AUTH(true|false)
+ *        [TX_TIMEOUT_S TX_MAX_MB TX_TOTAL_MAX_MB STOP_GRACE_S]
  * Writes HOME/launcher.pid once Bolt is listening; a shutdown hook (SIGTERM) stops the DBMS cleanly.
+ *
+ * Bounds on a runaway query: db.transaction.timeout (TX_TIMEOUT_S, the default for transactions
+ * that set none), db.memory.transaction.max (TX_MAX_MB per transaction) and
+ * dbms.memory.transaction.total.max (TX_TOTAL_MAX_MB for all of them); 0 leaves a limit unset.
+ * Neo4j marks a timed-out or abandoned transaction terminated, but a single expression that loops
+ * (reduce over a huge range) never looks at the mark and keeps a core busy. The reaper stops the
+ * thread of a query whose transaction has been marked terminated for STOP_GRACE_S seconds and is
+ * still running Cypher (not committing, not rolling back); 0 turns the reaper off.
  */
 public final class Launcher {
     private Launcher() {}
@@ -27,25 +45,121 @@ public final class Launcher {
         int port = Integer.parseInt(args[2]);
         long pageCacheMb = Long.parseLong(args[3]);
         boolean auth = Boolean.parseBoolean(args[4]);
+        long txTimeoutS = args.length > 5 ? Long.parseLong(args[5]) : 600;
+        long txMaxMb = args.length > 6 ? Long.parseLong(args[6]) : 0;
+        long txTotalMaxMb = args.length > 7 ? Long.parseLong(args[7]) : 0;
+        double stopGraceS = args.length > 8 ? Double.parseDouble(args[8]) : 2.0;
         Files.createDirectories(home);
 
-        DatabaseManagementService dbms = new DatabaseManagementServiceBuilder(home)
+        DatabaseManagementServiceBuilder builder = new DatabaseManagementServiceBuilder(home)
                 .setConfig(BoltConnector.enabled, true)
                 .setConfig(BoltConnector.listen_address, new SocketAddress(host, port))
                 .setConfig(GraphDatabaseSettings.auth_enabled, auth)
                 .setConfig(GraphDatabaseSettings.pagecache_memory, ByteUnit.mebiBytes(pageCacheMb))
                 .setConfig(GraphDatabaseSettings.udc_enabled, false)
-                .setConfig(GraphDatabaseSettings.transaction_timeout, Duration.ofMinutes(10))
-                .build();
+                .setConfig(GraphDatabaseSettings.transaction_timeout, Duration.ofSeconds(txTimeoutS))
+                .setConfig(GraphDatabaseSettings.transaction_monitor_check_interval, Duration.ofMillis(500));
+        if (txMaxMb > 0) {
+            builder.setConfig(GraphDatabaseSettings.memory_transaction_max_size, ByteUnit.mebiBytes(txMaxMb));
+        }
+        if (txTotalMaxMb > 0) {
+            builder.setConfig(
+                    GraphDatabaseSettings.memory_transaction_global_max_size, ByteUnit.mebiBytes(txTotalMaxMb));
+        }
+        DatabaseManagementService dbms = builder.build();
 
         CountDownLatch stopped = new CountDownLatch(1);
+        if (stopGraceS > 0) {
+            Thread reaper = new Thread(() -> reap(dbms, stopGraceS, stopped), "graphmem-reaper");
+            reaper.setDaemon(true);
+            reaper.start();
+        }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             System.out.println("graphmem-launcher: shutting down");
-            dbms.shutdown();
             stopped.countDown();
+            dbms.shutdown();
         }, "graphmem-shutdown"));
         Files.writeString(home.resolve("launcher.pid"), Long.toString(ProcessHandle.current().pid()));
         System.out.println("graphmem-launcher: bolt on " + host + ":" + port + " home " + home);
         stopped.await();
+    }
+
+    /** Every 0.5 s: stop the threads of queries terminated more than ``graceS`` ago. */
+    private static void reap(DatabaseManagementService dbms, double graceS, CountDownLatch stopped) {
+        long graceNanos = (long) (graceS * 1e9);
+        try {
+            while (!stopped.await(500, TimeUnit.MILLISECONDS)) {
+                for (String name : dbms.listDatabases()) {
+                    try {
+                        reapDatabase(dbms.database(name), graceNanos);
+                    } catch (RuntimeException e) {
+                        // a database stopping or starting: try again on the next tick
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void reapDatabase(GraphDatabaseService db, long graceNanos) {
+        if (!(db instanceof GraphDatabaseAPI api) || !db.isAvailable()) {
+            return;
+        }
+        KernelTransactions transactions = api.getDependencyResolver().resolveDependency(KernelTransactions.class);
+        long now = System.nanoTime();
+        for (KernelTransactionHandle handle : transactions.activeTransactions()) {
+            Optional<TerminationMark> mark = handle.terminationMark();
+            Optional<ExecutingQuery> query = handle.executingQuery();
+            if (mark.isEmpty() || query.isEmpty() || handle.isClosing() || handle.isCommitting()) {
+                continue;
+            }
+            if (now - mark.get().getTimestampNanos() < graceNanos) {
+                continue;
+            }
+            stopQueryThread(query.get(), mark.get());
+        }
+    }
+
+    @SuppressWarnings({"deprecation", "removal"})
+    private static void stopQueryThread(ExecutingQuery query, TerminationMark mark) {
+        long threadId = threadId(query);
+        for (Thread thread : Thread.getAllStackTraces().keySet()) {
+            if (thread.getId() != threadId || !inCypherRuntime(thread.getStackTrace())) {
+                continue;
+            }
+            System.out.println("graphmem-launcher: stopping thread " + thread.getName() + " of query "
+                    + query.id() + " (terminated: " + mark.getReason() + ")");
+            thread.stop();
+        }
+    }
+
+    /** Only a thread evaluating Cypher is stopped, never one inside storage, locks or I/O. */
+    private static boolean inCypherRuntime(StackTraceElement[] stack) {
+        if (stack.length == 0) {
+            return false;
+        }
+        String top = stack[0].getClassName();
+        if (top.startsWith("org.neo4j.io.") || top.startsWith("org.neo4j.lock")
+                || top.startsWith("org.neo4j.kernel.impl.store") || top.startsWith("org.neo4j.internal.recordstorage")
+                || top.startsWith("java.nio") || top.startsWith("sun.nio") || top.startsWith("io.netty")) {
+            return false;
+        }
+        for (StackTraceElement frame : stack) {
+            if (frame.getClassName().startsWith("org.neo4j.cypher.internal.runtime")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static long threadId(ExecutingQuery query) {
+        try {
+            Field field = ExecutingQuery.class.getDeclaredField("threadExecutingTheQueryId");
+            field.setAccessible(true);
+            return field.getLong(query);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return -1;
+        }
     }
 }
