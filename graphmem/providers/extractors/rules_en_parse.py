@@ -33,6 +33,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from graphmem.models.predicates import VOCABULARY
 from graphmem.providers.extractors.rules_base import SPEAKER, Claim
 from graphmem.providers.extractors.rules_en_objects import JOBS, PETS
 
@@ -41,18 +42,26 @@ if TYPE_CHECKING:
 
 _SUBJ = frozenset({"nsubj", "nsubjpass"})
 _CLAUSE_DEPS = frozenset({"ROOT", "conj", "ccomp", "advcl", "parataxis"})
-_FIRST = frozenset({"i", "me"})
-_WE = frozenset({"we", "us"})
+_FIRST = frozenset({"i"})
+_WE = frozenset({"we"})
 _YOU = frozenset({"you"})
-_HYPOTHETICAL_AUX = frozenset({"would", "could", "should", "might've", "would've", "could've"})
+_HYPOTHETICAL_AUX = frozenset(
+    {"would", "could", "should", "can", "must", "ca", "might've", "would've", "could've", "must've"}
+)
+# a complement clause is a claim ("Glad you found X", "I think X") except under a head that does not
+# assert it: "It's important we support X", "Fingers crossed we find X", "I hope we win"
+_NON_FACTIVE_HEADS = frozenset(
+    "important crucial essential necessary vital key possible impossible likely unlikely hard easy "
+    "wish hope want cross imagine suppose pretend pray need ask wonder doubt".split()
+)
 _HEDGE_AUX = frozenset({"might", "may"})
 _HEDGE_ADV = frozenset({"maybe", "probably", "perhaps", "possibly", "apparently", "supposedly"})
 _CONDITIONAL_MARK = frozenset({"if", "unless", "whether", "once", "until", "when", "whenever"})
 _HEDGE_VERBS = frozenset({"think", "guess", "believe", "suppose", "reckon", "assume", "hope"})
-_PLAN_VERBS = frozenset({"plan", "want", "hope", "intend", "aim", "decide", "try", "wish", "need"})
+_PLAN_VERBS = frozenset({"plan", "want", "hope", "intend", "aim", "decide"})
 # verbs that carry no claim of their own in chat ("I see", "I think", "Sounds great", "you know")
 _SKIP_VERBS = frozenset(
-    "be have say tell think know mean guess bet sound look seem feel hope wish need let thank hear see "
+    "be have say tell think know mean guess bet sound look seem feel hope wish need let thank "
     "wait remember forget talk chat try keep happen glad get do can will would agree understand "
     "imagine believe suppose wonder ask share mind care promise bet hate_to check go_on catch "
     "reckon appreciate rock kid admit realize realise notice".split()
@@ -65,7 +74,8 @@ NOT_SUBJECT_WORDS = frozenset(
 )
 _EMPTY_OBJECTS = frozenset(
     "it that this them him her you me us there here one something anything everything nothing "
-    "what which those these lot lots stuff things thing all some time".split()
+    "what which those these lot lots stuff things thing all some time try look shot blast break "
+    "chance moment second minute way care sure".split()
 )
 _PRONOUN_WORDS = frozenset(
     "i me my mine myself we us our ours ourselves you your yours yourself yourselves".split()
@@ -157,6 +167,8 @@ def _clause_heads(doc: Doc) -> Iterable[Token]:
 def _clause(verb: Token, speakers: Speakers) -> list[Claim]:
     if _negated(verb) or _hypothetical(verb) or _question_clause(verb):
         return []
+    if verb.dep_ == "ccomp" and verb.head.lemma_.lower() in _NON_FACTIVE_HEADS:
+        return []
     subject_token = _subject_token(verb)
     if subject_token is None:
         return []
@@ -169,7 +181,7 @@ def _clause(verb: Token, speakers: Speakers) -> list[Claim]:
     if plan is not None:
         return [Claim("plans", plan, subject=name, keeps_time=True, inferred=True)] if first_person else []
     if verb.lemma_ == "be":  # "I am a teacher" is the phrasing rules' job
-        return []
+        return [_with(c, name, inferred) for c in _copula(verb, speakers)]
     return [_with(c, name, inferred) for c in _verb_claims(verb, speakers) if not (c.predicate == "name")]
 
 
@@ -188,11 +200,20 @@ def _negated(verb: Token) -> bool:
     )
 
 
+def _auxes(verb: Token) -> list[Token]:
+    """The auxiliaries of ``verb``, or of the verb it is a conjunct of ("we'll rock X and teach Y")."""
+    own = [c for c in verb.children if c.dep_ in ("aux", "auxpass")]
+    if not own and verb.dep_ == "conj":
+        return _auxes(verb.head)
+    return own
+
+
 def _hypothetical(verb: Token) -> bool:
     for tok in [verb, *verb.ancestors]:
-        for c in tok.children:
-            if c.dep_ == "aux" and c.lower_ in _HYPOTHETICAL_AUX:
+        for c in _auxes(tok):
+            if c.lower_ in _HYPOTHETICAL_AUX:
                 return True
+        for c in tok.children:
             if c.dep_ == "mark" and c.lower_ in _CONDITIONAL_MARK:
                 return True
         if tok.lemma_ in ("wish", "imagine", "pretend", "dream") and tok is not verb:
@@ -207,7 +228,7 @@ def _question_clause(verb: Token) -> bool:
 
 
 def _hedged(verb: Token) -> bool:
-    if any(c.lower_ in _HEDGE_AUX for c in verb.children if c.dep_ == "aux"):
+    if any(c.lower_ in _HEDGE_AUX for c in _auxes(verb)):
         return True
     if any(c.lower_ in _HEDGE_ADV for c in verb.children if c.dep_ == "advmod"):
         return True
@@ -217,7 +238,7 @@ def _hedged(verb: Token) -> bool:
 
 def _plan(verb: Token) -> str | None:
     """ "I'm going to paint", "I will visit Rome", "I plan to learn X": the planned verb phrase."""
-    future = any(c.lower_ in ("will", "'ll", "shall") for c in verb.children if c.dep_ == "aux")
+    future = any(c.lower_ in ("will", "'ll", "shall", "wo") for c in _auxes(verb))
     target = verb
     if verb.lemma_ in _PLAN_VERBS or (verb.lemma_ == "go" and verb.tag_ == "VBG"):
         xcomp = next((c for c in verb.children if c.dep_ == "xcomp" and c.pos_ == "VERB"), None)
@@ -228,24 +249,46 @@ def _plan(verb: Token) -> str | None:
         return None
     words = [t for t in target.subtree if t.i >= target.i and t.dep_ not in ("punct", "cc")]
     words = _cut_clause(target, words)
-    text = " ".join(t.text for t in words if t.dep_ != "aux" or t.i > target.i)
-    text = text.replace(" n't", "n't")
-    if not text or len(words) > _MAX_OBJECT_TOKENS + 1 or _PRONOUN_WORDS & {t.lower_ for t in words}:
+    words = _trim(words)
+    if not words or len(words) > _MAX_OBJECT_TOKENS + 1:
         return None
-    return text.split(" ", 1)[0].lower() + text[len(text.split(" ", 1)[0]) :]
+    if (_PRONOUN_WORDS | _THIRD) & {t.lower_ for t in words}:
+        return None
+    rest = " ".join(t.text for t in words[1:])
+    return _tidy(f"{words[0].lemma_.lower()} {rest}".strip())
+
+
+_NESTED = frozenset(
+    {"relcl", "advcl", "ccomp", "conj", "cc", "punct", "mark", "parataxis", "npadvmod", "acl"}
+)
+_TRAILING = frozenset("a an the once at least to of for with and or that who which as than so".split())
+_THIRD = frozenset("he she him his her hers they them their theirs it its".split())
 
 
 def _cut_clause(head: Token, words: list[Token]) -> list[Token]:
-    """Words of ``head``'s phrase up to the first nested clause, conjunct or punctuation."""
+    """Words of ``head``'s phrase up to the first nested clause (whose subtree is left out whole:
+    "a couple who had a dog" is "a couple"), conjunct or punctuation."""
+    nested = {u.i for t in words if t is not head and t.dep_ in _NESTED for u in t.subtree}
     out: list[Token] = []
     for t in words:
-        if t is not head and (
-            t.dep_ in ("relcl", "advcl", "ccomp", "conj", "cc", "punct", "mark", "parataxis", "npadvmod")
-            or (t.dep_ == "prep" and t.head is head and out and t.lower_ in ("because", "since"))
-        ):
-            break
+        if t.i in nested:
+            if out:
+                break
+            continue
         out.append(t)
     return out
+
+
+def _trim(words: list[Token]) -> list[Token]:
+    while words and (words[-1].lower_ in _TRAILING or words[-1].dep_ in ("punct", "cc", "det")):
+        words = words[:-1]
+    return words
+
+
+def _tidy(text: str) -> str:
+    for punct in (" 's", " n't", " ,", " .", " !", " '"):
+        text = text.replace(punct, punct.strip())
+    return text.replace(" - ", "-").strip(" .,!")
 
 
 # --------------------------------------------------------------------------- subject
@@ -311,7 +354,8 @@ def _verb_claims(verb: Token, speakers: Speakers) -> list[Claim]:
     if lemma in _SKIP_VERBS and not (lemma == "go" and pobjs):
         return []
     if dobj is not None:
-        return _object_claim(verb, lemma, particle, None, dobj, speakers)
+        claims = _object_claim(verb, lemma, particle, None, dobj, speakers)
+        return [_with_place(c, pobjs, speakers) for c in claims]
     for prep, obj in pobjs:
         claims = _object_claim(verb, lemma, particle, prep.lower_, obj, speakers)
         if claims:
@@ -325,6 +369,20 @@ def _verb_claims(verb: Token, speakers: Speakers) -> list[Claim]:
             pred = _CANONICAL.get((lemma, None, None), _open_name(lemma, particle, None))
             return [Claim(pred, value)]
     return []
+
+
+_PLACE_PREPS = frozenset({"to", "into", "at", "in", "on", "for", "with"})
+
+
+def _with_place(claim: Claim, pobjs: list[tuple[Token, Token]], speakers: Speakers) -> Claim:
+    """An open claim keeps the verb's first place or partner: "took the kids to a park"."""
+    if claim.predicate in VOCABULARY or not pobjs or pobjs[0][0].lower_ not in _PLACE_PREPS:
+        return claim
+    prep, obj = pobjs[0]
+    where = _phrase(obj, speakers)
+    if where and len(claim.obj.split()) + len(where.split()) < _MAX_OBJECT_TOKENS:
+        claim.obj = f"{claim.obj} {prep.lower_} {where}"
+    return claim
 
 
 def _object_claim(
@@ -341,15 +399,14 @@ def _object_claim(
     if predicate in ("owns", "has_pet"):
         pet = obj.lower_ in PETS
         predicate = "has_pet" if pet else ("owns" if lemma != "adopt" else _open_name(lemma, None, None))
-    if predicate is None and lemma in ("have", "get") and obj.lower_ in PETS:
-        predicate = "has_pet"
     if predicate in ("works_at", "studies_at", "lives_in", "married_to") and obj.pos_ != "PROPN":
         if predicate != "lives_in":
             return []
     if predicate == "job_title" and obj.lower_ not in JOBS:
         return []
     if predicate is None:
-        predicate = _open_name(lemma, particle, prep)
+        passive = any(c.dep_ == "auxpass" for c in verb.children)
+        predicate = _open_name(lemma, particle, prep, passive=passive, participle=verb.lower_)
     kind = "person" if predicate in ("met", "married_to") and obj.pos_ == "PROPN" else None
     if predicate in _PLACE_PREDICATES and obj.pos_ == "PROPN":
         kind = "place" if predicate in ("lives_in", "visited") else "organization"
@@ -378,6 +435,19 @@ def _move(
     ]
 
 
+def _copula(verb: Token, speakers: Speakers) -> list[Claim]:
+    """ "I'm grateful for X", "I'm proud of Y": is_<adjective>_<preposition> X."""
+    adj = next((c for c in verb.children if c.dep_ == "acomp" and c.pos_ == "ADJ"), None)
+    if adj is None:
+        return []
+    prep = next((c for c in adj.children if c.dep_ == "prep" and c.pos_ == "ADP"), None)
+    obj = next((c for c in prep.children if c.dep_ in ("pobj", "pcomp")), None) if prep else None
+    if prep is None or obj is None:
+        return []
+    value = _phrase(obj, speakers)
+    return [Claim(f"is_{adj.lower_}_{prep.lower_}", value)] if value else []
+
+
 def _past(verb: Token) -> bool:
     """Simple past or present perfect ("went", "have been to")."""
     return verb.tag_ == "VBD" or (
@@ -385,8 +455,12 @@ def _past(verb: Token) -> bool:
     )
 
 
-def _open_name(lemma: str, particle: str | None, prep: str | None) -> str:
-    words = [third_person(lemma)] + [w for w in (particle, prep) if w]
+def _open_name(
+    lemma: str, particle: str | None, prep: str | None, *, passive: bool = False, participle: str = ""
+) -> str:
+    """ "signs_up_for", "paints"; a passive names its participle: "is_blessed_with"."""
+    head = ["is", participle] if passive and participle else [third_person(lemma)]
+    words = head + [w for w in (particle, prep) if w]
     return "_".join(w.lower() for w in words)
 
 
@@ -413,8 +487,7 @@ def _phrase(head: Token, speakers: Speakers) -> str | None:
         if words[0].tag_ == "PRP$":
             break
         words = words[1:]
-    while words and words[-1].dep_ in ("punct", "cc", "prep", "det"):
-        words = words[:-1]
+    words = _trim(words)
     if not words or len(words) > _MAX_OBJECT_TOKENS:
         return None
     out: list[str] = []
@@ -428,16 +501,13 @@ def _phrase(head: Token, speakers: Speakers) -> str | None:
             out.append(f"{speakers.speaker}'s")
         elif low in ("your",) and speakers.other:
             out.append(f"{speakers.other}'s")
-        elif low in _PRONOUN_WORDS or low in ("he", "she", "they", "him", "them", "his", "their"):
+        elif low in _PRONOUN_WORDS or low in _THIRD:
             return None
         elif t.dep_ == "det" and t.head is head and i == 0:
             continue
         else:
             out.append(t.text)
-    text = " ".join(out)
-    for punct in (" 's", " n't", " ,", " .", " !", " '", " - "):
-        text = text.replace(punct, punct.strip() if punct != " - " else "-")
-    text = text.strip(" .,!")
+    text = _tidy(" ".join(out))
     if not text or text.lower() in _EMPTY_OBJECTS:
         return None
     return text
