@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -128,6 +129,11 @@ class McpHttp:
 
     @asynccontextmanager
     async def running(self) -> AsyncIterator[None]:
+        """Build the SDK's app and run its session manager until the app shuts down.
+
+        The session manager's task group lives in a task of its own, so the lifespan may be entered
+        and left from different tasks (as test fixtures do) without crossing anyio cancel scopes.
+        """
         server = build_server(
             ToolEnv(
                 memory=self.memory, principal=http_principal(self.settings.no_auth), settings=self.settings
@@ -142,12 +148,26 @@ class McpHttp:
             max_request_body_size=self.settings.max_body_bytes,
             host=self.settings.host,
         )
-        async with server.session_manager.run():
-            self._app = app
-            try:
-                yield
-            finally:
-                self._app = None
+        started, stop = asyncio.Event(), asyncio.Event()
+
+        async def run() -> None:
+            async with server.session_manager.run():
+                started.set()
+                await stop.wait()
+
+        task = asyncio.create_task(run(), name="mcp-session-manager")
+        waiter = asyncio.create_task(started.wait())
+        await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
+        waiter.cancel()
+        if task.done():
+            task.result()  # it failed to start: raise why
+        self._app = app
+        try:
+            yield
+        finally:
+            self._app = None
+            stop.set()
+            await task
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if self._app is None:
