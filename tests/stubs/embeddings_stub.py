@@ -9,17 +9,27 @@ are similar), so ingestion and search through the stub behave like a real, if cr
         embedder = OpenAIEmbedder(base_url=stub.base_url, model="m", dimension=64)
         embedder.embed(["a", "b"])
         assert stub.requests[0].json()["input"] == ["a", "b"]
+
+Standalone, for ``graphmem eval ingest`` (docs/embedders.md): a fixed latency per request, whatever
+its size, so the ingest rate measures the pipeline's concurrency rather than this machine's CPU::
+
+    python -m tests.stubs.embeddings_stub --port 8765 --dimension 384 --delay-ms 20
 """
 
 from __future__ import annotations
 
+import argparse
 import json
+import threading
 from collections.abc import Sequence
+from functools import lru_cache
+
+import numpy as np
 
 from graphmem.providers.embedders.hashing import HashingEmbedder
 from tests.stubs.openai_stub import OpenAIStub, Recorded, Reply, Responder, error, slow
 
-__all__ = ["EmbeddingsStub", "embeddings", "error", "hashed", "slow"]
+__all__ = ["EmbeddingsStub", "embeddings", "error", "hashed", "pooled", "slow"]
 
 
 def embeddings(vectors: Sequence[Sequence[float]], *, shuffled: bool = False) -> Reply:
@@ -31,9 +41,17 @@ def embeddings(vectors: Sequence[Sequence[float]], *, shuffled: bool = False) ->
     return Reply(200, json.dumps(body).encode())
 
 
+class _CachedHashing(HashingEmbedder):
+    """HashingEmbedder's vectors, each token's drawn once (a benchmark's stub must cost little CPU)."""
+
+    @lru_cache(maxsize=100_000)  # noqa: B019 (one instance per stub, kept for its lifetime)
+    def _token_vector(self, token: str) -> np.ndarray:
+        return super()._token_vector(token)
+
+
 def hashed(dimension: int, *, delay_s: float = 0.0) -> Responder:
     """Answer every request with the hash-seeded vectors of its inputs, after ``delay_s``."""
-    model = HashingEmbedder(dimension)
+    model = _CachedHashing(dimension)
 
     def respond(rec: Recorded) -> Reply:
         inputs = rec.json()["input"]
@@ -43,15 +61,61 @@ def hashed(dimension: int, *, delay_s: float = 0.0) -> Responder:
     return respond
 
 
+def pooled(dimension: int, *, delay_s: float = 0.0, pool: int = 64) -> Responder:
+    """Answer with vectors drawn in turn from a fixed random pool, each body encoded once per input
+    count: almost no CPU per request, so a benchmark measures the client, not the stub."""
+    rng = np.random.default_rng(0)
+    vectors = rng.standard_normal((pool, dimension)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    bodies: dict[int, Reply] = {}
+    lock = threading.Lock()
+
+    def respond(rec: Recorded) -> Reply:
+        n = len(rec.json()["input"])
+        with lock:
+            if n not in bodies:
+                bodies[n] = slow(delay_s, embeddings(np.resize(vectors, (n, dimension)).tolist()))
+            return bodies[n]
+
+    return respond
+
+
 class EmbeddingsStub(OpenAIStub):
     """Serves ``/embeddings``; scripted replies first, then :func:`hashed` vectors of ``dimension``."""
 
     route = "/embeddings"
 
-    def __init__(self, *, dimension: int = 64, delay_s: float = 0.0) -> None:
+    def __init__(self, *, dimension: int = 64, delay_s: float = 0.0, port: int = 0) -> None:
         super().__init__()
+        self.port = port
         self.otherwise(hashed(dimension, delay_s=delay_s))
 
     def inputs(self) -> list[list[str]]:
         """The ``input`` list of every request so far, in arrival order."""
         return [list(r.json()["input"]) for r in self.requests]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Serve /v1/embeddings with hash-seeded vectors.")
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--dimension", type=int, default=384)
+    parser.add_argument("--delay-ms", type=float, default=20.0, help="latency of every request")
+    parser.add_argument(
+        "--vectors", choices=("pooled", "hashed"), default="pooled",
+        help="pooled: cheap fixed vectors (speed); hashed: texts sharing words are similar (search)",
+    )  # fmt: skip
+    args = parser.parse_args()
+    delay_s = args.delay_ms / 1000
+    stub = EmbeddingsStub(dimension=args.dimension, delay_s=delay_s, port=args.port)
+    if args.vectors == "pooled":
+        stub.otherwise(pooled(args.dimension, delay_s=delay_s))
+    with stub:
+        print(f"serving {stub.base_url}/embeddings ({args.dimension}-d, {args.delay_ms:g} ms)", flush=True)
+        try:
+            threading.Event().wait()
+        except KeyboardInterrupt:
+            pass
+
+
+if __name__ == "__main__":
+    main()

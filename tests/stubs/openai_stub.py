@@ -179,6 +179,7 @@ class OpenAIStub:
     """A scripted OpenAI-compatible endpoint; see the module docstring."""
 
     route = "/chat/completions"  # the one path served (tests/stubs/embeddings_stub.py: /embeddings)
+    port = 0  # any free port
 
     def __init__(self) -> None:
         self.requests: list[Recorded] = []
@@ -218,7 +219,7 @@ class OpenAIStub:
         return nxt if isinstance(nxt, Reply) else nxt(rec)
 
     def start(self) -> OpenAIStub:
-        server = _Server(("127.0.0.1", 0), _Handler)
+        server = _Server(("127.0.0.1", self.port), _Handler)
         server.stub = self
         self._server = server
         self._thread = threading.Thread(

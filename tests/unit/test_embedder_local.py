@@ -173,3 +173,25 @@ def test_a_directory_without_modules_json_mean_pools(tmp_path: Path, tiny: tuple
     assert read_spec(root).pooling == "mean"
     got = local_embedder(root).embed(TEXTS)
     assert cosines(got, reference_embed(root, TEXTS, TinyShape(pooling="mean"))).min() >= 0.9999
+
+
+def test_float16_weights_are_read_as_float32(tmp_path: Path, tiny: tuple[Path, TinyShape]) -> None:
+    from safetensors.numpy import load_file, save_file
+
+    root, shape = _broken(tmp_path, tiny), tiny[1]
+    weights = load_file(str(root / "model.safetensors"))
+    half = {k: v.astype(np.float16) if v.dtype == np.float32 else v for k, v in weights.items()}
+    save_file(half, str(root / "model.safetensors"))
+    got = local_embedder(root).embed(TEXTS)
+    assert got.dtype == np.float32
+    assert (
+        cosines(got, reference_embed(root, TEXTS, shape)).min() >= 0.9999
+    )  # the reference reads the same halves
+
+
+def test_an_unreadable_weights_file_is_a_config_error(tmp_path: Path, tiny: tuple[Path, TinyShape]) -> None:
+    root = _broken(tmp_path, tiny)
+    (root / "model.safetensors").write_bytes(b"not safetensors")
+    with pytest.raises(ConfigError, match=r"cannot read model\.safetensors") as info:
+        local_embedder(root).embed(["x"])
+    assert info.value.details["field"] == "GRAPHMEM_EMBED_MODEL_DIR"

@@ -187,9 +187,16 @@ def prepare_weights(raw: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
 
 
 def load_weights(spec: ModelSpec) -> dict[str, np.ndarray]:
+    from safetensors import SafetensorError
     from safetensors.numpy import load_file
 
-    w = prepare_weights(load_file(str(spec.root / "model.safetensors")))
+    try:
+        raw = load_file(str(spec.root / "model.safetensors"))
+    except (SafetensorError, OSError, TypeError, ValueError) as exc:  # bad file; bfloat16 (numpy lacks it)
+        raise _bad(
+            f"cannot read model.safetensors ({type(exc).__name__}: {str(exc)[:120]})", spec.root
+        ) from None
+    w = prepare_weights(raw)
     missing = [k for k in _required(spec) if k not in w]
     if missing:
         raise _bad(f"model.safetensors lacks {len(missing)} BERT weights, e.g. {missing[0]}", spec.root)
