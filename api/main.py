@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -17,6 +18,7 @@ from api.metrics import Metrics
 from api.middleware import BodyLimitMiddleware, RequestContextMiddleware
 from api.routes import browse, cypher, entities, episodes, explorer, facts, groups, health, metrics, search
 from api.security import check_bind
+from graphmem.clock import utc_now
 from graphmem.config import Settings
 from graphmem.errors import ConfigError
 from graphmem.memory import GraphMemory
@@ -42,6 +44,27 @@ ROUTERS = (
 )
 
 
+WARM_UP_TEXT = "I moved to Paris last week."
+
+
+def _warm_up(memory: GraphMemory) -> None:
+    memory.ctx.embedder.embed([WARM_UP_TEXT])
+    memory.ctx.extractor.extract(content=WARM_UP_TEXT, speaker="warm-up", reference_time=utc_now())
+
+
+async def warm_up(app: FastAPI, memory: GraphMemory) -> None:
+    """Load the embedder's model and the extractor's pipelines (seconds) off the event loop; until
+    this is done ``/readyz`` answers 503 ``not_ready``, so a balancer sends no first write to a
+    cold worker."""
+    try:
+        await asyncio.to_thread(_warm_up, memory)
+    except Exception as exc:  # a broken model shows in /readyz and the log, not as a crash
+        app.state.warm_error = type(exc).__name__
+        logger.error("warm_up_failed", extra={"error_type": type(exc).__name__})
+        return
+    app.state.warm = True
+
+
 def create_app(settings: Settings, *, memory: GraphMemory | None = None) -> FastAPI:
     """Build the app. With ``memory`` given (tests), the lifespan uses it and does not close it."""
     problem = check_bind(settings)
@@ -55,8 +78,8 @@ def create_app(settings: Settings, *, memory: GraphMemory | None = None) -> Fast
         owned = memory is None
         mem = memory or await GraphMemory.from_settings(settings)
         app.state.memory = mem
-        if owned:
-            mem.ctx.embedder.embed(["warm-up"])  # load the model before the first request
+        app.state.warm = False
+        warming = asyncio.create_task(warm_up(app, mem))  # /readyz answers 503 until it is done
         if not settings.no_auth and not len(keys):
             logger.warning("no_api_keys_configured")
         app.state.ready = True
@@ -64,6 +87,7 @@ def create_app(settings: Settings, *, memory: GraphMemory | None = None) -> Fast
             async with mcp.running():
                 yield {}
         finally:
+            await asyncio.gather(warming, return_exceptions=True)
             app.state.memory = None
             if owned:
                 await mem.close()

@@ -1,4 +1,5 @@
-"""``/healthz`` (process up) and ``/readyz`` (Neo4j reachable, schema migrated, embedder loaded)."""
+"""``/healthz`` (process up) and ``/readyz`` (Neo4j reachable, schema migrated, embedder and extractor
+warm)."""
 
 from __future__ import annotations
 
@@ -29,7 +30,11 @@ async def healthz() -> dict[str, str]:
     "/readyz",
     operation_id="readyz",
     summary="Readiness: Neo4j, schema and embedder ready",
-    description="200 when Neo4j answers within 3 s; 503 with `Retry-After` otherwise (no auth).",
+    description=(
+        "200 once the embedder and extractor are warm (their models load in the background at "
+        "start-up: 503 `not_ready` until then) and Neo4j answers within 3 s; 503 with "
+        "`Retry-After` otherwise (no auth)."
+    ),
     responses={503: {"description": "Not ready"}},
 )
 async def readyz(request: Request) -> Any:
@@ -45,6 +50,10 @@ async def readyz(request: Request) -> Any:
         return JSONResponse(body, status_code=503, headers={"Retry-After": "5"})
     except GraphMemError as exc:
         return JSONResponse(exc.to_dict(), status_code=503, headers={"Retry-After": "5"})
+    if not getattr(request.app.state, "warm", False):
+        failed = getattr(request.app.state, "warm_error", None)
+        message = f"warm-up failed ({failed})" if failed else "loading the embedder and extractor"
+        return JSONResponse(error_body("not_ready", message), status_code=503, headers={"Retry-After": "2"})
     return {
         "status": "ready",
         "embedder": memory.ctx.embedder.model_name,

@@ -2,11 +2,27 @@
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
+import threading
+from typing import Any
+
 import httpx
 
 from api.main import create_app
 from graphmem.config import Settings
 from graphmem.memory import GraphMemory
+from graphmem.models.extraction import Extraction
+
+
+async def ready_when_warm(client: httpx.AsyncClient) -> httpx.Response:
+    """``/readyz`` once the background warm-up is done (it answers 503 ``not_ready`` before)."""
+    for _ in range(1200):
+        ready = await client.get("/readyz")
+        if ready.json().get("code") != "not_ready":
+            return ready
+        await asyncio.sleep(0.05)
+    raise AssertionError("the warm-up never finished")
 
 
 async def test_health_and_ready(memory: GraphMemory, settings: Settings) -> None:
@@ -15,7 +31,7 @@ async def test_health_and_ready(memory: GraphMemory, settings: Settings) -> None
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
             assert (await client.get("/healthz")).json() == {"status": "ok"}
-            ready = await client.get("/readyz")
+            ready = await ready_when_warm(client)
             assert ready.status_code == 200
             assert ready.json()["dimension"] == 384
             missing = await client.get("/nope")
@@ -29,3 +45,40 @@ def test_no_auth_is_refused_on_a_public_bind(settings: Settings) -> None:
 
     with pytest.raises(ConfigError):
         create_app(settings.model_copy(update={"no_auth": True, "host": "0.0.0.0"}))
+
+
+class GatedExtractor:
+    """The real extractor, held at its first call until ``gate`` opens (a model still loading)."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.gate = threading.Event()
+        self.calls = 0
+
+    def extract(self, **kwargs: Any) -> Extraction:
+        self.calls += 1
+        self.gate.wait(timeout=60)
+        result: Extraction = self.inner.extract(**kwargs)
+        return result
+
+
+async def test_not_ready_until_the_embedder_and_extractor_are_warm(
+    memory: GraphMemory, settings: Settings
+) -> None:
+    """Bug: /readyz answered ready while the model still loaded, so the first write after start
+    took about 7 s; it answers 503 ``not_ready`` until the embedder and extractor are warm."""
+    gated = GatedExtractor(memory.ctx.extractor)
+    cold = GraphMemory(dataclasses.replace(memory.ctx, extractor=gated))
+    app = create_app(settings.model_copy(update={"no_auth": True}), memory=cold)
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            waiting = await client.get("/readyz")
+            assert waiting.status_code == 503
+            assert waiting.json()["code"] == "not_ready"
+            assert waiting.headers["Retry-After"] == "2"
+            assert (await client.get("/healthz")).status_code == 200  # alive all the while
+            gated.gate.set()
+            ready = await ready_when_warm(client)
+            assert ready.status_code == 200 and ready.json()["status"] == "ready"
+            assert gated.calls == 1
