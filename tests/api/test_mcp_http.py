@@ -8,6 +8,7 @@ group B through any tool or argument.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
@@ -255,3 +256,15 @@ async def test_the_host_check_answers_421_outside_the_allowed_hosts(
     assert allowed.status_code == 200 and "search_memory" in allowed.text
     assert loopback.status_code == 200
     assert rebound.status_code == 421
+
+
+async def test_the_app_lifespan_may_be_left_from_another_task(
+    memory: GraphMemory, settings: Settings
+) -> None:
+    """Regression: the MCP session manager's anyio task group, entered by the app's lifespan, made
+    every fixture that enters the lifespan in one task and leaves it in another fail with
+    'Attempted to exit cancel scope in a different task than it was entered in'."""
+    app = create_app(settings.model_copy(update={"no_auth": True, "host": "127.0.0.1"}), memory=memory)
+    lifespan = app.router.lifespan_context(app)
+    await asyncio.create_task(lifespan.__aenter__())
+    await asyncio.create_task(lifespan.__aexit__(None, None, None))
