@@ -25,7 +25,7 @@ from graphmem.memory import GraphMemory
 from graphmem.retrieval.config import RECIPES, SearchConfig
 
 GAIN_KS = (5, 10)
-SINGLE = ("bm25", "vector")
+SINGLE = ("bm25", "vector")  # plus BM25 with each candidate's episode fields (``_single_bm25``)
 
 
 @dataclass
@@ -71,15 +71,43 @@ class Scores:
         }
 
 
+def _fields(own: float, context: float, facts: float) -> dict[str, float]:
+    return {"own": own, "context": context, "facts": facts}
+
+
 def candidates() -> dict[str, SearchConfig]:
-    """Every candidate tried, by name (the current default first)."""
+    """Every candidate tried, by name (the current default first). Names: fusion, vector weight,
+    episode fields (own / context / facts; "merged": one bag), recency when asked for the present."""
     base = RECIPES["default"]
+    grid: list[tuple[str, float, dict[str, float] | None, float | None]] = [
+        ("rrf", 0.5, None, None),
+        ("rrf", 1.0, None, None),
+        ("rrf", 0.25, _fields(1.0, 0.5, 0.5), None),
+        ("rrf", 0.5, _fields(1.0, 0.5, 0.5), None),
+        ("rrf", 0.5, _fields(1.0, 0.3, 0.5), None),
+        ("rrf", 0.5, _fields(1.0, 0.5, 0.0), None),
+        ("zscore", 0.5, None, None),
+        ("zscore", 1.0, None, None),
+        ("zscore", 0.5, _fields(1.0, 0.5, 0.5), None),
+        ("zscore", 0.7, _fields(1.0, 0.5, 0.5), None),
+        ("zscore", 1.0, _fields(1.0, 0.5, 0.5), None),
+        ("zscore", 1.0, _fields(1.0, 0.3, 0.5), None),
+        ("zscore", 1.0, _fields(1.0, 0.5, 1.0), None),
+        ("zscore", 1.0, _fields(1.0, 0.5, 0.5), 0.3),
+        ("rrf", 0.5, _fields(1.0, 0.5, 0.5), 0.3),
+    ]
     out: dict[str, SearchConfig] = {"default": base}
-    for vector in (0.25, 0.5, 1.0):
-        for graph in (0.0, 0.1):
-            out[f"rrf v{vector} g{graph}"] = base.model_copy(
-                update={"weights": {"bm25": 1.0, "vector": vector, "graph": graph}}
-            )
+    for fusion, vector, fields, current in grid:
+        shape = "merged" if fields is None else "f" + "/".join(f"{v:g}" for v in fields.values())
+        name = f"{fusion} v{vector:g} {shape}" + (f" now{current:g}" if current else "")
+        update: dict[str, object] = {
+            "fusion": fusion,
+            "weights": {"bm25": 1.0, "vector": vector, "graph": 0.1},
+            "field_weights": fields,
+        }
+        if current:
+            update |= {"current_recency_weight": current, "recency_half_life_days": 30.0}
+        out[name] = base.model_copy(update=update)
     return out
 
 
@@ -100,13 +128,14 @@ async def select(
             await locomo.score_retriever(bm25, loco, opts.ks),
             await longmemeval.score_retriever(bm25, lme, opts.ks),
         )
-        singles = [await _score(memory, name, RECIPES[name], loco, lme, opts.ks) for name in SINGLE]
+        singles = {name: await _score(memory, name, RECIPES[name], loco, lme, opts.ks) for name in SINGLE}
         tried = []
         for name, cfg in candidates().items():
             if opts.only and name not in opts.only:
                 continue
+            own = await _single_bm25(memory, cfg, singles, loco, lme, opts.ks)
             scores = await _score(memory, name, cfg, loco, lme, opts.ks)
-            scores.gains = _gains(scores, singles)
+            scores.gains = _gains(scores, [singles["bm25"], singles["vector"], *own])
             tried.append(scores)
             log(f"{name}: {scores.row(opts.ks)}")
     finally:
@@ -115,7 +144,7 @@ async def select(
     chosen = max(tried, key=lambda s: (min(s.gains.values()), sum(s.gains.values())))
     return {
         "n": {"locomo": loco.n_questions, "longmemeval": lme.n_questions},
-        "baselines": [s.row(opts.ks) for s in (baseline, *singles)],
+        "baselines": [s.row(opts.ks) for s in (baseline, *singles.values())],
         "candidates": [s.row(opts.ks) for s in tried],
         "chosen": chosen.name,
     }
@@ -135,6 +164,25 @@ async def _score(
         await locomo.score_retriever(retriever, loco, ks),
         await longmemeval.score_retriever(retriever, lme, ks),
     )
+
+
+async def _single_bm25(
+    memory: GraphMemory,
+    cfg: SearchConfig,
+    singles: dict[str, Scores],
+    loco: locomo_data.Dataset,
+    lme: longmemeval_data.Dataset,
+    ks: tuple[int, ...],
+) -> list[Scores]:
+    """The BM25 channel alone with the candidate's episode fields (scored once per field setting):
+    a candidate's gain is over the best single channel *it* contains."""
+    if not cfg.field_weights:
+        return []
+    name = "bm25 f" + "/".join(f"{v:g}" for v in cfg.field_weights.values())
+    if name not in singles:
+        single = RECIPES["bm25"].model_copy(update={"field_weights": cfg.field_weights})
+        singles[name] = await _score(memory, name, single, loco, lme, ks)
+    return [singles[name]]
 
 
 def _gains(scores: Scores, singles: Sequence[Scores]) -> dict[str, float]:
