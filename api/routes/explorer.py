@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from importlib import resources
+from typing import Annotated
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 from fastapi.responses import Response
 
 from graphmem.errors import NotFound
@@ -35,7 +36,11 @@ def _asset(name: str) -> Response:
 
 
 @router.get("/explorer")
-async def explorer_page() -> Response:
+async def explorer_page(
+    group: Annotated[
+        str | None, Query(max_length=128, description="The group to open (read by the page).")
+    ] = None,
+) -> Response:
     return _asset("index.html")
 
 

@@ -1,0 +1,49 @@
+"""Browsing routes (groups a key can read, a session's turns) and the explorer's static assets."""
+
+from __future__ import annotations
+
+import re
+
+from tests.api.conftest import EPISODES, Api
+
+
+async def _seed(api: Api) -> None:
+    for who, group in (("agent_a", api.group_a), ("agent_b", api.group_b)):
+        r = await api.call(who, "POST", f"/v1/groups/{group}/episodes", json={"episodes": EPISODES})
+        assert r.status_code in (200, 201), r.text
+
+
+async def test_groups_list_only_what_the_key_can_read(api: Api) -> None:
+    await _seed(api)
+    own = await api.call("agent_a", "GET", "/v1/groups")
+    assert own.status_code == 200
+    assert [g["group_id"] for g in own.json()["groups"]] == [api.group_a]
+    assert own.json()["groups"][0]["episodes"] == len(EPISODES)
+    every = {g["group_id"] for g in (await api.call("analyst", "GET", "/v1/groups")).json()["groups"]}
+    assert {api.group_a, api.group_b} <= every
+
+
+async def test_session_turns_come_oldest_first_with_their_facts(api: Api) -> None:
+    await _seed(api)
+    r = await api.call("agent_a", "GET", f"/v1/groups/{api.group_a}/sessions/s1/episodes")
+    assert r.status_code == 200, r.text
+    turns = r.json()["turns"]
+    assert [t["episode"]["external_id"] for t in turns] == ["m1", "m2"]
+    assert any("Paris" in f["statement"] for f in turns[1]["facts"])
+    last = await api.call("agent_a", "GET", f"/v1/groups/{api.group_a}/sessions/s1/episodes?last_n=1")
+    assert [t["episode"]["external_id"] for t in last.json()["turns"]] == ["m2"]
+    other = await api.call("agent_a", "GET", f"/v1/groups/{api.group_b}/sessions/s1/episodes")
+    assert other.status_code == 403
+
+
+async def test_explorer_assets_are_served_from_the_package_without_a_cdn(api: Api) -> None:
+    page = await api.client.get("/explorer")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert "default-src 'self'" in page.headers["content-security-policy"]
+    for asset in ("explorer.js", "explorer.css"):
+        r = await api.client.get(f"/explorer/{asset}")
+        assert r.status_code == 200
+        # the only absolute URL is the SVG namespace: nothing is loaded from another host
+        assert set(re.findall(r"https?://[^\s\"')]+", r.text)) <= {"http://www.w3.org/2000/svg"}
+    assert (await api.client.get("/explorer/../main.py")).status_code == 404
+    assert (await api.client.get("/explorer/secrets.txt")).status_code == 404
