@@ -162,7 +162,10 @@ function renderTimeline() {
       g.appendChild(svgEl("text", { x: x0 + 3, y: y0 + h / 2 + 3 }, f.value));
       if (f.evidence[0]) {
         const link = svgEl("a", { href: "#", class: "evidence", "data-episode-id": f.evidence[0].episode_id });
-        link.appendChild(svgEl("text", { x: x1 - 3, y: y0 + h / 2 + 3, "text-anchor": "end" }, quote ? `“${quote.slice(0, 40)}”` : "evidence"));
+        // inside the bar's end when it is wide enough, else just after it
+        const inside = x1 - x0 > 320;
+        const at = inside ? { x: x1 - 3, "text-anchor": "end" } : { x: x1 + 4, "text-anchor": "start" };
+        link.appendChild(svgEl("text", { ...at, y: y0 + h / 2 + 3 }, quote ? `“${quote.slice(0, 40)}”` : "evidence"));
         link.addEventListener("click", (ev) => {
           ev.preventDefault();
           openEvidence(f.evidence[0]);
