@@ -49,7 +49,8 @@ EpisodeBody = Annotated[
 
 class IngestResponse(IngestResult):
     """Per episode: its id and whether it was ``created``, already ``existing``, or ``forgotten`` (a
-    tombstone refuses re-ingestion); per fact: what the write did (created, superseded, ...)."""
+    tombstone refuses re-ingestion); per fact: what the write did (created, superseded, ...) and
+    its valid interval after the write (``created`` with a ``valid_to`` was created already ended)."""
 
     model_config = ConfigDict(
         json_schema_extra={
@@ -57,7 +58,13 @@ class IngestResponse(IngestResult):
                 {
                     "episodes": [{"id": "4f0c…", "external_id": "msg-1001", "status": "created"}],
                     "facts": [
-                        {"fact_id": "9a1e…", "change": "created", "statement": "alice lives in Berlin"}
+                        {
+                            "fact_id": "9a1e…",
+                            "change": "created",
+                            "statement": "alice lives in Berlin",
+                            "valid_from": "2025-02-14T09:30:00Z",
+                            "valid_to": None,
+                        }
                     ],
                 }
             ]

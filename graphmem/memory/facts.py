@@ -223,6 +223,8 @@ def _collect(
                 fact_id=run.id,
                 change=_change(run, plan, before, successors, expired),
                 statement=statement(info.subject, info.predicate, run.value),
+                valid_from=run.valid_from,
+                valid_to=run.valid_to,
             )
         )
         if run.id in plan.created_ids:

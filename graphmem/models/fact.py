@@ -79,8 +79,11 @@ class FactRecord(BaseModel):
 
 
 class FactChange(BaseModel):
-    """What one write did to one fact."""
+    """What one write did to one fact, and the fact's valid interval after it: ``created`` with a
+    ``valid_to`` is a fact created already ended (a past state), not a current one."""
 
     fact_id: str
     change: Literal["created", "evidence_added", "ended", "superseded", "expired", "updated", "merged"]
     statement: str
+    valid_from: UtcDatetime | None = None
+    valid_to: UtcDatetime | None = None

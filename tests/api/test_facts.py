@@ -144,3 +144,28 @@ async def test_patch_of_unknown_fact_is_404(api: Api) -> None:
         headers={"If-Match": "1"},
     )
     assert r.status_code == 404
+
+
+async def test_a_fact_created_already_ended_reports_its_interval(api: Api) -> None:
+    """Bug: the write response said only ``created`` for a fact created already ended (a past
+    job), indistinguishable from a current one; each change reports the fact's valid interval."""
+    url = f"/v1/groups/{api.group_a}/facts"
+    past = {
+        "subject": "Dana",
+        "predicate": "works_at",
+        "object": "Initech",
+        "valid_from": "2019-01-01T00:00:00Z",
+        "valid_to": "2021-06-30T00:00:00Z",
+    }
+    r = await api.call("agent_a", "POST", url, json=past)
+    assert r.status_code == 201, r.text
+    [change] = r.json()["facts"]
+    assert (change["change"], change["valid_from"], change["valid_to"]) == (
+        "created",
+        "2019-01-01T00:00:00Z",
+        "2021-06-30T00:00:00Z",
+    )
+    now = await api.call(
+        "agent_a", "POST", url, json={"subject": "Dana", "predicate": "likes", "object": "tea"}
+    )
+    assert now.json()["facts"][0]["valid_to"] is None
