@@ -77,29 +77,32 @@ def _fields(own: float, context: float, facts: float) -> dict[str, float]:
 
 def candidates() -> dict[str, SearchConfig]:
     """Every candidate tried, by name (the current default first). Names: fusion, vector weight,
-    episode fields (own / context / facts; "merged": one bag), recency when asked for the present."""
+    episode fields (own / context / facts; "merged": one bag), recency when asked for the present,
+    the boost near a time the query names."""
     base = RECIPES["default"]
-    grid: list[tuple[str, float, dict[str, float] | None, float | None]] = [
-        ("rrf", 0.5, None, None),
-        ("rrf", 1.0, None, None),
-        ("rrf", 0.25, _fields(1.0, 0.5, 0.5), None),
-        ("rrf", 0.5, _fields(1.0, 0.5, 0.5), None),
-        ("rrf", 0.5, _fields(1.0, 0.3, 0.5), None),
-        ("rrf", 0.5, _fields(1.0, 0.5, 0.0), None),
-        ("zscore", 0.5, None, None),
-        ("zscore", 1.0, None, None),
-        ("zscore", 0.5, _fields(1.0, 0.5, 0.5), None),
-        ("zscore", 0.7, _fields(1.0, 0.5, 0.5), None),
-        ("zscore", 1.0, _fields(1.0, 0.5, 0.5), None),
-        ("zscore", 1.0, _fields(1.0, 0.3, 0.5), None),
-        ("zscore", 1.0, _fields(1.0, 0.5, 1.0), None),
-        ("zscore", 1.0, _fields(1.0, 0.5, 0.5), 0.3),
-        ("rrf", 0.5, _fields(1.0, 0.5, 0.5), 0.3),
+    grid: list[tuple[str, float, dict[str, float] | None, float | None, float]] = [
+        ("rrf", 0.5, None, None, 0.0),
+        ("rrf", 1.0, None, None, 0.0),
+        ("rrf", 0.25, _fields(1.0, 0.5, 0.5), None, 0.0),
+        ("rrf", 0.5, _fields(1.0, 0.5, 0.5), None, 0.0),
+        ("rrf", 0.5, _fields(1.0, 0.3, 0.5), None, 0.0),
+        ("rrf", 0.5, _fields(1.0, 0.5, 0.0), None, 0.0),
+        ("zscore", 0.5, None, None, 0.0),
+        ("zscore", 1.0, None, None, 0.0),
+        ("zscore", 0.5, _fields(1.0, 0.5, 0.5), None, 0.0),
+        ("zscore", 0.7, _fields(1.0, 0.5, 0.5), None, 0.0),
+        ("zscore", 1.0, _fields(1.0, 0.5, 0.5), None, 0.0),
+        ("zscore", 1.0, _fields(1.0, 0.3, 0.5), None, 0.0),
+        ("zscore", 1.0, _fields(1.0, 0.5, 1.0), None, 0.0),
+        ("zscore", 1.0, _fields(1.0, 0.5, 0.5), 0.3, 0.0),
+        ("rrf", 0.5, _fields(1.0, 0.5, 0.5), 0.3, 0.0),
+        ("zscore", 1.0, _fields(1.0, 0.5, 0.5), 0.3, 0.3),
     ]
     out: dict[str, SearchConfig] = {"default": base}
-    for fusion, vector, fields, current in grid:
+    for fusion, vector, fields, current, when in grid:
         shape = "merged" if fields is None else "f" + "/".join(f"{v:g}" for v in fields.values())
         name = f"{fusion} v{vector:g} {shape}" + (f" now{current:g}" if current else "")
+        name += f" time{when:g}" if when else ""
         update: dict[str, object] = {
             "fusion": fusion,
             "weights": {"bm25": 1.0, "vector": vector, "graph": 0.1},
@@ -107,6 +110,8 @@ def candidates() -> dict[str, SearchConfig]:
         }
         if current:
             update |= {"current_recency_weight": current, "recency_half_life_days": 30.0}
+        if when:
+            update["time_weight"] = when
         out[name] = base.model_copy(update=update)
     return out
 

@@ -35,6 +35,10 @@ class SearchConfig(BaseModel):
     # the recency weight instead, for a query that asks for the current state ("now", "current",
     # "latest", "现在": graphmem.retrieval.intent); None keeps recency_weight
     current_recency_weight: float | None = None
+    # a query's time phrase ("two weeks ago", resolved against as_of): evidence within about
+    # time_window_days of it is boosted by up to time_weight (0: off)
+    time_weight: float = 0.0
+    time_window_days: float = 14.0
     confidence_weight: float = 0.05
     mmr_lambda: float = 0.95
     inferred_factor: float = 0.6

@@ -34,10 +34,12 @@ def rerank(
     *,
     newest: float | None,
     limit: int,
+    focus: float | None = None,
 ) -> tuple[list[Key], dict[Key, float]]:
-    """Boost the fused scores by recency (relative to ``newest``, else the newest candidate) and
-    confidence, damp inferred facts, then order by MMR over the texts' words. Returns the first
-    ``limit`` keys in order and every key's boosted score."""
+    """Boost the fused scores by recency (relative to ``newest``, else the newest candidate),
+    closeness to the query's time ``focus`` (epoch seconds) and confidence, damp inferred facts,
+    then order by MMR over the texts' words. Returns the first ``limit`` keys in order and every
+    key's boosted score."""
     keys = [k for k in keys if k in features]
     if newest is None:
         newest = max((w for k in keys if (w := features[k].when) is not None), default=None)
@@ -46,6 +48,8 @@ def rerank(
         f = features[key]
         recency = recency_boost(f.when, newest, half_life_days=how.recency_half_life_days)
         boost = how.recency_weight * recency + how.confidence_weight * f.confidence
+        if focus is not None and f.when is not None:
+            boost += how.time_weight * math.exp(-abs(f.when - focus) / (how.time_window_days * DAY_S))
         scores[key] = fused[key] * (1.0 + boost) * (how.inferred_factor if f.inferred else 1.0)
     toks = {k: tokens(features[k].text) for k in keys}
     order = mmr(

@@ -1,14 +1,19 @@
-"""What a query asks for, read from its words (pure): does it ask for the current state?
+"""What a query asks for, read from its words (pure): the current state, or a time.
 
 "Where do I live now?", "What is my current job?", "my most recent trip", "我现在住在哪里": the
 newest evidence should win over older evidence of the same kind. ``adapt`` turns that into the
 recipe's ``current_recency_weight``; every other query keeps the recipe as it is.
+"What did I buy two weeks ago?", "去年五月": ``time_focus`` resolves the query's first time phrase
+against the query's reference time (its ``as_of``, else now), which the rerank boosts evidence near
+(``SearchConfig.time_weight``).
 """
 
 from __future__ import annotations
 
 import re
+from datetime import datetime
 
+from graphmem.providers.extractors.timeparse import find_times
 from graphmem.retrieval.config import SearchConfig
 
 _CURRENT_EN = re.compile(
@@ -30,3 +35,11 @@ def adapt(cfg: SearchConfig, query: str) -> SearchConfig:
     if cfg.current_recency_weight is None or not asks_current(query):
         return cfg
     return cfg.model_copy(update={"recency_weight": cfg.current_recency_weight})
+
+
+def time_focus(query: str, reference: datetime) -> float | None:
+    """Epoch seconds of the first time phrase of ``query`` that resolves against ``reference``."""
+    for match in find_times(query, reference):
+        if match.when is not None:
+            return match.when.timestamp()
+    return None

@@ -22,7 +22,7 @@ from graphmem.retrieval import bm25
 from graphmem.retrieval.config import SearchConfig, recipe
 from graphmem.retrieval.context import build_context
 from graphmem.retrieval.fusion import Features, Key, fuse, rerank
-from graphmem.retrieval.intent import adapt
+from graphmem.retrieval.intent import adapt, time_focus
 from graphmem.retrieval.tenant_index.index import TenantIndex, View
 from graphmem.retrieval.tenant_index.registry import TenantIndexes
 from graphmem.store import reads, search
@@ -91,6 +91,7 @@ class _Run:
         self.lucene = f"+group_token:{tok} +search_text:({' '.join(terms)})" if terms else None
         self.time: dict[str, Any] = {"as_of": req.as_of, "history": history}
         self._view = View(req.as_of, history)
+        self.focus = time_focus(req.query, req.as_of or s.clock()) if cfg.time_weight > 0 else None
         self._sizes_task: asyncio.Future[Sizes] | None = None
         self._embedding: asyncio.Future[np.ndarray] | None = None
 
@@ -345,7 +346,9 @@ class _Run:
         hits: dict[Key, Hit] = {}
         while True:
             ranking = time.perf_counter()
-            order, scores = rerank(top, fused, features, self.cfg, newest=self._newest(), limit=self.req.k)
+            order, scores = rerank(
+                top, fused, features, self.cfg, newest=self._newest(), limit=self.req.k, focus=self.focus
+            )
             self.timings["rerank"] = (time.perf_counter() - ranking) * 1000
             missing = [key for key in order if key not in hits]
             if not missing:
@@ -362,7 +365,9 @@ class _Run:
         """Without a tenant index: hydrate every candidate and rerank on what Neo4j returned."""
         hits = await self._hydrate(self._top(fused), fused)
         features = {key: _features(hit) for key, hit in hits.items()}
-        order, scores = rerank(list(hits), fused, features, self.cfg, newest=self._newest(), limit=self.req.k)
+        order, scores = rerank(
+            list(hits), fused, features, self.cfg, newest=self._newest(), limit=self.req.k, focus=self.focus
+        )
         return [self._scored(hits[key], scores[key]) for key in order]
 
     def _newest(self) -> float | None:

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from graphmem.retrieval.config import RECIPES, SearchConfig
-from graphmem.retrieval.fusion import fuse, zscore
-from graphmem.retrieval.intent import adapt, asks_current
+from graphmem.retrieval.fusion import Features, fuse, rerank, zscore
+from graphmem.retrieval.intent import adapt, asks_current, time_focus
 from graphmem.retrieval.tenant_index.fields import split_fields
 from graphmem.retrieval.tenant_index.index import TenantIndex, View
 from tests.conftest import examples
@@ -118,3 +118,25 @@ def test_current_state_queries_get_the_current_recency_weight() -> None:
     assert adapt(cfg, "Where do I work now?").recency_weight == 0.5
     assert adapt(cfg, "Where did I work in 2020?") is cfg
     assert adapt(RECIPES["bm25"], "now?") is RECIPES["bm25"]  # no current weight set: unchanged
+
+
+def test_time_focus_resolves_the_question_against_its_date() -> None:
+    asked = datetime(2023, 6, 30, 12, tzinfo=UTC)
+    assert time_focus("What did I buy two weeks ago?", asked) == datetime(2023, 6, 16, tzinfo=UTC).timestamp()
+    assert time_focus("我去年五月去了哪里", asked) is not None
+    assert time_focus("Where do I keep my bike?", asked) is None
+
+
+def test_rerank_boosts_evidence_near_the_query_time() -> None:
+    near, far = ("episode", "near"), ("episode", "far")
+    focus = datetime(2023, 6, 16, tzinfo=UTC).timestamp()
+    features = {
+        near: Features(focus + 86400.0, 0.0, False, "bought a lamp"),
+        far: Features(focus - 200 * 86400.0, 0.0, False, "bought a chair"),
+    }
+    fused = {near: 0.5, far: 0.52}
+    how = SearchConfig(time_weight=0.3, recency_weight=0.0, confidence_weight=0.0)
+    order, _ = rerank([far, near], fused, features, how, newest=None, limit=2, focus=focus)
+    assert order == [near, far]
+    order, _ = rerank([far, near], fused, features, how, newest=None, limit=2)  # no time in the query
+    assert order == [far, near]
