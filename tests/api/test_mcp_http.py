@@ -261,10 +261,13 @@ async def test_the_host_check_answers_421_outside_the_allowed_hosts(
 async def test_the_app_lifespan_may_be_left_from_another_task(
     memory: GraphMemory, settings: Settings
 ) -> None:
-    """Regression: the MCP session manager's anyio task group, entered by the app's lifespan, made
-    every fixture that enters the lifespan in one task and leaves it in another fail with
-    'Attempted to exit cancel scope in a different task than it was entered in'."""
+    """The MCP session manager's task group runs in a task of its own: fixtures that enter the
+    app's lifespan in one task and leave it in another (and in-process ASGI clients) work."""
     app = create_app(settings.model_copy(update={"no_auth": True, "host": "127.0.0.1"}), memory=memory)
     lifespan = app.router.lifespan_context(app)
     await asyncio.create_task(lifespan.__aenter__())
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1:8000") as http:
+        listed = await http.post("/mcp", json=LIST_TOOLS, headers=JSON_RPC_HEADERS)
+    assert listed.status_code == 200 and "search_memory" in listed.text
     await asyncio.create_task(lifespan.__aexit__(None, None, None))
