@@ -40,6 +40,7 @@ class LocomoOptions:
     max_questions: int | None = None
     batch: int = 200
     keep: bool = False  # leave the groups in Neo4j (debugging)
+    group_prefix: str | None = None  # reuse these groups (ingestion is idempotent); default: a fresh run id
     run_id: str = field(default_factory=lambda: time.strftime("%Y%m%d%H%M%S") + uuid.uuid4().hex[:6])
 
 
@@ -97,7 +98,7 @@ async def run_locomo(
     check_names(opts.retrievers)
     dataset = load(
         opts.data,
-        group_prefix=f"locomo-{opts.run_id}",
+        group_prefix=opts.group_prefix or f"locomo-{opts.run_id}",
         conversations=opts.conversations,
         sessions=opts.sessions,
         max_questions=opts.max_questions,

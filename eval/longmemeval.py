@@ -50,6 +50,7 @@ class LongMemEvalOptions:
     limit: int | None = None
     batch: int = 200
     keep: bool = False  # leave the groups in Neo4j (debugging)
+    group_prefix: str | None = None  # reuse these groups (ingestion is idempotent); default: a fresh run id
     run_id: str = field(default_factory=lambda: time.strftime("%Y%m%d%H%M%S") + uuid.uuid4().hex[:6])
 
 
@@ -153,7 +154,7 @@ async def run_longmemeval(
 ) -> tuple[Dataset, list[dict[str, Any]]]:
     """Ingest, search every question with every retriever, clean up; one result per retriever."""
     check_names(opts.retrievers)
-    dataset = load(opts.data, group_prefix=f"lme-{opts.run_id}", limit=opts.limit)
+    dataset = load(opts.data, group_prefix=opts.group_prefix or f"lme-{opts.run_id}", limit=opts.limit)
     log(
         f"{dataset.n_questions} questions, {sum(len(h.episodes) for h in dataset.haystacks)} turns "
         f"({dataset.skipped} skipped: no has_answer turn)"

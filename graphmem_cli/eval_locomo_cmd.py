@@ -69,6 +69,11 @@ def command_line(name: str) -> str | None:
 @count_option("--sessions", default=None, help="Only the first N sessions of each conversation (small runs).")
 @count_option("--max-questions", default=None, help="At most N QA per conversation (small runs).")
 @click.option("--keep", is_flag=True, help="Leave the eval groups in Neo4j (debugging).")
+@click.option(
+    "--group-prefix",
+    default=None,
+    help="Group prefix (default: a fresh run id); with --keep, a rerun reuses the ingested groups.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object last.")
 @guarded
 def locomo(
@@ -80,6 +85,7 @@ def locomo(
     sessions: int | None,
     max_questions: int | None,
     keep: bool,
+    group_prefix: str | None,
     as_json: bool,
 ) -> None:
     """Evidence recall@k per category id and for ids 1-4, search latency and ingest time.
@@ -102,6 +108,7 @@ def locomo(
         sessions=sessions,
         max_questions=max_questions,
         keep=keep,
+        group_prefix=group_prefix,
     )
 
     async def work(memory: Any, cfg: Any, log: Any) -> Any:

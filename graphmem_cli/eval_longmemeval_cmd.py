@@ -36,6 +36,11 @@ from graphmem_cli.eval_locomo_cmd import command_line, parse_ks, retriever_names
 )
 @count_option("--limit", default=None, help="At most N questions, round-robin over question types.")
 @click.option("--keep", is_flag=True, help="Leave the eval groups in Neo4j (debugging).")
+@click.option(
+    "--group-prefix",
+    default=None,
+    help="Group prefix (default: a fresh run id); with --keep, a rerun reuses the ingested groups.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object last.")
 @guarded
 def longmemeval(
@@ -45,6 +50,7 @@ def longmemeval(
     out: Path | None,
     limit: int | None,
     keep: bool,
+    group_prefix: str | None,
     as_json: bool,
 ) -> None:
     """Turn evidence recall@k, session recall_any/all@k, MRR and newest-first rate per question type.
@@ -61,7 +67,12 @@ def longmemeval(
     from eval.longmemeval import LongMemEvalOptions, run_longmemeval
 
     opts = LongMemEvalOptions(
-        data=data, retrievers=retriever_names(retriever), ks=parse_ks(k), limit=limit, keep=keep
+        data=data,
+        retrievers=retriever_names(retriever),
+        ks=parse_ks(k),
+        limit=limit,
+        keep=keep,
+        group_prefix=group_prefix,
     )
 
     async def work(memory: Any, cfg: Any, log: Any) -> Any:
