@@ -3,6 +3,8 @@ against labels, the stratified labelling sample and the observation reader."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -151,3 +153,21 @@ def test_observation_ids_read_single_ids_lists_and_joined_strings() -> None:
     }
     assert observation_ids(sample) == ["D1:2", "D1:3", "D1:4", "D2:1", "D2:2"]
     assert observation_ids({}) == []
+
+
+def test_committed_labels_are_keys_and_labels_only_and_load() -> None:
+    """The hand labels hold no LoCoMo text beyond the fact's own statement (the data is CC BY-NC)."""
+    path = Path(__file__).resolve().parents[2] / "eval" / "data" / "facts_labels_dev.jsonl"
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    assert len(rows) >= 300
+    assert all(set(r) == {"conversation", "dia_id", "predicate", "statement", "label"} for r in rows)
+    assert all(len(r["statement"]) <= 200 for r in rows)
+    assert len(labels_index(rows)) == len(rows)  # no duplicate keys, every label known
+    assert {r["conversation"] for r in rows} <= {
+        "conv-26",
+        "conv-30",
+        "conv-41",
+        "conv-42",
+        "conv-43",
+        "conv-44",
+    }
