@@ -17,7 +17,7 @@ from graphmem.errors import Conflict, InvalidInput, NotFound
 from graphmem.memory.context import MemoryContext
 from graphmem.memory.entities import resolve_entities
 from graphmem.memory.facts import SlotInfo, resolve_and_write
-from graphmem.models.fact import FactRecord
+from graphmem.models.fact import FactChange, FactRecord
 from graphmem.models.predicates import lookup
 from graphmem.store import reads, writes
 from graphmem.store.driver import Tx
@@ -116,12 +116,30 @@ async def correct_fact(
                 until=valid_to,
                 replaces=row["value_key"],
             )
-        await resolve_and_write(
+        written = await resolve_and_write(
             tx, group_id=group_id, slots=_slot(row, claim), vectors={}, embed_missing=ctx.embed, now=now
         )
+        if claim.kind == "correct":
+            await _link_correction(tx, group_id, fact_id, written.changes)
 
     await ctx.store.execute(work)
     return await _current_of_slot(ctx, group_id, fact_id)
+
+
+_CORRECTED_INTO = ("created", "evidence_added", "updated")  # the new value: a new fact, else one it joined
+
+
+async def _link_correction(tx: Tx, group_id: str, old_id: str, changes: list[FactChange]) -> None:
+    """The expired fact points to the fact that corrected it (``corrected_by``) and back
+    (``corrects``), so a reader of the old fact finds its correction."""
+    expired = any(c.fact_id == old_id and c.change == "expired" for c in changes)
+    ranked = sorted(
+        (c for c in changes if c.fact_id != old_id and c.change in _CORRECTED_INTO),
+        key=lambda c: _CORRECTED_INTO.index(c.change),
+    )
+    new_id = ranked[0].fact_id if ranked else None
+    if expired and new_id is not None:
+        await writes.link_correction(tx, group_id=group_id, old_id=old_id, new_id=new_id)
 
 
 async def retract_fact(

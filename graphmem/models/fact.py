@@ -67,11 +67,19 @@ class FactRecord(BaseModel):
     confidence: float = 1.0
     source_kind: str = "extracted"
     version: int = 1
-    status: str = "active"
+    status: str = "active"  # active | archived (decay) | expired (corrected or retracted)
     tier: str = "stated"
     supersedes: list[str] = []
     superseded_by: list[str] = []
+    corrected_by: str | None = None  # the fact a correction (PATCH) replaced this one with
+    corrects: str | None = None  # the fact this one corrected
     evidence: list[Evidence] = []
+
+    @model_validator(mode="after")
+    def _expired_status(self) -> FactRecord:
+        if self.expired_at is not None and self.status == "active":
+            self.status = "expired"
+        return self
 
     @property
     def is_current(self) -> bool:

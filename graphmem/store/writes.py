@@ -116,6 +116,10 @@ async def write_facts(
         await run(tx, q.CREATE_SUPERSEDES, rows=supersedes)
 
 
+async def link_correction(tx: Tx, *, group_id: str, old_id: str, new_id: str) -> None:
+    await run(tx, q.LINK_CORRECTION, group_id=group_id, old_id=old_id, new_id=new_id)
+
+
 async def update_group_counts(
     tx: Tx, *, group_id: str, episodes: int, facts: int, entities: int, now: datetime
 ) -> None:

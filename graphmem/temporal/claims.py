@@ -51,7 +51,7 @@ class Claim:
         for key in ("at", "until", "recorded_at"):
             if data.get(key):
                 data[key] = parse_iso(data[key])
-        return cls(**data)
+        return cls(**{"at": None, **data})  # to_json leaves out None, and ``at`` has no default
 
     def moved_to(self, at: datetime | None) -> Claim:
         return replace(self, at=at, kind="assert")

@@ -169,3 +169,21 @@ async def test_a_fact_created_already_ended_reports_its_interval(api: Api) -> No
         "agent_a", "POST", url, json={"subject": "Dana", "predicate": "likes", "object": "tea"}
     )
     assert now.json()["facts"][0]["valid_to"] is None
+
+
+async def test_a_corrected_fact_says_expired_and_links_its_correction(api: Api) -> None:
+    """Bug: after ``PATCH /facts/{id}`` the replaced fact was expired but still reported
+    ``"status": "active"``, and nothing linked it to the fact that corrected it."""
+    [change] = await _create(api, BERLIN)
+    url = f"/v1/groups/{api.group_a}/facts/{change['fact_id']}"
+    version = (await api.call("agent_a", "GET", url)).json()["version"]
+    new = await api.call(
+        "agent_a", "PATCH", url, json={"object": "Munich"}, headers={"If-Match": str(version)}
+    )
+    assert new.status_code == 200, new.text
+    old = (await api.call("agent_a", "GET", url)).json()
+    assert old["expired_at"] is not None
+    assert (old["status"], old["corrected_by"], old["corrects"]) == ("expired", new.json()["id"], None)
+    assert (new.json()["status"], new.json()["corrects"]) == ("active", change["fact_id"])
+    retracted = await api.call("agent_a", "DELETE", f"/v1/groups/{api.group_a}/facts/{new.json()['id']}")
+    assert retracted.json()["status"] == "expired"

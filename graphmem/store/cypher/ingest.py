@@ -207,6 +207,13 @@ CREATE (n)-[:SUPERSEDES {at: r.at}]->(o)
 # force change-feed readers to reload a large tenant; they re-check every hit against the graph.
 DELETE_FACTS = "UNWIND $ids AS fid MATCH (f:Fact {id: fid}) DETACH DELETE f"
 
+# A correction (PATCH) links the expired fact and the one that corrected it, both ways.
+LINK_CORRECTION = """
+MATCH (old:Fact {group_id: $group_id, id: $old_id})
+MATCH (new:Fact {group_id: $group_id, id: $new_id})
+SET old.corrected_by = new.id, new.corrects = old.id
+"""
+
 UPDATE_GROUP_COUNTS = """
 MATCH (g:Group {id: $group_id})
 SET g.episodes = g.episodes + $episodes, g.facts = g.facts + $facts,

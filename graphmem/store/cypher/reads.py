@@ -20,7 +20,8 @@ OPTIONAL MATCH (f)-[:OBJECT]->(o:Entity)
 RETURN f {{.id, .group_id, .subject, .subject_id, .predicate, .value, .qualifier, .statement,
           valid_from: {when("f.valid_from")}, valid_to: {when("f.valid_to")},
           recorded_at: {when("f.recorded_at")}, expired_at: {when("f.expired_at")},
-          .confidence, .source_kind, .version, .status, .object_id, .tier}} AS fact,
+          .confidence, .source_kind, .version, .status, .object_id, .tier, .corrected_by,
+          .corrects}} AS fact,
        o.name AS object, evidence, supersedes, superseded_by
 """
 
