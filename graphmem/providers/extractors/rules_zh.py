@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 
 from graphmem.models.extraction import ClaimKind
+from graphmem.models.predicates import lookup
 from graphmem.providers.extractors.rules_base import SPEAKER, Claim, ParsedSentence
 from graphmem.providers.extractors.rules_zh_frames import bare_zai, frame_claims, is_job, title_claims
 from graphmem.providers.extractors.rules_zh_table import IMPLICIT, RULES, clean, match
@@ -137,7 +138,7 @@ _MARK = re.compile(
 _EXPLICIT = re.compile(r"错|更正|纠正|不对|口误|准确|确切|应该说|我是说|意思是|想说的是")
 # a clause that only says the previous one was wrong: 哦不对 / 我说错了 / 不是的
 _RETRACT = re.compile(
-    rf"^(?:哦|噢|啊|呃|嗯|诶)?(?:不对|不是的|不不|{_MISTAKE}|更正一下|更正|纠正一下|纠正|应该说|我是说|"
+    rf"^(?:哦|噢|啊|呃|嗯|诶)?(?:不对|不是的|不不|哦不|不是不是|{_MISTAKE}|更正一下|更正|纠正一下|纠正|应该说|我是说|"
     r"我的意思是|准确地说|确切地说)(?:了)?[，,：:！!\s]*"
 )
 _BARE = re.compile(
@@ -201,10 +202,25 @@ def parse_zh(sentence: str) -> ParsedSentence:
             claim.kind = "correct"
     if wrong_tail and correctable:
         correctable[-1].kind, correctable[-1].replaces = "correct", wrong_tail
+    _narrative_order(claims)
     for claim in claims:
         if claim.predicate == "prefers" and other and not claim.qualifier:
             claim.qualifier = " vs ".join(sorted((claim.obj, other)))
     return ParsedSentence(claims=claims, replaces=state.replaces or wrong_tail)
+
+
+def _narrative_order(claims: list[Claim]) -> None:
+    """Two values of one functional predicate in one sentence are told in order (我以前是厨师，现在
+    是司机; 在X住了两年，后来搬到了Y): all but the last held before it."""
+    last: dict[tuple[str | None, str], Claim] = {}
+    for claim in claims:
+        if claim.kind != "assert" or not lookup(claim.predicate).functional:
+            continue
+        key = (claim.subject, claim.predicate)
+        earlier = last.get(key)
+        if earlier is not None and earlier.obj != claim.obj:
+            earlier.before = True
+        last[key] = claim
 
 
 def _split(text: str) -> list[str]:
@@ -234,12 +250,13 @@ def _clause_claims(clause: str, state: _State, *, last: bool) -> None:
         clause = clause[retract.end() :]
         if not clause:
             return
-    if clause.startswith("不是") and not last:
-        _wrong_value(clause[2:], state)
+    negated = _NOT_FIRST.match(clause)
+    if negated is not None and not last:
+        _wrong_value(negated, state)
         return
     if state.correcting and _bare(clause, state):
         return
-    claims = _clause(clause, state)
+    claims = _clause(clause, state) or _continuation(clause, state)
     if state.correcting:
         for claim in claims:
             if claim.predicate != "knows" and claim.kind == "assert" and not claim.before:
@@ -248,6 +265,23 @@ def _clause_claims(clause: str, state: _State, *, last: bool) -> None:
                 if wrong is not None and wrong.predicate in ("", claim.predicate):
                     claim.replaces = wrong.obj
     state.claims.extend(claims)
+
+
+_GONE_TO = re.compile(
+    r"^(?:然后|后来|之后|接着|并|又|再)?(?:去了|来了|到了|去|转去了|换到了|换去了|进了)(?P<v>.+?)了?$"
+)
+
+
+def _continuation(clause: str, state: _State) -> list[Claim]:
+    """离开了华为，去了小米: a bare 去了Y after an ended X names X's successor (same predicate)."""
+    m = _GONE_TO.match(clause)
+    previous = state.claims[-1] if state.claims else None
+    if m is None or previous is None or previous.kind != "end":
+        return []
+    value = clean(m.group("v"), place=True)
+    if value is None or not well_formed(value):
+        return []
+    return [Claim(previous.predicate, value, subject=previous.subject, inferred=previous.inferred)]
 
 
 def _retract(state: _State) -> None:
@@ -260,13 +294,33 @@ def _retract(state: _State) -> None:
             return
 
 
-def _wrong_value(rest: str, state: _State) -> None:
-    """不是X(，是Y): X is the mistaken value; its frame (不是住在X) gives the predicate when it has one."""
+_NOT_FIRST = re.compile(
+    r"^(?P<subject>我|[\u4e00-\u9fff]{2,3}?)?(?:(?P<verb>住|生活|工作|上班|读书)的(?:地方|城市|公司|单位|学校)?)?"
+    r"(?:并)?不是(?P<rest>.+)$"
+)
+_VERB_PREDICATE = {"住": "lives_in", "生活": "lives_in", "工作": "works_at", "上班": "works_at"}
+
+
+def _wrong_value(m: re.Match[str], state: _State) -> None:
+    """(我)不是X(，而是Y) / 我住的不是X: X is the mistaken value; its frame (不是住在X) or the verb
+    before it (住的) gives the predicate when there is one."""
     state.correcting = True
-    toks = tokens(rest)
-    found = frame_claims(toks, 0)
-    if found:
-        state.wrong = found[0]
+    rest = m.group("rest")
+    if m.group("subject"):
+        found = _subject(tokens(m.group("subject") + "在"))
+        if found is not None and found[0][0] != "other":
+            state.subject = found[0]
+    verb = m.group("verb")
+    found_claims = frame_claims(tokens(rest), 0)
+    if found_claims:
+        state.wrong = found_claims[0]
+        state.wrong.subject = state.subject[1] if state.subject else SPEAKER
+        return
+    if verb:
+        value = clean(rest, place=True)
+        if value is not None:
+            subject = state.subject[1] if state.subject else SPEAKER
+            state.wrong = Claim(_VERB_PREDICATE.get(verb, "studies_at"), value, subject=subject)
         return
     value = clean(rest, place=True)
     if value is not None:

@@ -23,6 +23,7 @@ from graphmem.providers.extractors.rules_zh_tokens import (
     ADVERBS,
     AS_V,
     DIRECTION,
+    DURATION,
     GRADUATE,
     JOB_PROMOTE,
     LEAVE,
@@ -30,6 +31,7 @@ from graphmem.providers.extractors.rules_zh_tokens import (
     LIVE_AT,
     LIVE_V,
     MOVE_TO,
+    MOVED_OUT,
     QUIT,
     QUIT_OBJ,
     RETURN,
@@ -56,10 +58,12 @@ _JOBS = tuple(
 )
 _MEASURE = frozenset("一名 一位 一个 一 名 个 位 一位名 位名".split())
 _TITLE_STOP = frozenset({"的"})
-_MOVED_OUT = frozenset("搬走 搬出来 搬出去 搬家 走 出来".split())
 _ARRIVE = frozenset("到了 抵达 抵达了 到达 到达了".split())
 _SETTLE = frozenset("定居 落户 安家 移居 迁居".split())
 _REPORT = frozenset("报到 报道 入职 就职".split())
+_LIVE_DIRECT = frozenset("住 常住 长住 居住 久居 住进 住进了".split())  # 住杭州: the place follows
+_POST = frozenset("职务 职位 岗位 头衔".split())
+_COME = frozenset("来 来了 到 到了".split())
 
 
 def is_job(title: str) -> bool:
@@ -93,13 +97,16 @@ def _from(toks: list[Tok], i: int) -> list[Claim]:
         return [Claim("lives_in", old, before=True), Claim("lives_in", new)] if new else []
     if verb in WORK_TO:
         return [Claim("works_at", old, before=True), Claim("works_at", new)] if new else []
+    if verb in JOB_PROMOTE:  # 从护士升为护士长
+        title, _ = _title(toks, k + 1)
+        return [Claim("job_title", old, before=True), Claim("job_title", title)] if title else []
     if verb in QUIT or verb == "跳槽":
         return [Claim("works_at", old, kind="end")]
     if verb in GRADUATE:
         return [Claim("studies_at", old, kind="end")]
     if verb in RETURN:
         return [Claim("located_at", old, kind="end")]
-    if verb in _MOVED_OUT or verb in LEAVE_LIVE:
+    if verb in MOVED_OUT or verb in LEAVE_LIVE:
         return [Claim("lives_in", old, kind="end")]
     return []
 
@@ -139,7 +146,7 @@ def bare_zai(toks: list[Tok], i: int) -> list[Claim]:
 
 
 def _verb_at(toks: list[Tok], i: int) -> list[Claim]:
-    if at(toks, i, LIVE_AT) or at(toks, i, frozenset({"住"})):
+    if at(toks, i, LIVE_AT) or at(toks, i, _LIVE_DIRECT):
         place, _, _ = _value(toks, skip(toks, i + 1, frozenset({"在", "于"})))
         return [Claim("lives_in", place)] if place else []
     if at(toks, i, WORK_AT):
@@ -177,6 +184,8 @@ def _go(toks: list[Tok], i: int) -> list[Claim]:
         return [Claim("studies_at", place)]
     if verb in TRIP_V:
         return [Claim("located_at", place)]
+    if toks[i].word in _COME and k < len(toks) and DURATION.match(verb):  # 我来南京已经半年了
+        return [Claim("lives_in", place)]
     return []
 
 
@@ -185,9 +194,11 @@ def _leave(toks: list[Tok], i: int) -> list[Claim]:
         place, _, _ = _value(toks, skip(toks, i + 1, frozenset({"了"})))
         return [Claim("lives_in", place, kind="end")] if place else []
     if at(toks, i, LEAVE) or at(toks, i, QUIT_OBJ):
-        value, _, flags = _value(toks, skip(toks, i + 1, frozenset({"了"})))
+        value, j, flags = _value(toks, skip(toks, i + 1, frozenset({"了"})))
         if not value:
             return []
+        if at(toks, j, frozenset({"的"})) and at(toks, j + 1, _POST):  # 辞去了经理的职务
+            return [Claim("job_title", value, kind="end")]
         is_place = at(toks, i, LEAVE) and kind_of(value, flags) == "place"
         return [Claim("lives_in" if is_place else "works_at", value, kind="end")]
     return []
@@ -235,6 +246,6 @@ def frame_claims(toks: list[Tok], i: int) -> list[Claim]:
         claims = frame(toks, i)
         if claims:
             return claims
-    if at(toks, i, frozenset({"是"})) and toks[-1].word == "的":
-        return frame_claims(toks[:-1], i + 1)
+    if at(toks, i, frozenset({"是"})):  # 是…(的) stresses when or how: 我是在上海住的
+        return frame_claims(toks[:-1] if toks[-1].word == "的" else toks, i + 1)
     return []

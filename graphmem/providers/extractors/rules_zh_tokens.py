@@ -56,7 +56,7 @@ JOB_PROMOTE = _words(
 PLAN = _words("打算 计划 准备 想 想要 考虑 决定 希望 梦想 盼望 期待 规划 筹划 有意")
 FUTURE = _words("要 会 将 将要 即将 快要 就要 马上")
 HEDGE = _words("可能 也许 大概 好像 似乎 估计 或许 应该 说不定 大约 貌似 八成 恐怕 听说 据说")
-HEDGE_LEAD = ("我觉得", "我猜", "我认为", "我估计", "我听说", "听说", "据说", "我想", "我感觉")
+HEDGE_LEAD = ("我觉得", "我猜", "我认为", "我估计", "我听说", "听说", "据说", "我感觉", "好像")
 NEG = _words("不 不再 没 没有 别 再也不 早就不 早已不 已经不 已不 并不 从不 不会再")
 ADVERBS = _words(
     "已经 已 一直 都 也 还 还是 就 刚 刚刚 才 又 再 仍 仍然 依然 依旧 真的 其实 开始 正式 正 "
@@ -82,7 +82,24 @@ EMPTY = _words(
     "大城市 小城市 城市 小镇 这座城市 那座城市 那个城市 这个城市 那家公司 这家公司 别的地方 其他地方 "
     "一线城市 南方 北方 那 这 那里 这里 地方 现在 工作 新工作 上班 总部 分公司 办公室"
 )
-FRAME_VERBS = LIVE_V | WORK_V | STUDY_V | TRIP_V | MOVE_TO | WORK_TO | QUIT | GRADUATE | LEAVE_LIVE
+MOVED_OUT = _words("搬走 搬出来 搬出去 搬家")
+FRAME_VERBS = (
+    JOB_PROMOTE
+    | MOVED_OUT
+    | LIVE_AT
+    | WORK_AT
+    | LEAVE
+    | QUIT_OBJ
+    | LIVE_V
+    | WORK_V
+    | STUDY_V
+    | TRIP_V
+    | MOVE_TO
+    | WORK_TO
+    | QUIT
+    | GRADUATE
+    | LEAVE_LIVE
+)
 STOP = (
     ADVERBS | PARTICLES | PREPS | PRONOUNS | NEG | PLAN | FUTURE | HEDGE | FRAME_VERBS | AS_V | RETURN
 ) | _words("是 搬 搬家 回 面试 看看 看 见 找 换 换了 感觉 觉得 说 一趟 一下 几天 一段时间 很久 好久")
@@ -94,7 +111,8 @@ _COMPOUNDS = frozenset(
     | LEAVE_LIVE
     | JOB_PROMOTE
     | QUIT
-    | _words("入职 升职 家住 住下 住下来 不再 说错 搬家 跳槽 再也不 早就不 已经不")
+    | MOVED_OUT
+    | _words("入职 升职 家住 住下 住下来 不再 说错 跳槽 再也不 早就不 已经不")
 )
 _MAX_JOIN = 4
 _PUNCT = re.compile(r"^[\s，,。.！!？?；;：:、…~～\"'“”‘’（）()\[\]【】《》<>—\-]+$")
@@ -129,6 +147,10 @@ def join_compounds(pairs: Iterable[tuple[str, str]]) -> list[Tok]:
             word = "".join(t.word for t in toks[i : i + n])
             if word in _COMPOUNDS:
                 out.append(Tok(word, "v"))
+                i += n
+                break
+            if word.endswith("了") and word[:-1] in _COMPOUNDS:  # 升/为了 → 升为 了
+                out.extend((Tok(word[:-1], "v"), Tok("了", "ul")))
                 i += n
                 break
         else:
