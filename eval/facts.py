@@ -19,7 +19,14 @@ from pathlib import Path
 from typing import Any
 
 from eval.facts_data import FactsConversation, load_conversations
-from eval.facts_metrics import ConversationFacts, labels_index, mid_sentence_names, score, stratified_sample
+from eval.facts_metrics import (
+    ConversationFacts,
+    label_of,
+    labels_index,
+    mid_sentence_names,
+    score,
+    stratified_sample,
+)
 from graphmem.memory import GraphMemory
 from graphmem.store.facts_eval import facts_with_evidence
 
@@ -102,9 +109,15 @@ async def run_facts(
 
 
 def write_sample(
-    path: Path, collected: Sequence[ConversationFacts], texts: dict[str, dict[str, str]], size: int
+    path: Path,
+    collected: Sequence[ConversationFacts],
+    texts: dict[str, dict[str, str]],
+    size: int,
+    labels: dict[Any, str] | None = None,
 ) -> int:
-    """A stratified sample for labelling: keys, the fact, and the turns it cites (scratch file)."""
+    """A stratified sample for labelling: keys, the fact, and the turns it cites (scratch file).
+    ``label`` is filled in where ``labels`` already judge the fact, so a new round labels only the
+    rest."""
     rows = [r for conv in collected for r in conv.rows]
     sample = stratified_sample(rows, size)
     with path.open("w", encoding="utf-8") as fh:
@@ -122,7 +135,7 @@ def write_sample(
                 "malformed": row.get("_malformed"),
                 "quote": row.get("quote"),
                 "turns": turns,
-                "label": None,
+                "label": label_of(row, labels or {}),
             }
             fh.write(json.dumps(out, ensure_ascii=False, default=str) + "\n")
     return len(sample)

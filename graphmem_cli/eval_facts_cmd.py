@@ -36,7 +36,8 @@ from graphmem_cli.common import count_option, fail, guarded, run_eval
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
     help="Write a stratified sample of the facts, with the turns they cite, for labelling "
-    "(a scratch file: LoCoMo is CC BY-NC, do not commit it).",
+    "(a scratch file: LoCoMo is CC BY-NC, do not commit it); facts the labels already judge "
+    "come with their label.",
 )
 @count_option("--sample-size", default=300, help="Facts in the --dump-sample file (about).")
 @click.option("--keep", is_flag=True, help="Leave the eval groups in Neo4j (debugging).")
@@ -62,7 +63,7 @@ def facts(
       graphmem eval facts --data ../shared/data/locomo/locomo_dev.json --json
       graphmem eval facts --data ../shared/data/locomo/locomo_dev.json --dump-sample /tmp/sample.jsonl
     """
-    from eval.facts import LABELS, FactsOptions, run_facts, table, write_sample
+    from eval.facts import LABELS, FactsOptions, read_labels, run_facts, table, write_sample
 
     if labels is not None and not labels.exists():
         fail(f"labels file not found: {labels}")
@@ -86,7 +87,7 @@ def facts(
         fail(str(exc))
     click.echo(table(result))
     if dump_sample is not None:
-        n = write_sample(dump_sample, collected, texts, sample_size)
+        n = write_sample(dump_sample, collected, texts, sample_size, read_labels(opts.labels))
         click.echo(f"wrote {n} facts to {dump_sample}", err=True)
     if as_json:
         click.echo(json.dumps(result, ensure_ascii=False, default=str))

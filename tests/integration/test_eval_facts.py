@@ -9,7 +9,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from eval.facts import FactsOptions, run_facts, write_sample
+from eval.facts import FactsOptions, read_labels, run_facts, write_sample
 from graphmem.memory import GraphMemory
 from graphmem_cli.eval_facts_cmd import facts
 
@@ -88,9 +88,13 @@ async def test_facts_read_back_match_the_graph_and_are_scored(memory: GraphMemor
     finally:
         await memory.forget_group(group, purge_tombstones=True)
 
-    labelled, _, _ = await run_facts(memory, FactsOptions(data=data, labels=labels))
+    opts2 = FactsOptions(data=data, labels=labels)
+    labelled, collected2, texts2 = await run_facts(memory, opts2)
     assert labelled["labelled"] == {"n": 2, "correct": 1, "wrong": 1, "vague": 0}
     assert labelled["precision"] == 0.5
+    write_sample(sample, collected2, texts2, 10, read_labels(labels))
+    prefilled = [json.loads(line)["label"] for line in sample.read_text(encoding="utf-8").splitlines()]
+    assert sorted(x for x in prefilled if x) == ["correct", "wrong"]
     assert await memory.list_facts(f"facts-{opts.run_id}-syn-1", include_history=True) == []
 
 
