@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from graphmem.errors import EmbeddingMismatch
 from graphmem.memory import GraphMemory
 from graphmem.memory.ingestion import indexed_text
 from graphmem.models import EpisodeIn
@@ -151,3 +152,15 @@ async def test_a_paraphrase_is_found_through_the_endpoint_with_a_real_model(
         finally:
             await memory.forget_group(group, purge_tombstones=True)
             await _release(memory)
+
+
+async def test_switching_provider_is_refused_until_reembed(
+    memory: GraphMemory, store: Store, providers: dict[str, Embedder]
+) -> None:
+    """The shared database is stamped by MiniLM (the ``memory`` fixture opened it first): the same
+    dimension from another provider is still another model."""
+    for name in ("openai", "local"):
+        with pytest.raises(EmbeddingMismatch, match="graphmem reembed") as info:
+            await GraphMemory.open(store=store, embedder=providers[name], extractor=RulesExtractor())
+        assert info.value.details["configured"] == {"model": providers[name].model_name, "dimension": DIM}
+        assert info.value.details["stored"]["model"] == memory.ctx.embedder.model_name
