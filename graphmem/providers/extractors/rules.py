@@ -166,20 +166,67 @@ def _episode(request: ExtractRequest, sentences: list[_Sentence], docs: dict[str
     for s in sentences:
         parsed = parse_zh(s.text) if s.zh else _parse_english(s.text, docs.get(s.text), speakers)
         facts.extend(_sentence_facts(request.content, s, parsed, speaker_name, ref, facts))
-    facts = merge_duplicates(gate_facts(facts, speakers))
+    facts = merge_duplicates(gate_facts(_same_moment_corrections(facts), speakers))
     return Extraction(entities=_entities(request.content, facts, ref), facts=facts)
+
+
+def _same_moment_corrections(facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """A correction of a value stated earlier in the same episode ("I live in Paris. Sorry, I mean
+    Lyon.") is said at the same moment as the mistake: the mistake is dropped and the correction
+    is a plain assertion, so the wrong value never enters the history."""
+    out: list[ExtractedFact] = []
+    for fact in facts:
+        if fact.claim == "correct" and fact.replaces:
+            wrong = fact.replaces.casefold()
+            same = [
+                f
+                for f in out
+                if f.claim == "assert"
+                and f.subject == fact.subject
+                and f.predicate == fact.predicate
+                and f.literal.casefold() == wrong
+            ]
+            if same:
+                out = [f for f in out if f not in same]
+                fact = fact.model_copy(update={"claim": "assert", "replaces": None})
+        out.append(fact)
+    return out
 
 
 def _parse_english(text: str, doc: Doc | None, speakers: Speakers) -> ParsedSentence:
     """The phrasing rules' claims, kept when the parse agrees with their subject, plus the parse's
     own claims about what the rules did not cover (events, open predicates)."""
+    fix = _INLINE_FIX.search(text)
+    if fix is not None and fix.start() == 0:  # "Sorry, I mean Lyon." after "I live in Paris."
+        value = _ARTICLE.sub("", fix.group("fix").strip())
+        return ParsedSentence(claims=[Claim("", value, from_context=True)], correction=True)
     parsed = parse_en(text)
-    if doc is None:
-        return parsed
-    parsed.claims = [c for c in parsed.claims if subject_in_parse(c, doc)]
-    if not parsed.correction:  # a correction's target is the rules' claim
-        parsed.claims.extend(new_claims(parsed.claims, parse_claims(doc, speakers)))
+    if doc is not None:
+        parsed.claims = [c for c in parsed.claims if subject_in_parse(c, doc)]
+        if not parsed.correction:  # a correction's target is the rules' claim
+            parsed.claims.extend(new_claims(parsed.claims, parse_claims(doc, speakers)))
+    if fix is not None:
+        _apply_inline_fix(parsed, text[: fix.start()], fix.group("fix"))
     return parsed
+
+
+# "X, sorry, I mean Y" / "X, oops, I meant Y" / "X, or rather Y": Y replaces X in the same breath
+_INLINE_FIX = re.compile(
+    r"(?:^|,?\s+|,)(?:(?:sorry|oops|no|wait|er|um|uh|whoops)[,!]?\s+)*"
+    r"(?:i mean|i meant(?: to say)?|or rather)[,:]?\s+(?P<fix>(?:(?:an?|the)\s+)?[^\s,;!?.]+(?:\s+[^\s,;!?.]+){0,3})"
+    r"[\s.!]*$",
+    re.IGNORECASE,
+)
+_ARTICLE = re.compile(r"^(?:an?|the)\s+", re.IGNORECASE)
+
+
+def _apply_inline_fix(parsed: ParsedSentence, before: str, fix: str) -> None:
+    """The last claim whose value is in ``before`` takes the fixed value; the wrong one is gone."""
+    value = _ARTICLE.sub("", fix.strip())
+    for claim in reversed(parsed.claims):
+        if claim.obj and claim.obj.casefold() in before.casefold():
+            claim.obj = value.lower() if claim.predicate == "job_title" else value
+            return
 
 
 def _sentence_facts(

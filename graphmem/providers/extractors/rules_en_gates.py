@@ -71,11 +71,16 @@ def new_claims(rule_claims: list[Claim], parse_claims: list[tuple[Claim, str]]) 
     """The parse's claims about clauses the phrasing rules did not read (no rule's object in the
     clause) that repeat neither a rule's predicate nor its object for that subject."""
     kept: list[Claim] = []
+    changes = [c for c, _ in parse_claims if c.before]
+    if changes:  # a change naming both values reads the clause better than a phrasing rule
+        rule_claims[:] = [c for c in rule_claims if not any(c.predicate == x.predicate for x in changes)]
     for claim, clause in parse_claims:
         if any(_overlaps(c.obj, clause) and c.obj.casefold() in clause.casefold() for c in rule_claims):
             continue
-        same_subject = [c for c in rule_claims + kept if c.subject == claim.subject]
+        same_subject = [c for c in rule_claims if c.subject == claim.subject]
         if any(c.predicate == claim.predicate or _overlaps(c.obj, claim.obj) for c in same_subject):
+            continue
+        if any(c.subject == claim.subject and _overlaps(c.obj, claim.obj) for c in kept):
             continue
         kept.append(claim)
     return kept

@@ -46,7 +46,7 @@ _FIRST = frozenset({"i"})
 _WE = frozenset({"we"})
 _YOU = frozenset({"you"})
 _HYPOTHETICAL_AUX = frozenset(
-    {"would", "could", "should", "can", "must", "ca", "might've", "would've", "could've", "must've"}
+    {"would", "'d", "could", "should", "can", "must", "ca", "might've", "would've", "could've", "must've"}
 )
 # a complement clause is a claim ("Glad you found X", "I think X") except under a head that does not
 # assert it: "It's important we support X", "Fingers crossed we find X", "I hope we win"
@@ -167,7 +167,7 @@ def _clause_heads(doc: Doc) -> Iterable[Token]:
 def _clause(verb: Token, speakers: Speakers) -> list[Claim]:
     if _negated(verb) or _hypothetical(verb) or _question_clause(verb):
         return []
-    if verb.dep_ == "ccomp" and verb.head.lemma_.lower() in _NON_FACTIVE_HEADS:
+    if verb.dep_ == "ccomp" and _non_factive(verb.head):
         return []
     subject_token = _subject_token(verb)
     if subject_token is None:
@@ -183,6 +183,12 @@ def _clause(verb: Token, speakers: Speakers) -> list[Claim]:
     if verb.lemma_ == "be":  # "I am a teacher" is the phrasing rules' job
         return [_with(c, name, inferred) for c in _copula(verb, speakers)]
     return [_with(c, name, inferred) for c in _verb_claims(verb, speakers) if not (c.predicate == "name")]
+
+
+def _non_factive(head: Token) -> bool:
+    """ "I hope ...", "It's important (that) ...": the head, or its adjective, does not assert."""
+    words = {head.lemma_.lower()} | {c.lemma_.lower() for c in head.children if c.dep_ == "acomp"}
+    return bool(words & _NON_FACTIVE_HEADS)
 
 
 def _with(claim: Claim, subject: str | None, inferred: bool) -> Claim:
@@ -351,6 +357,9 @@ def _verb_claims(verb: Token, speakers: Speakers) -> list[Claim]:
     move = _move(lemma, dobj, pobjs, speakers)
     if move:
         return move
+    job = _employment(lemma, particle, dobj, pobjs, speakers)
+    if job:
+        return job
     if lemma in _SKIP_VERBS and not (lemma == "go" and pobjs):
         return []
     if dobj is not None:
@@ -413,26 +422,78 @@ def _object_claim(
     return [Claim(predicate, value, object_kind=kind)]
 
 
+_MOVE_VERBS = frozenset({"move", "relocate"})
+_JOB_CHANGE_VERBS = frozenset({"switch", "jump", "transfer", "change", "go"})
+
+
+def _pobjs_of(tok: Token) -> list[tuple[Token, Token]]:
+    return [(p, o) for p in tok.children if p.dep_ == "prep" for o in p.children if o.dep_ == "pobj"]
+
+
 def _move(
     lemma: str, dobj: Token | None, pobjs: list[tuple[Token, Token]], speakers: Speakers
 ) -> list[Claim]:
-    """ "moved from Boston to Denver", "left Boston for Denver", "swapped Boston for Denver"."""
+    """A change that names the old and the new value: "moved from Boston to Denver", "made the move
+    from X to Y", "left Boston for Denver" (lives_in); "jumped ship from Initech to Globex"
+    (works_at); "switched from architect to pharmacist" (job_title). The old value is asserted just
+    before the new one (``Claim.before``), so the history reads old → new even when the old value
+    was never stated before."""
+    if dobj is not None and dobj.lemma_ in ("move", "ship", "job", "jobs"):
+        pobjs = pobjs + _pobjs_of(dobj)
+        lemma = "move" if dobj.lemma_ == "move" else "jump"
+        dobj = None
     by_prep = {p.lower_: o for p, o in pobjs}
     old: Token | None = None
     new: Token | None = None
-    if lemma in ("move", "relocate") and "from" in by_prep and "to" in by_prep:
+    if "from" in by_prep and "to" in by_prep and lemma in _MOVE_VERBS | _JOB_CHANGE_VERBS:
         old, new = by_prep["from"], by_prep["to"]
-    elif lemma in ("leave", "swap", "trade", "exchange") and dobj is not None and "for" in by_prep:
+    elif lemma in ("leave", "swap", "trade", "exchange", "quit") and dobj is not None and "for" in by_prep:
         old, new = dobj, by_prep["for"]
-    if old is None or new is None or old.pos_ != "PROPN" or new.pos_ != "PROPN":
+    if old is None or new is None:
         return []
     old_v, new_v = _phrase(old, speakers), _phrase(new, speakers)
     if not old_v or not new_v:
         return []
+    kind: str | None
+    if old.lower_ in JOBS and new.lower_ in JOBS:
+        predicate, kind = "job_title", None
+    elif old.pos_ != "PROPN" or new.pos_ != "PROPN":
+        return []
+    elif lemma in _JOB_CHANGE_VERBS or lemma == "quit":
+        predicate, kind = "works_at", "organization"
+    else:
+        predicate, kind = "lives_in", "place"
     return [
-        Claim("lives_in", old_v, kind="end", object_kind="place"),
-        Claim("lives_in", new_v, object_kind="place"),
+        Claim(predicate, old_v, object_kind=kind, before=True),
+        Claim(predicate, new_v, object_kind=kind),
     ]
+
+
+_JOB_NOUNS = frozenset("job role position internship gig post career contract".split())
+
+
+def _employment(
+    lemma: str,
+    particle: str | None,
+    dobj: Token | None,
+    pobjs: list[tuple[Token, Token]],
+    speakers: Speakers,
+) -> list[Claim]:
+    """Employment said with other verbs: "began a new role at Pfizer", "took a job as a chef",
+    "signed on with Hooli", "transferred to Globex"."""
+    if dobj is not None and dobj.lemma_ in _JOB_NOUNS:
+        for prep, obj in _pobjs_of(dobj) + pobjs:
+            value = _phrase(obj, speakers)
+            if value and prep.lower_ in ("at", "with", "for") and obj.pos_ == "PROPN":
+                return [Claim("works_at", value, object_kind="organization")]
+            if value and prep.lower_ == "as" and obj.lower_ in JOBS:
+                return [Claim("job_title", value)]
+    if lemma in ("sign", "transfer") and particle in (None, "on", "up"):
+        for prep, obj in pobjs:
+            value = _phrase(obj, speakers)
+            if value and obj.pos_ == "PROPN" and prep.lower_ in ("with", "to", "at"):
+                return [Claim("works_at", value, object_kind="organization")]
+    return []
 
 
 def _copula(verb: Token, speakers: Speakers) -> list[Claim]:
