@@ -1,0 +1,40 @@
+"""Answers the clients parse that have no domain model of their own (the API's response shapes)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+from graphmem.models.entity import EntityRecord
+from graphmem.models.episode import EpisodeRecord
+from graphmem.models.fact import FactRecord
+
+
+class Timeline(BaseModel):
+    entity: EntityRecord
+    facts: list[FactRecord]
+
+
+class EpisodeDetail(BaseModel):
+    episode: EpisodeRecord
+    facts: list[FactRecord]
+
+
+class SessionTurn(BaseModel):
+    episode: EpisodeRecord
+    facts: list[FactRecord] = []
+
+
+class GroupSummary(BaseModel):
+    group_id: str
+    episodes: int = 0
+    facts: int = 0
+    entities: int = 0
+
+
+class CypherResult(BaseModel):
+    columns: list[str]
+    rows: list[dict[str, Any]]
+    row_count: int
+    truncated: bool
