@@ -11,6 +11,7 @@ from fastapi import Depends, FastAPI
 
 from api.auth import KeyRing
 from api.deps import reject_unknown_query
+from api.docs import install_docs
 from api.errors import install_error_handlers
 from api.logs import configure_logging, logger
 from api.mcp import McpHttp
@@ -98,7 +99,10 @@ def create_app(settings: Settings, *, memory: GraphMemory | None = None) -> Fast
         description=DESCRIPTION,
         lifespan=lifespan,
         dependencies=[Depends(reject_unknown_query)],
+        docs_url=None,  # served by api.docs from the swagger-ui-bundle package, not a CDN
+        redoc_url=None,
     )
+    install_docs(app)
     app.state.settings = settings
     app.state.keys = keys
     app.state.metrics = Metrics()

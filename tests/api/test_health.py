@@ -82,3 +82,21 @@ async def test_not_ready_until_the_embedder_and_extractor_are_warm(
             ready = await ready_when_warm(client)
             assert ready.status_code == 200 and ready.json()["status"] == "ready"
             assert gated.calls == 1
+
+
+async def test_docs_work_offline(memory: GraphMemory, settings: Settings) -> None:
+    """Bug: /docs loaded Swagger UI from a CDN, so it was blank offline; the page and its assets
+    are served from the swagger-ui-bundle package."""
+    app = create_app(settings.model_copy(update={"no_auth": True}), memory=memory)
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            page = await client.get("/docs")
+            assert page.status_code == 200
+            assert "cdn" not in page.text and "http" not in page.text.split("<body>")[1]
+            for asset in ("swagger-ui-bundle.js", "swagger-ui.css", "favicon-32x32.png"):
+                assert f"/docs/assets/{asset}" in page.text
+                served = await client.get(f"/docs/assets/{asset}")
+                assert served.status_code == 200 and len(served.content) > 500
+            assert "SwaggerUIBundle" in (await client.get("/docs/assets/swagger-ui-bundle.js")).text
+            assert (await client.get("/openapi.json")).status_code == 200
