@@ -20,9 +20,10 @@ from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from graphmem.clock import utc_now
+from graphmem.models.episode import REFERENCE_TIME_MAX, REFERENCE_TIME_MIN
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-MAX_YEAR = 2100
+MAX_YEAR = REFERENCE_TIME_MAX.year  # the episode model's range, one rule for the API and ingest
 FUTURE_SLACK = timedelta(days=1)
 # (lower bound of the magnitude, units per second, name), largest first: the first bound the
 # magnitude reaches picks the unit.
@@ -140,7 +141,7 @@ def _month_number(name: str) -> int:
 
 
 def _check_plausible(moment: datetime, now: datetime) -> None:
-    if moment < EPOCH:
+    if moment < REFERENCE_TIME_MIN:
         raise ValueError(f"absurd timestamp {moment.isoformat()}: before 1970-01-01")
     if moment.year > MAX_YEAR:
         raise ValueError(f"absurd timestamp {moment.isoformat()}: after year {MAX_YEAR}")

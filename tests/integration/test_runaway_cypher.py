@@ -17,7 +17,7 @@ import pytest
 
 from graphmem.config import Settings
 from graphmem.memory import GraphMemory
-from graphmem.providers.embedders.minilm_numpy import MiniLMEmbedder
+from graphmem.ports import Embedder
 from graphmem.providers.extractors.rules import RulesExtractor
 from graphmem.store import local_server
 from graphmem.store.driver import Store
@@ -36,6 +36,7 @@ def own_neo4j(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
             "neo4j_uri": None,
             "neo4j_dir": tmp_path_factory.mktemp("n4-runaway"),
             "neo4j_port": PORT,
+            "neo4j_http_port": 0,
             "neo4j_heap": "512m",
             "neo4j_pagecache_mb": 64,
             "neo4j_tx_memory_mb": 64,
@@ -48,7 +49,7 @@ def own_neo4j(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
 
 
 @pytest.fixture
-async def own_api(own_neo4j: Settings, embedder: MiniLMEmbedder) -> AsyncIterator[Api]:
+async def own_api(own_neo4j: Settings, embedder: Embedder) -> AsyncIterator[Api]:
     store = Store.connect(own_neo4j.local_uri, auth=None, database="neo4j")
     try:
         memory = await GraphMemory.open(store=store, embedder=embedder, extractor=RulesExtractor())

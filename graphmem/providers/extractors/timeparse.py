@@ -237,8 +237,17 @@ def _lookup(phrase: str, ref_day: datetime, cjk: bool) -> tuple[datetime | None,
     for pattern, rule in _ZH_TABLE if cjk else _EN_TABLE:
         m = pattern.fullmatch(phrase)
         if m is not None:
-            return rule.handler(m, ref_day), rule.future
+            return _guarded(rule.handler, m, ref_day), rule.future
     return None
+
+
+def _guarded(handler: Handler, m: re.Match[str], ref_day: datetime) -> datetime | None:
+    """The handler's time, or None when it falls outside datetime's years 1-9999 ("last week" in
+    year 1, "tomorrow" on 9999-12-31): an overflowing time expression is dropped, never fatal."""
+    try:
+        return handler(m, ref_day)
+    except (OverflowError, ValueError):
+        return None
 
 
 def _dateparse(phrase: str, ref: datetime, language: str) -> datetime | None:
@@ -251,12 +260,15 @@ def _dateparse(phrase: str, ref: datetime, language: str) -> datetime | None:
         "TIMEZONE": "UTC",
         "TO_TIMEZONE": "UTC",
     }
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        parsed = dateparser.parse(phrase, languages=[language], settings=settings)
-    if parsed is None:
+    try:  # dateparser's relative arithmetic overflows near years 1 and 9999 like the table's
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            parsed = dateparser.parse(phrase, languages=[language], settings=settings)
+        if parsed is None:
+            return None
+        parsed = as_utc(parsed)
+    except (OverflowError, ValueError):
         return None
-    parsed = as_utc(parsed)
     return parsed if re.search(r"\d:\d\d|\d\s*[ap]\.?m\b", phrase) else midnight(parsed)
 
 
