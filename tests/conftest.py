@@ -12,7 +12,7 @@ from hypothesis import settings as hypothesis_settings
 
 from graphmem.config import Settings
 from graphmem.memory import GraphMemory
-from graphmem.providers.embedders.minilm_numpy import MiniLMEmbedder
+from graphmem.providers.embedders.minilm_onnx import MiniLMOnnxEmbedder
 from graphmem.providers.extractors.rules import RulesExtractor
 from graphmem.store.driver import Store
 
@@ -50,14 +50,15 @@ async def store(settings: Settings) -> AsyncIterator[Store]:
 
 
 @pytest.fixture(scope="session")
-def embedder() -> MiniLMEmbedder:
-    e = MiniLMEmbedder()
+def embedder() -> MiniLMOnnxEmbedder:
+    """The production embedder (MiniLM on ONNX Runtime, the default backend), not the numpy one."""
+    e = MiniLMOnnxEmbedder()
     e.load()
     return e
 
 
 @pytest.fixture(scope="session")
-async def memory(store: Store, embedder: MiniLMEmbedder) -> GraphMemory:
+async def memory(store: Store, embedder: MiniLMOnnxEmbedder) -> GraphMemory:
     return await GraphMemory.open(store=store, embedder=embedder, extractor=RulesExtractor())
 
 
