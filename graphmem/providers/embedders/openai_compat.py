@@ -24,22 +24,17 @@ is refused until ``graphmem reembed`` has run (``graphmem.store.migrations.check
 
 from __future__ import annotations
 
-import email.utils
-import math
-import ssl
 import threading
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from datetime import UTC, datetime
-from functools import cache
 from typing import Any, NoReturn
 
 import httpx
 import numpy as np
 
-from graphmem.clock import utc_now
 from graphmem.errors import ConfigError, EmbedderUnavailable, EmbeddingMismatch
+from graphmem.providers.http import error_code, retry_after, tls_context
 
 PROVIDER = "openai"
 
@@ -213,7 +208,7 @@ class OpenAIEmbedder:
                     max_connections=self.concurrency, max_keepalive_connections=self.concurrency
                 )
                 self._client = httpx.Client(
-                    timeout=self.timeout_s, headers=self._headers(), verify=_tls(), limits=limits
+                    timeout=self.timeout_s, headers=self._headers(), verify=tls_context(), limits=limits
                 )
             return self._client
 
@@ -274,12 +269,6 @@ def check_settings(
         )
 
 
-@cache
-def _tls() -> ssl.SSLContext:
-    """One TLS context per process (loading the CA bundle costs ~0.25 s)."""
-    return httpx.create_ssl_context()
-
-
 def _data_rows(response: httpx.Response, n: int) -> list[list[float]]:
     """``data[*].embedding`` in input order (by ``index`` when given); anything else is retried."""
     try:
@@ -298,32 +287,3 @@ def _data_rows(response: httpx.Response, n: int) -> list[list[float]]:
     if not all(isinstance(r, list) for r in rows):
         raise _Retry("embeddings are not lists of floats (base64 is not requested)")
     return rows
-
-
-def error_code(response: httpx.Response) -> str:
-    """`` (code)`` from an OpenAI-style error body; the message itself is not kept (it may echo input)."""
-    try:
-        error = response.json().get("error")
-    except (ValueError, AttributeError):
-        return ""
-    code = error.get("code") or error.get("type") if isinstance(error, dict) else None
-    return f" ({str(code)[:60]})" if code else ""
-
-
-def retry_after(response: httpx.Response, *, now: datetime | None = None) -> float | None:
-    """Seconds a ``Retry-After`` header asks for: delta-seconds or an HTTP date; None when absent or bad."""
-    value = response.headers.get("retry-after", "").strip()
-    if not value:
-        return None
-    try:
-        seconds = float(value)
-    except ValueError:
-        try:
-            when = email.utils.parsedate_to_datetime(value)
-        except (TypeError, ValueError):
-            return None
-        if when.tzinfo is None:
-            when = when.replace(tzinfo=UTC)
-        seconds = (when - (now or utc_now())).total_seconds()
-        seconds = max(0.0, seconds)
-    return seconds if math.isfinite(seconds) and seconds >= 0 else None

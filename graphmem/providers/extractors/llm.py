@@ -17,10 +17,8 @@ pipeline runs extractors in a worker thread. Errors name fields and statuses, ne
 
 from __future__ import annotations
 
-import ssl
 import time
 from datetime import datetime
-from functools import cache
 from typing import Any, NoReturn
 
 import httpx
@@ -35,6 +33,7 @@ from graphmem.providers.extractors.llm_schema import (
     InvalidOutput,
     parse_extraction,
 )
+from graphmem.providers.http import error_code, retry_after, tls_context
 
 USER = "user"
 """Subject for first-person claims when the episode has no speaker (as in the rules extractor)."""
@@ -112,7 +111,7 @@ class LLMExtractor:
         ]
         messages = prompt
         attempts = self.max_retries + 1
-        with httpx.Client(timeout=self.timeout_s, headers=self._headers(), verify=_tls()) as client:
+        with httpx.Client(timeout=self.timeout_s, headers=self._headers(), verify=tls_context()) as client:
             for attempt in range(1, attempts + 1):
                 try:
                     return self._attempt(client, messages, content=content, speaker=who)
@@ -151,11 +150,9 @@ class LLMExtractor:
             raise _Retry(f"request failed: {type(exc).__name__}") from None
         status = response.status_code
         if status == 429 or status >= 500:
-            raise _Retry(
-                f"HTTP {status}{_error_code(response)}", status=status, wait_s=_retry_after(response)
-            )
+            raise _Retry(f"HTTP {status}{error_code(response)}", status=status, wait_s=retry_after(response))
         if status != 200:
-            raise _Fatal(f"HTTP {status}{_error_code(response)}", status=status)
+            raise _Fatal(f"HTTP {status}{error_code(response)}", status=status)
         return _message_content(response)
 
     def _body(self, messages: list[Message]) -> dict[str, Any]:
@@ -212,12 +209,6 @@ def _check_config(*, base_url: str, model: str, timeout_s: float, max_retries: i
         )
 
 
-@cache
-def _tls() -> ssl.SSLContext:
-    """One TLS context per process: building one (loading the CA bundle) costs ~0.25 s per client."""
-    return httpx.create_ssl_context()
-
-
 def _message_content(response: httpx.Response) -> str:
     """``choices[0].message.content`` of a chat completion; anything else is worth another try."""
     try:
@@ -233,21 +224,3 @@ def _message_content(response: httpx.Response) -> str:
         return content
     refused = isinstance(message, dict) and message.get("refusal")
     raise _Retry("the model refused" if refused else "empty message content")
-
-
-def _error_code(response: httpx.Response) -> str:
-    """`` (code)`` from an OpenAI-style error body; the message itself is not kept (it may echo input)."""
-    try:
-        error = response.json().get("error")
-    except (ValueError, AttributeError):
-        return ""
-    code = error.get("code") or error.get("type") if isinstance(error, dict) else None
-    return f" ({str(code)[:60]})" if code else ""
-
-
-def _retry_after(response: httpx.Response) -> float | None:
-    try:
-        seconds = float(response.headers.get("retry-after", ""))
-    except ValueError:
-        return None
-    return seconds if seconds >= 0 else None
