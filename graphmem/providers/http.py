@@ -10,6 +10,7 @@ from functools import cache
 import httpx
 
 from graphmem.client import retry_after_s
+from graphmem.errors import ConfigError
 
 
 @cache
@@ -31,3 +32,24 @@ def error_code(response: httpx.Response) -> str:
 def retry_after(response: httpx.Response) -> float | None:
     """Seconds the response's ``Retry-After`` asks for (seconds or an HTTP date); None when absent or bad."""
     return retry_after_s(response.headers.get("retry-after"))
+
+
+def endpoint_problems(
+    prefix: str, *, base_url: str, model: str, timeout_s: float, max_retries: int
+) -> dict[str, bool]:
+    """Which of an endpoint's common settings are wrong, by environment variable (``prefix_*``)."""
+    return {
+        f"{prefix}_BASE_URL": not base_url.startswith(("http://", "https://")),
+        f"{prefix}_MODEL": not model.strip(),
+        f"{prefix}_TIMEOUT_S": not timeout_s > 0,
+        f"{prefix}_MAX_RETRIES": max_retries < 0,
+    }
+
+
+def refuse_bad_settings(what: str, problems: dict[str, bool], rule: str) -> None:
+    """ConfigError naming every wrong setting (``details.field`` the first, ``fields`` all)."""
+    bad = [field for field, wrong in problems.items() if wrong]
+    if bad:
+        raise ConfigError(
+            f"invalid {what} settings: {', '.join(bad)} ({rule})", details={"field": bad[0], "fields": bad}
+        )

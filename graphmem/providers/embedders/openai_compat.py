@@ -33,8 +33,14 @@ from typing import Any, NoReturn
 import httpx
 import numpy as np
 
-from graphmem.errors import ConfigError, EmbedderUnavailable, EmbeddingMismatch
-from graphmem.providers.http import error_code, retry_after, tls_context
+from graphmem.errors import EmbedderUnavailable, EmbeddingMismatch
+from graphmem.providers.http import (
+    endpoint_problems,
+    error_code,
+    refuse_bad_settings,
+    retry_after,
+    tls_context,
+)
 
 PROVIDER = "openai"
 
@@ -249,24 +255,17 @@ def check_settings(
     max_retries: int,
 ) -> None:  # fmt: skip
     """ConfigError naming every bad setting (by its environment variable)."""
-    problems = {
-        "GRAPHMEM_EMBED_BASE_URL": not base_url.startswith(("http://", "https://")),
-        "GRAPHMEM_EMBED_MODEL": not model.strip(),
-        "GRAPHMEM_EMBED_DIMENSION": dimension < 1,
-        "GRAPHMEM_EMBED_BATCH_SIZE": batch_size < 1,
-        "GRAPHMEM_EMBED_CONCURRENCY": concurrency < 1,
-        "GRAPHMEM_EMBED_TIMEOUT_S": not timeout_s > 0,
-        "GRAPHMEM_EMBED_MAX_RETRIES": max_retries < 0,
+    prefix = "GRAPHMEM_EMBED"
+    problems = endpoint_problems(
+        prefix, base_url=base_url, model=model, timeout_s=timeout_s, max_retries=max_retries
+    )
+    problems |= {
+        f"{prefix}_DIMENSION": dimension < 1,
+        f"{prefix}_BATCH_SIZE": batch_size < 1,
+        f"{prefix}_CONCURRENCY": concurrency < 1,
     }
-    bad = [field for field, wrong in problems.items() if wrong]
-    if bad:
-        raise ConfigError(
-            "invalid openai embedder settings: "
-            + ", ".join(bad)
-            + " (base URL http(s), model non-empty, dimension, batch size and concurrency >= 1,"
-            " timeout > 0, retries >= 0)",
-            details={"field": bad[0], "fields": bad},
-        )
+    rule = "base URL http(s), model non-empty, timeout > 0, retries >= 0, the rest >= 1"
+    refuse_bad_settings("openai embedder", problems, rule)
 
 
 def _data_rows(response: httpx.Response, n: int) -> list[list[float]]:

@@ -24,7 +24,7 @@ from typing import Any, NoReturn
 import httpx
 
 from graphmem.clock import as_utc
-from graphmem.errors import ConfigError, ExtractionFailed
+from graphmem.errors import ExtractionFailed
 from graphmem.models.extraction import Extraction
 from graphmem.providers.extractors.llm_prompt import corrective_message, system_prompt, user_message
 from graphmem.providers.extractors.llm_schema import (
@@ -33,7 +33,13 @@ from graphmem.providers.extractors.llm_schema import (
     InvalidOutput,
     parse_extraction,
 )
-from graphmem.providers.http import error_code, retry_after, tls_context
+from graphmem.providers.http import (
+    endpoint_problems,
+    error_code,
+    refuse_bad_settings,
+    retry_after,
+    tls_context,
+)
 
 USER = "user"
 """Subject for first-person claims when the episode has no speaker (as in the rules extractor)."""
@@ -193,20 +199,11 @@ class LLMExtractor:
 
 
 def _check_config(*, base_url: str, model: str, timeout_s: float, max_retries: int) -> None:
-    problems = {
-        "GRAPHMEM_LLM_BASE_URL": not base_url.startswith(("http://", "https://")),
-        "GRAPHMEM_LLM_MODEL": not model.strip(),
-        "GRAPHMEM_LLM_TIMEOUT_S": not timeout_s > 0,
-        "GRAPHMEM_LLM_MAX_RETRIES": max_retries < 0,
-    }
-    bad = [field for field, wrong in problems.items() if wrong]
-    if bad:
-        raise ConfigError(
-            "invalid llm extractor settings: "
-            + ", ".join(bad)
-            + " (base_url must be http(s), model non-empty, timeout > 0, retries >= 0)",
-            details={"field": bad[0], "fields": bad},
-        )
+    problems = endpoint_problems(
+        "GRAPHMEM_LLM", base_url=base_url, model=model, timeout_s=timeout_s, max_retries=max_retries
+    )
+    rule = "base_url must be http(s), model non-empty, timeout > 0, retries >= 0"
+    refuse_bad_settings("llm extractor", problems, rule)
 
 
 def _message_content(response: httpx.Response) -> str:
