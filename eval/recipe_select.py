@@ -34,6 +34,7 @@ class SelectOptions:
     longmemeval: Path
     lme_limit: int | None = 12
     conversations: list[str] | None = None
+    max_questions: int | None = None  # LoCoMo QA per conversation (file order), to bound a run
     prefix: str = "recipes"
     keep: bool = True
     batch: int = 200

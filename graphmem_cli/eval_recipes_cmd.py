@@ -20,6 +20,7 @@ _FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
 @click.option("--longmemeval", "lme", required=True, type=_FILE, help="LongMemEval JSON (.gz accepted).")
 @count_option("--limit", default=12, help="LongMemEval questions, round-robin over question types.")
 @click.option("--conversations", default=None, help="Only these LoCoMo sample ids (comma-separated).")
+@count_option("--max-questions", default=None, help="At most N LoCoMo QA per conversation (file order).")
 @click.option("--prefix", default="recipes", show_default=True, help="Group prefix (reused by a rerun).")
 @click.option("--only", default=None, help="Only these candidates (comma-separated names).")
 @click.option("--forget", "drop", is_flag=True, help="Remove the groups afterwards (default: keep them).")
@@ -31,6 +32,7 @@ def recipes(
     lme: Path,
     limit: int,
     conversations: str | None,
+    max_questions: int | None,
     prefix: str,
     only: str | None,
     drop: bool,
@@ -51,6 +53,7 @@ def recipes(
         longmemeval=lme,
         lme_limit=limit,
         conversations=[c.strip() for c in conversations.split(",")] if conversations else None,
+        max_questions=max_questions,
         prefix=prefix,
         keep=not drop,
         only=[c.strip() for c in only.split(",")] if only else None,
