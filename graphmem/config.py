@@ -87,9 +87,10 @@ class Settings(BaseSettings):
     embed_model: str | None = None  # openai: the model to request; local: the name recorded in the graph
     embed_api_key: SecretStr | None = None
     embed_batch_size: int = 32  # openai: texts per request
-    embed_concurrency: int = 4  # openai: requests in flight at once, per embed call
+    embed_concurrency: int = 4  # openai: requests in flight at once, shared by the process
     embed_timeout_s: float = 30.0
     embed_max_retries: int = 3
+    embed_encoding: str = "base64"  # openai: how vectors travel (base64 float32, or float lists)
     embed_model_dir: Path | None = None  # local: a sentence-transformers directory
     embed_query_prefix: str = ""  # e5-style models: "query: "
     embed_passage_prefix: str = ""  # e5-style models: "passage: "

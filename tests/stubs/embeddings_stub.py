@@ -19,6 +19,7 @@ its size, so the ingest rate measures the pipeline's concurrency rather than thi
 from __future__ import annotations
 
 import argparse
+import base64
 import json
 import threading
 from collections.abc import Sequence
@@ -32,9 +33,14 @@ from tests.stubs.openai_stub import OpenAIStub, Recorded, Reply, Responder, erro
 __all__ = ["EmbeddingsStub", "embeddings", "error", "hashed", "pooled", "slow"]
 
 
-def embeddings(vectors: Sequence[Sequence[float]], *, shuffled: bool = False) -> Reply:
-    """An embeddings response carrying ``vectors`` (``shuffled``: data items in reverse index order)."""
-    data = [{"object": "embedding", "index": i, "embedding": list(v)} for i, v in enumerate(vectors)]
+def embeddings(vectors: Sequence[Sequence[float]], *, shuffled: bool = False, b64: bool = False) -> Reply:
+    """An embeddings response carrying ``vectors`` (``shuffled``: data items in reverse index order;
+    ``b64``: each vector as base64 of little-endian float32, as ``encoding_format: base64`` asks)."""
+
+    def encoded(v: Sequence[float]) -> object:
+        return base64.b64encode(np.asarray(v, dtype="<f4").tobytes()).decode() if b64 else list(v)
+
+    data = [{"object": "embedding", "index": i, "embedding": encoded(v)} for i, v in enumerate(vectors)]
     if shuffled:
         data.reverse()
     body = {"object": "list", "data": data, "model": "stub-embedder", "usage": {"prompt_tokens": 1}}
@@ -49,6 +55,10 @@ class _CachedHashing(HashingEmbedder):
         return super()._token_vector(token)
 
 
+def wants_base64(rec: Recorded) -> bool:
+    return bool(rec.json().get("encoding_format") == "base64")
+
+
 def hashed(dimension: int, *, delay_s: float = 0.0) -> Responder:
     """Answer every request with the hash-seeded vectors of its inputs, after ``delay_s``."""
     model = _CachedHashing(dimension)
@@ -56,7 +66,7 @@ def hashed(dimension: int, *, delay_s: float = 0.0) -> Responder:
     def respond(rec: Recorded) -> Reply:
         inputs = rec.json()["input"]
         texts = [inputs] if isinstance(inputs, str) else list(inputs)
-        return slow(delay_s, embeddings(model.embed(texts).tolist()))
+        return slow(delay_s, embeddings(model.embed(texts).tolist(), b64=wants_base64(rec)))
 
     return respond
 
@@ -67,15 +77,16 @@ def pooled(dimension: int, *, delay_s: float = 0.0, pool: int = 64) -> Responder
     rng = np.random.default_rng(0)
     vectors = rng.standard_normal((pool, dimension)).astype(np.float32)
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-    bodies: dict[int, Reply] = {}
+    bodies: dict[tuple[int, bool], Reply] = {}
     lock = threading.Lock()
 
     def respond(rec: Recorded) -> Reply:
-        n = len(rec.json()["input"])
+        key = (len(rec.json()["input"]), wants_base64(rec))
         with lock:
-            if n not in bodies:
-                bodies[n] = slow(delay_s, embeddings(np.resize(vectors, (n, dimension)).tolist()))
-            return bodies[n]
+            if key not in bodies:
+                rows = np.resize(vectors, (key[0], dimension)).tolist()
+                bodies[key] = slow(delay_s, embeddings(rows, b64=key[1]))
+            return bodies[key]
 
     return respond
 

@@ -50,7 +50,8 @@ def test_good_response_gives_the_endpoints_vectors_in_input_order(stub: Embeddin
     assert got.shape == (len(TEXTS), DIM) and got.dtype == np.float32
     assert np.allclose(got, want, atol=1e-6)
     rec = stub.requests[0]
-    assert rec.path == "/v1/embeddings" and rec.json() == {"model": "stub-embedder", "input": TEXTS}
+    assert rec.path == "/v1/embeddings"
+    assert rec.json() == {"model": "stub-embedder", "input": TEXTS, "encoding_format": "base64"}
     assert rec.headers["authorization"] == "Bearer sk-test-secret"
 
 
@@ -58,6 +59,40 @@ def test_data_items_are_placed_by_their_index(stub: EmbeddingsStub) -> None:
     vectors = np.eye(DIM, dtype=np.float32)[:3]
     stub.script(embeddings(vectors.tolist(), shuffled=True))
     assert np.array_equal(make(stub).embed(["a", "b", "c"]), vectors)
+
+
+def test_float_lists_are_read_too(stub: EmbeddingsStub) -> None:
+    """A server that ignores encoding_format and sends floats (or was asked for floats)."""
+    vectors = np.eye(DIM, dtype=np.float32)[:2]
+    stub.script(embeddings(vectors.tolist()))
+    assert np.array_equal(make(stub).embed(["a", "b"]), vectors)
+    make(stub, encoding="float").embed(["c"])
+    assert stub.requests[-1].json()["encoding_format"] == "float"
+
+
+def test_a_server_refusing_base64_is_asked_for_floats_from_then_on(stub: EmbeddingsStub) -> None:
+    inner = hashed(DIM)
+
+    def float_only(rec: Recorded) -> Reply:
+        if rec.json()["encoding_format"] != "float":
+            return error(400, "invalid_encoding_format")
+        return inner(rec)
+
+    stub.otherwise(float_only)
+    embedder = make(stub, max_retries=1)
+    assert np.allclose(embedder.embed(TEXTS), HashingEmbedder(DIM).embed(TEXTS), atol=1e-6)
+    embedder.embed(["again"])
+    assert [r.json()["encoding_format"] for r in stub.requests] == ["base64", "float", "float"]
+
+
+def test_a_client_error_after_base64_worked_is_not_blamed_on_the_encoding(stub: EmbeddingsStub) -> None:
+    embedder = make(stub)
+    embedder.embed(["fine"])
+    stub.script(error(400, "context_length_exceeded"))
+    with pytest.raises(EmbedderUnavailable) as info:
+        embedder.embed(["too long"])
+    assert info.value.details["status"] == 400 and len(stub.requests) == 2
+    assert embedder.encoding == "base64"
 
 
 def test_vectors_are_l2_normalised(stub: EmbeddingsStub) -> None:
@@ -146,10 +181,12 @@ def test_persistent_server_errors_say_what_was_tried(stub: EmbeddingsStub) -> No
 
 @pytest.mark.parametrize("status", [400, 401, 404])
 def test_client_errors_fail_at_once_and_are_not_retryable(stub: EmbeddingsStub, status: int) -> None:
+    embedder = make(stub)
+    embedder.embed(["answered once"])  # (a first 400 is also tried once more, asking for floats)
     stub.otherwise(error(status, "nope"))
     with pytest.raises(EmbedderUnavailable) as info:
-        make(stub).embed(["x"])
-    assert len(stub.requests) == 1
+        embedder.embed(["x"])
+    assert len(stub.requests) == 2
     assert info.value.details["status"] == status and not info.value.retryable
 
 
@@ -181,7 +218,9 @@ def test_wrong_dimension_is_a_clear_mismatch_at_the_first_response(stub: Embeddi
         Reply(200, b"not json"),
         Reply(200, b'{"data": "nope"}'),
         embeddings([[1.0] * DIM, [1.0] * DIM]),  # two vectors for one input
-        Reply(200, b'{"data": [{"index": 0, "embedding": "AAAA"}]}'),  # base64
+        Reply(200, b'{"data": [{"index": 0, "embedding": "AAAA"}]}'),  # base64 of 3 bytes
+        Reply(200, b'{"data": [{"index": 0, "embedding": "not base64!"}]}'),
+        Reply(200, b'{"data": [{"index": 0, "embedding": {"x": 1}}]}'),
         Reply(200, b'{"data": [{"index": 0, "embedding": [' + b",".join([b'"x"'] * DIM) + b"]}]}"),
     ],
 )
@@ -278,6 +317,7 @@ def test_missing_settings_are_named() -> None:
         ({"concurrency": 0}, "GRAPHMEM_EMBED_CONCURRENCY"),
         ({"timeout_s": 0}, "GRAPHMEM_EMBED_TIMEOUT_S"),
         ({"max_retries": -1}, "GRAPHMEM_EMBED_MAX_RETRIES"),
+        ({"encoding": "utf8"}, "GRAPHMEM_EMBED_ENCODING"),
     ],
 )
 def test_bad_settings_are_refused_by_name(override: dict[str, Any], field: str) -> None:

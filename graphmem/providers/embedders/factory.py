@@ -129,4 +129,5 @@ def _openai(settings: Settings) -> Embedder:
         max_retries=settings.embed_max_retries,
         passage_prefix=settings.embed_passage_prefix,
         query_prefix=settings.embed_query_prefix,
+        encoding=settings.embed_encoding,
     )

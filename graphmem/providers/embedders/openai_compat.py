@@ -1,7 +1,11 @@
 """The ``openai`` embedder: any OpenAI-compatible ``POST {base_url}/embeddings`` endpoint (OpenAI,
 Ollama, vLLM, Text Embeddings Inference, LM Studio).
 
-``embed(texts)`` cuts the texts into requests of ``batch_size`` and sends up to ``concurrency`` of
+Vectors travel as base64 float32 (``encoding_format``, as OpenAI's own client asks: decoding a
+batch of 32 costs ~4 ms where parsing the same floats from JSON costs ~50 ms, measured on this
+busy 2-core host, and that parsing holds the GIL); a server that refuses base64 with 400/422
+before answering once is asked for floats from then on, and one that ignores it and sends floats
+is read as well. ``embed(texts)`` cuts the texts into requests of ``batch_size`` and sends up to ``concurrency`` of
 them at once (one bound for the whole embedder, shared by concurrent callers), so a batch of 256
 episodes costs about ``256 / batch_size / concurrency`` round trips of the endpoint, not of this
 machine's CPU. Each request:
@@ -24,6 +28,8 @@ is refused until ``graphmem reembed`` has run (``graphmem.store.migrations.check
 
 from __future__ import annotations
 
+import base64
+import binascii
 import threading
 import time
 from collections.abc import Sequence
@@ -78,6 +84,7 @@ class OpenAIEmbedder:
         max_backoff_s: float = 30.0,
         passage_prefix: str = "",
         query_prefix: str = "",
+        encoding: str = "base64",
     ) -> None:
         check_settings(
             base_url=base_url,
@@ -87,6 +94,7 @@ class OpenAIEmbedder:
             concurrency=concurrency,
             timeout_s=timeout_s,
             max_retries=max_retries,
+            encoding=encoding,
         )
         self.base_url = base_url.rstrip("/")
         self.model = model
@@ -100,6 +108,8 @@ class OpenAIEmbedder:
         self.passage_prefix = passage_prefix
         self.query_prefix = query_prefix
         self._api_key = api_key or None
+        self.encoding = encoding
+        self._answered = False  # a 200 seen: the server takes our encoding_format
         self._slots = threading.BoundedSemaphore(concurrency)
         self._lock = threading.Lock()
         self._client: httpx.Client | None = None
@@ -165,7 +175,8 @@ class OpenAIEmbedder:
 
     def _request(self, texts: list[str]) -> np.ndarray:
         try:
-            response = self._http().post(self.url, json={"model": self.model, "input": texts})
+            body = {"model": self.model, "input": texts, "encoding_format": self.encoding}
+            response = self._http().post(self.url, json=body)
         except httpx.TimeoutException:
             raise _Retry(f"timed out after {self.timeout_s:g}s") from None
         except httpx.UnsupportedProtocol:
@@ -175,9 +186,15 @@ class OpenAIEmbedder:
         status = response.status_code
         if status == 429 or status >= 500:
             raise _Retry(f"HTTP {status}{error_code(response)}", status=status, wait_s=retry_after(response))
+        if status in (400, 422) and self.encoding == "base64" and not self._answered:
+            # a server that refuses base64 (or encoding_format): plain floats from now on
+            self.encoding = "float"
+            raise _Retry(f"HTTP {status}{error_code(response)} to base64; asking for floats", wait_s=0)
         if status != 200:
             raise _Fatal(f"HTTP {status}{error_code(response)}", status=status)
-        return self._vectors(response, len(texts))
+        vectors = self._vectors(response, len(texts))
+        self._answered = True
+        return vectors
 
     def _vectors(self, response: httpx.Response, n: int) -> np.ndarray:
         rows = _data_rows(response, n)
@@ -196,7 +213,7 @@ class OpenAIEmbedder:
                 },
             )
         try:
-            out = np.asarray(rows, dtype=np.float32)
+            out = np.stack([np.asarray(r, dtype=np.float32) for r in rows])
         except (TypeError, ValueError):
             raise _Retry("embedding values are not numbers") from None
         if not np.isfinite(out).all():
@@ -252,7 +269,7 @@ class OpenAIEmbedder:
 
 def check_settings(
     *, base_url: str, model: str, dimension: int, batch_size: int, concurrency: int, timeout_s: float,
-    max_retries: int,
+    max_retries: int, encoding: str = "base64",
 ) -> None:  # fmt: skip
     """ConfigError naming every bad setting (by its environment variable)."""
     prefix = "GRAPHMEM_EMBED"
@@ -263,13 +280,15 @@ def check_settings(
         f"{prefix}_DIMENSION": dimension < 1,
         f"{prefix}_BATCH_SIZE": batch_size < 1,
         f"{prefix}_CONCURRENCY": concurrency < 1,
+        f"{prefix}_ENCODING": encoding not in ("base64", "float"),
     }
-    rule = "base URL http(s), model non-empty, timeout > 0, retries >= 0, the rest >= 1"
+    rule = "base URL http(s), model non-empty, timeout > 0, retries >= 0, encoding base64 or float, the rest >= 1"
     refuse_bad_settings("openai embedder", problems, rule)
 
 
-def _data_rows(response: httpx.Response, n: int) -> list[list[float]]:
-    """``data[*].embedding`` in input order (by ``index`` when given); anything else is retried."""
+def _data_rows(response: httpx.Response, n: int) -> list[Any]:
+    """``data[*].embedding`` in input order (by ``index`` when given), each a list of floats or, from
+    base64, a float32 array; anything else is retried."""
     try:
         data = response.json()["data"]
     except (ValueError, KeyError, TypeError):
@@ -283,6 +302,15 @@ def _data_rows(response: httpx.Response, n: int) -> list[list[float]]:
         rows = [d["embedding"] for d in data]
     except (AttributeError, KeyError, TypeError):
         raise _Retry("response items have no embedding") from None
-    if not all(isinstance(r, list) for r in rows):
-        raise _Retry("embeddings are not lists of floats (base64 is not requested)")
-    return rows
+    return [_decoded(r) for r in rows]
+
+
+def _decoded(row: object) -> Any:
+    if isinstance(row, list):
+        return row
+    if isinstance(row, str):
+        try:
+            return np.frombuffer(base64.b64decode(row, validate=True), dtype="<f4")
+        except (binascii.Error, ValueError):
+            raise _Retry("an embedding is not base64 of float32 values") from None
+    raise _Retry("embeddings are neither float lists nor base64")
