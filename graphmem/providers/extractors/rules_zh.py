@@ -50,6 +50,7 @@ from graphmem.providers.extractors.rules_zh_tokens import (
     join_compounds,
     kind_of,
     skip,
+    span,
     text_of,
     well_formed,
 )
@@ -141,6 +142,7 @@ _RETRACT = re.compile(
     rf"^(?:哦|噢|啊|呃|嗯|诶)?(?:不对|不是的|不不|哦不|不是不是|{_MISTAKE}|更正一下|更正|纠正一下|纠正|应该说|我是说|"
     r"我的意思是|准确地说|确切地说)(?:了)?[，,：:！!\s]*"
 )
+_RETRACT_WHOLE = re.compile(r"^(?:哦|噢|啊|呃|嗯|诶)?(?:不是|不不|不)(?:了)?$")
 _BARE = re.compile(
     r"^(?:而|其实|实际上|应该|应当|我是说)?(?:是)?(?:在|住在|去了|搬到了?|入职了?|加入了?|跳槽到了?)?"
     r"(?P<v>[^，,。]+?)(?:才对|才是|哦|啊|啦|吧)?$"
@@ -149,7 +151,7 @@ _NOT_TAIL = re.compile(r"[，,]\s*(?:而)?不是(?:在|住在)?(?P<wrong>[^，,�
 _COMPARE = re.compile(
     r"^(?:比起|相比于|相比起|相比|与其)(?P<other>[^，,]+?)(?:来说|而言)?[，,]\s*(?P<rest>.*)$"
 )
-_CLAUSE_PUNCT = frozenset("，,；;：:、")
+_CLAUSE_PUNCT = frozenset("，,；;：:、—…")
 _END = "。！!？?…~～"
 
 
@@ -163,6 +165,7 @@ class _State:
     wrong: Claim | None = None
     claims: list[Claim] = field(default_factory=list)
     replaces: str | None = None
+    pending: str = ""  # 换工作了 / 搬家了: the predicate a bare 去了Y after it continues
 
 
 def parse_zh(sentence: str) -> ParsedSentence:
@@ -244,7 +247,7 @@ def _clause_claims(clause: str, state: _State, *, last: bool) -> None:
         if clause.startswith(lead) and len(clause) > len(lead):
             state.hedged, clause = True, clause[len(lead) :]
             break
-    retract = _RETRACT.match(clause)
+    retract = _RETRACT_WHOLE.match(clause) or _RETRACT.match(clause)
     if retract is not None:
         _retract(state)
         clause = clause[retract.end() :]
@@ -256,6 +259,16 @@ def _clause_claims(clause: str, state: _State, *, last: bool) -> None:
         return
     if state.correcting and _bare(clause, state):
         return
+    intent = _INTENT.match(clause)
+    if intent is not None:  # 我有搬到西安的打算: a plan
+        value = clean(intent.group("what"))
+        subject = state.subject[1] if state.subject else SPEAKER
+        if value is not None and well_formed(value):
+            state.claims.append(Claim("plans", value, subject=subject, keeps_time=True, inferred=True))
+        return
+    pending = _PENDING.match(clause)
+    if pending is not None:  # 我换工作了，去了Y: Y is the new employer
+        state.pending = _PENDING_PREDICATE[pending.group("what")]
     claims = _clause(clause, state) or _continuation(clause, state)
     if state.correcting:
         for claim in claims:
@@ -267,6 +280,21 @@ def _clause_claims(clause: str, state: _State, *, last: bool) -> None:
     state.claims.extend(claims)
 
 
+_INTENT = re.compile(
+    r"^(?:我|我们)?(?:有|还有|已经有)?(?P<what>.+?)的(?:打算|计划|想法|念头|意向|准备|意愿)$"
+)
+_PENDING = re.compile(
+    r"^(?:我|我们)?(?:已经|最近|刚|刚刚)?(?P<what>换工作|换了工作|换了份工作|换了一份工作|跳槽|搬家|换了城市)了?$"
+)
+_PENDING_PREDICATE = {
+    "换工作": "works_at",
+    "换了工作": "works_at",
+    "换了份工作": "works_at",
+    "换了一份工作": "works_at",
+    "跳槽": "works_at",
+    "搬家": "lives_in",
+    "换了城市": "lives_in",
+}
 _GONE_TO = re.compile(
     r"^(?:然后|后来|之后|接着|并|又|再)?(?:去了|来了|到了|去|转去了|换到了|换去了|进了)(?P<v>.+?)了?$"
 )
@@ -276,12 +304,17 @@ def _continuation(clause: str, state: _State) -> list[Claim]:
     """离开了华为，去了小米: a bare 去了Y after an ended X names X's successor (same predicate)."""
     m = _GONE_TO.match(clause)
     previous = state.claims[-1] if state.claims else None
-    if m is None or previous is None or previous.kind != "end":
+    if m is None:
         return []
     value = clean(m.group("v"), place=True)
     if value is None or not well_formed(value):
         return []
-    return [Claim(previous.predicate, value, subject=previous.subject, inferred=previous.inferred)]
+    if previous is not None and previous.kind == "end":
+        return [Claim(previous.predicate, value, subject=previous.subject, inferred=previous.inferred)]
+    if state.pending:
+        subject = state.subject[1] if state.subject else SPEAKER
+        return [Claim(state.pending, value, subject=subject, inferred=state.hedged)]
+    return []
 
 
 def _retract(state: _State) -> None:
@@ -367,6 +400,7 @@ _OTHER = frozenset("你们 您 你 他们 她们 他 她 它 这 那 它们 大�
 _WE = frozenset("我们 咱们 我们俩 咱俩 我们家 我家 咱家 我们一家".split())
 _ROLE = frozenset("职位 职务 职业 岗位 头衔 工作".split())
 _WE_OK = frozenset({"lives_in", "relationship_status", "located_at", "has_pet", "owns", "plans"})
+_CONSIDER = frozenset("考虑 计划 打算 准备 筹划 规划".split())
 _MODAL_SKIP = frozenset("能 可以 还".split())
 
 
@@ -391,10 +425,11 @@ def _clause(clause: str, state: _State) -> list[Claim]:
         subject, i, pro_drop = ("first", SPEAKER), 0, True
     if subject[0] == "other":
         return claims
-    if subject[0] == "home":  # 我家在X: where the household lives
+    if subject[0] == "home":  # 我家(现在)在X: where the household lives
         subject = state.subject = ("we", SPEAKER)
-        toks = [Tok("住", "v"), *toks[i:]] if at(toks, i, frozenset({"在"})) else toks
-        i = 0 if toks[0].word == "住" else i
+        j = skip(toks, i, ADVERBS)
+        if at(toks, j, frozenset({"在"})):
+            toks, i = [Tok("住", "v"), *toks[j:]], 0
     own = _predicate(toks, i, state, pro_drop=pro_drop)
     if own and pro_drop:
         state.subject = subject
@@ -416,8 +451,8 @@ def _subject(toks: list[Tok]) -> tuple[tuple[str, str | None], int, list[Claim]]
         j = 2 if at(toks, 1, frozenset({"的"})) else 1
         if at(toks, j, _REL):
             return _relative(toks, j)
-        if j == 2 and at(toks, 2, _ROLE):
-            return ("first", SPEAKER), 1, []
+        if j == 2 and at(toks, 2, frozenset({"家"})):
+            return ("home", SPEAKER), 3, []
         return ("first", SPEAKER), 1, []
     if first in _OTHER or (first in _REL and len(toks) > 1):
         return ("other", None), 1, []
@@ -463,8 +498,9 @@ _PRED_START = ADVERBS | NEG | PLAN | FUTURE | HEDGE | frozenset("在 住在 是 
 
 def _predicate(toks: list[Tok], i: int, state: _State, *, pro_drop: bool) -> list[Claim]:
     """Modifiers (adverbs, negation, plan, future, hedge), then a frame, else the phrase table."""
-    if at(toks, i, frozenset({"的"})) and at(toks, i + 1, _ROLE) and at(toks, i + 2, frozenset({"是"})):
-        return title_claims(toks, i + 3)
+    role = _role(toks, skip(toks, i, ADVERBS))
+    if role is not None:
+        return role
     start = i
     neg = plan = ""
     future = hedged = False
@@ -473,6 +509,9 @@ def _predicate(toks: list[Tok], i: int, state: _State, *, pro_drop: bool) -> lis
         if word == "不是":
             neg, toks = "不", [*toks[:i], Tok("是", "v"), *toks[i + 1 :]]
             break
+        if word == "在" and at(toks, i + 1, _CONSIDER):  # 我在考虑…: 在 marks the progressive
+            i += 1
+            continue
         if word in NEG:
             neg = neg or word
         elif word in PLAN:
@@ -513,6 +552,33 @@ def _unglued(toks: list[Tok], i: int) -> list[Claim]:
 
 
 _GLUE = frozenset("从在到于")
+
+
+_ROLE_PREDICATE = {
+    "公司": "works_at",
+    "单位": "works_at",
+    "雇主": "works_at",
+    "东家": "works_at",
+    "学校": "studies_at",
+    "母校": "studies_at",
+    "城市": "lives_in",
+    "住址": "lives_in",
+    "居住地": "lives_in",
+}
+
+
+def _role(toks: list[Tok], i: int) -> list[Claim] | None:
+    """我(目前)的职务是Y (a title), 我的公司是Y (works_at), 我的学校是Y, 我住的城市是Y."""
+    if not at(toks, i, frozenset({"的"})) or not at(toks, i + 2, frozenset({"是"})):
+        return None
+    noun = toks[i + 1].word
+    if noun in _ROLE:
+        return title_claims(toks, i + 3)
+    predicate = _ROLE_PREDICATE.get(noun)
+    if predicate is None:
+        return None
+    value, _ = span(toks, i + 3)
+    return [Claim(predicate, value)] if well_formed(value) else []
 
 
 def _ended(claim: Claim) -> Claim:

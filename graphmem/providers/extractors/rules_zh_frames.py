@@ -24,7 +24,9 @@ from graphmem.providers.extractors.rules_zh_tokens import (
     AS_V,
     DIRECTION,
     DURATION,
+    FIRED,
     GRADUATE,
+    HIRED,
     JOB_PROMOTE,
     LEAVE,
     LEAVE_LIVE,
@@ -36,6 +38,7 @@ from graphmem.providers.extractors.rules_zh_tokens import (
     QUIT_OBJ,
     RETURN,
     STUDY_V,
+    SWITCH,
     TRIP_V,
     WORK_AT,
     WORK_TO,
@@ -63,6 +66,9 @@ _SETTLE = frozenset("定居 落户 安家 移居 迁居".split())
 _REPORT = frozenset("报到 报道 入职 就职".split())
 _LIVE_DIRECT = frozenset("住 常住 长住 居住 久居 住进 住进了".split())  # 住杭州: the place follows
 _POST = frozenset("职务 职位 岗位 头衔".split())
+_STAFF = frozenset("员工 职员 雇员 一员 正式员工 老员工 新员工 人".split())
+_FOR = frozenset("为 给 替".split())
+
 _COME = frozenset("来 来了 到 到了".split())
 
 
@@ -169,7 +175,7 @@ def _move(toks: list[Tok], i: int) -> list[Claim]:
 
 
 def _go(toks: list[Tok], i: int) -> list[Claim]:
-    if not at(toks, i, DIRECTION):
+    if not (at(toks, i, DIRECTION) or at(toks, i, SWITCH)):
         return []
     place, j, _ = _value(toks, skip(toks, i + 1, frozenset({"了"})))
     if not place:
@@ -187,6 +193,21 @@ def _go(toks: list[Tok], i: int) -> list[Claim]:
     if toks[i].word in _COME and k < len(toks) and DURATION.match(verb):  # 我来南京已经半年了
         return [Claim("lives_in", place)]
     return []
+
+
+def _passive(toks: list[Tok], i: int) -> list[Claim]:
+    """被X录用 (hired: works at X), 被X裁员/开除 (its end); 为X工作 (works for X)."""
+    if not (at(toks, i, frozenset({"被"})) or at(toks, i, _FOR)):
+        return []
+    org, j, _ = _value(toks, i + 1)
+    if not org:
+        return []
+    verb = toks[j].word if j < len(toks) else ""
+    if toks[i].word == "被":
+        if verb in HIRED or verb == "录取":
+            return [Claim("studies_at" if verb == "录取" else "works_at", org)]
+        return [Claim("works_at", org, kind="end")] if verb in FIRED else []
+    return [Claim("works_at", org)] if verb in WORK_V else []
 
 
 def _leave(toks: list[Tok], i: int) -> list[Claim]:
@@ -211,6 +232,9 @@ def _job(toks: list[Tok], i: int) -> list[Claim]:
         return [Claim("job_title", title)] if title and (not strict or is_job(title)) else []
     if at(toks, i, frozenset({"是"})):
         return _is(toks, i + 1)
+    if at(toks, i, AS_V) and at(toks, i + 1, frozenset({"的"})) and at(toks, i + 2, frozenset({"是"})):
+        title, _ = _title(toks, i + 3)  # 我干的是软件工程师
+        return [Claim("job_title", title)] if title and is_job(title) else []
     if at(toks, i, AS_V):
         title, _ = _title(toks, i + 1)
         return [Claim("job_title", title)] if title and is_job(title) else []
@@ -224,6 +248,8 @@ def _is(toks: list[Tok], i: int) -> list[Claim]:
         return []
     if at(toks, j, frozenset({"的"})):
         job, _ = _title(toks, j + 1)
+        if job in _STAFF:  # 是华为的员工: the employer only
+            return [Claim("works_at", title)]
         if job and is_job(job):
             employer = "studies_at" if job.endswith("学生") else "works_at"
             return [Claim("job_title", job), Claim(employer, title)]
@@ -237,7 +263,7 @@ def title_claims(toks: list[Tok], i: int) -> list[Claim]:
     return [Claim("job_title", title)] if title else []
 
 
-FRAMES: tuple[Frame, ...] = (_from, _zai, _verb_at, _move, _go, _leave, _job)
+FRAMES: tuple[Frame, ...] = (_from, _zai, _verb_at, _move, _go, _passive, _leave, _job)
 
 
 def frame_claims(toks: list[Tok], i: int) -> list[Claim]:

@@ -39,7 +39,9 @@ WORK_TO = _words(
     "跳槽到 跳槽去 跳槽至 跳到 跳去 入职 加入 加盟 就职于 供职于 任职于 效力于 转到 转去 调到 调去 "
     "调往 跳槽进 进入 进了 入职到 签约"
 )
-LIVE_AT = _words("住在 住于 生活在 居住在 居住于 定居在 定居于 家住在 家住 安家在 落户在 长住在 常住在")
+LIVE_AT = _words(
+    "现居 现居住在 现住在 现住 现居于 住在 住于 生活在 居住在 居住于 定居在 定居于 家住在 家住 安家在 落户在 长住在 常住在"
+)
 WORK_AT = _words("工作在 上班在 就职于 供职于 任职于 服务于 效力于")
 LEAVE = _words("离开 离开了 告别")
 LEAVE_LIVE = _words("搬离 搬出 搬出了 搬离了 迁出 迁离")
@@ -51,7 +53,8 @@ DIRECTION = _words("去 来 到 回 回到")
 JOB_PROMOTE = _words(
     "升职 升职为 升职成 升职成为 升为 升成 升任 晋升 晋升为 晋升成 提拔为 提升为 任命为 聘为 聘任为 "
     "被提拔为 被提升为 被任命为 被聘为 被聘任为 被评为 被提拔成 被升为 被晋升为 转岗为 转岗成 出任 "
-    "当上 当上了 成为 成为了 变成 变成了 转行做 转行当 转行成 转做 改做 改当"
+    "当上 当上了 成为 成为了 变成 变成了 转行做 转行当 转行成 转做 改做 改当 转岗做 转岗当 改行做 改行当 "
+    "调任 调任为 转任 转为 改任"
 )
 PLAN = _words("打算 计划 准备 想 想要 考虑 决定 希望 梦想 盼望 期待 规划 筹划 有意")
 FUTURE = _words("要 会 将 将要 即将 快要 就要 马上")
@@ -83,8 +86,14 @@ EMPTY = _words(
     "一线城市 南方 北方 那 这 那里 这里 地方 现在 工作 新工作 上班 总部 分公司 办公室"
 )
 MOVED_OUT = _words("搬走 搬出来 搬出去 搬家")
+HIRED = _words("录用 聘用 雇用 雇佣 聘请 招聘 录取 聘 招进 录用了")
+FIRED = _words("裁员 裁 裁掉 辞退 开除 解雇 炒 炒了 炒鱿鱼 劝退")
+SWITCH = _words("换到 换去 转到 转去 调到 调去")  # 换到X工作: the verb after X decides
 FRAME_VERBS = (
-    JOB_PROMOTE
+    HIRED
+    | FIRED
+    | SWITCH
+    | JOB_PROMOTE
     | MOVED_OUT
     | LIVE_AT
     | WORK_AT
@@ -112,6 +121,7 @@ _COMPOUNDS = frozenset(
     | JOB_PROMOTE
     | QUIT
     | MOVED_OUT
+    | SWITCH
     | _words("入职 升职 家住 住下 住下来 不再 说错 跳槽 再也不 早就不 已经不")
 )
 _MAX_JOIN = 4
@@ -128,7 +138,15 @@ class Tok:
         return self.flag == "x" and bool(_PUNCT.match(self.word))
 
 
-_SPLIT = {"不住": ("不", "住"), "不在": ("不", "在"), "没在": ("没", "在"), "没住": ("没", "住")}
+_SPLIT = {
+    "不住": ("不", "住"),
+    "不在": ("不", "在"),
+    "没在": ("没", "在"),
+    "没住": ("没", "住"),
+    "不当": ("不", "当"),
+    "不干": ("不", "干"),
+    "不做": ("不", "做"),
+}
 
 
 def join_compounds(pairs: Iterable[tuple[str, str]]) -> list[Tok]:
@@ -182,8 +200,12 @@ def span(toks: list[Tok], i: int, until: frozenset[str] = frozenset()) -> tuple[
     return "".join(t.word for t in toks[i:j]), j
 
 
+_BAD_START = PARTICLES | PRONOUNS | PREPS | NEG | PLAN | FUTURE | HEDGE | FRAME_VERBS | AS_V
+
+
 def _bad_start(tok: Tok) -> bool:
-    return tok.punct or tok.word in PARTICLES or tok.word in PRONOUNS or tok.word in PREPS
+    """A value may open with an adverb-like word (快手, 大连), never with these."""
+    return tok.punct or tok.word in _BAD_START
 
 
 def _closes(toks: list[Tok], j: int) -> bool:
