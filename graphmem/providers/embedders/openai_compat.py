@@ -1,18 +1,19 @@
 """The ``openai`` embedder: any OpenAI-compatible ``POST {base_url}/embeddings`` endpoint (OpenAI,
 Ollama, vLLM, Text Embeddings Inference, LM Studio).
 
-Vectors travel as base64 float32 (``encoding_format``, as OpenAI's own client asks: decoding a
-batch of 32 costs ~4 ms where parsing the same floats from JSON costs ~50 ms, measured on this
-busy 2-core host, and that parsing holds the GIL); a server that refuses base64 with 400/422
-before answering once is asked for floats from then on, and one that ignores it and sends floats
-is read as well. ``embed(texts)`` cuts the texts into requests of ``batch_size`` and sends up to ``concurrency`` of
+``embed(texts)`` cuts the texts into requests of ``batch_size`` and sends up to ``concurrency`` of
 them at once (one bound for the whole embedder, shared by concurrent callers), so a batch of 256
 episodes costs about ``256 / batch_size / concurrency`` round trips of the endpoint, not of this
-machine's CPU. Each request:
+machine's CPU. Vectors travel as base64 float32 (``encoding_format``, as OpenAI's own client asks:
+decoding a batch of 32 takes ~4 ms where parsing the same floats from JSON takes ~50 ms on this
+busy 2-core host, with the GIL held); a server that refuses base64 with 400/422 before answering
+once is asked for floats from then on, and one that ignores it and sends floats is read as well.
+Each request:
 
     attempt ─┬─ 200 + one vector per text, of the configured dimension ─→ vectors (L2-normalised)
              ├─ vectors of another dimension ─────────────────────────→ EmbeddingMismatch at once
              ├─ timeout, connection error, 429, 5xx, malformed body ──→ retry, backoff
+             ├─ 400/422 to base64 before any answer ──────────────────→ retry asking for floats
              └─ any other status (400, 401, 403, 404) ──────────────────→ EmbedderUnavailable at once
 
 Retries are bounded by ``max_retries`` (so at most ``max_retries + 1`` requests per batch) with
