@@ -137,25 +137,35 @@ def _stdin_records() -> Iterator[dict[str, Any]]:
             yield records.loads(line, line_no=n)
 
 
+ALLOW_FORGOTTEN = click.option(
+    "--allow-forgotten",
+    is_flag=True,
+    help="Admin: bring back episodes a forget tombstoned, deleting their tombstones.",
+)
+
+
 @click.command("import")
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path))
 @click.option("--group", "target_group", default=None,
               help="Import into this group instead of the file's (ids are rewritten).")  # fmt: skip
+@ALLOW_FORGOTTEN
 @guarded
-def import_(file: Path, target_group: str | None) -> None:
+def import_(file: Path, target_group: str | None, allow_forgotten: bool) -> None:
     """Import a JSONL export (idempotent; re-embeds when the file's model differs from yours).
+    Forgotten (tombstoned) episodes stay forgotten and are reported, unless --allow-forgotten.
 
     \b
     Example:
       graphmem import alice.jsonl
       graphmem import alice.jsonl --group alice-copy
+      graphmem import alice.jsonl --allow-forgotten
     """
     if str(file) != "-" and not file.exists():
         fail(f"{file}: no such file")
     source = _stdin_records() if str(file) == "-" else read_jsonl(file)
 
     async def work(memory: GraphMemory) -> Any:
-        return await memory.import_records(source, target_group=target_group)
+        return await memory.import_records(source, target_group=target_group, allow_forgotten=allow_forgotten)
 
     click.echo(_run(work).describe())
 
@@ -247,9 +257,11 @@ def backup(out_dir: Path, group_ids: tuple[str, ...]) -> None:
 
 @click.command("restore")
 @click.argument("in_dir", type=click.Path(file_okay=False, exists=True, path_type=Path))
+@ALLOW_FORGOTTEN
 @guarded
-def restore(in_dir: Path) -> None:
-    """Restore a backup made by `graphmem backup` (checksums verified; idempotent).
+def restore(in_dir: Path, allow_forgotten: bool) -> None:
+    """Restore a backup made by `graphmem backup` (checksums verified; idempotent). Episodes
+    forgotten since the backup stay forgotten and are reported, unless --allow-forgotten.
 
     \b
     Example:
@@ -257,7 +269,7 @@ def restore(in_dir: Path) -> None:
     """
 
     async def work(memory: GraphMemory) -> Any:
-        return await memory.restore(in_dir)
+        return await memory.restore(in_dir, allow_forgotten=allow_forgotten)
 
     click.echo(_run(work).describe())
 

@@ -280,9 +280,13 @@ class GraphMemory:
         records: Iterable[dict[str, Any]] | AsyncIterable[dict[str, Any]],
         *,
         target_group: str | None = None,
+        allow_forgotten: bool = False,
     ) -> ImportReport:
-        """Import exported records (idempotent); re-embeds when the file's model differs."""
-        return await lifecycle.import_records(self.ctx, records, target_group=target_group)
+        """Import exported records (idempotent); re-embeds when the file's model differs. Tombstoned
+        episodes are left out (``forgotten`` in the report) unless ``allow_forgotten``."""
+        return await lifecycle.import_records(
+            self.ctx, records, target_group=target_group, allow_forgotten=allow_forgotten
+        )
 
     async def reembed(
         self, *, batch_size: int = 256, resume: bool = True, group_id: str | None = None
@@ -304,6 +308,7 @@ class GraphMemory:
         """Logical, stop-free backup: one JSONL export per group plus a manifest."""
         return await lifecycle.backup(self.ctx, out_dir, group_ids=group_ids)
 
-    async def restore(self, in_dir: Path) -> ImportReport:
-        """Import a backup written by ``backup`` (checksums verified first)."""
-        return await lifecycle.restore(self.ctx, in_dir)
+    async def restore(self, in_dir: Path, *, allow_forgotten: bool = False) -> ImportReport:
+        """Import a backup written by ``backup`` (checksums verified first); tombstones honoured
+        as by ``import_records``."""
+        return await lifecycle.restore(self.ctx, in_dir, allow_forgotten=allow_forgotten)

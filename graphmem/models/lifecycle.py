@@ -45,6 +45,9 @@ class ImportReport(BaseModel):
     relationships_skipped: int = 0  # an endpoint was neither in the file nor in the database
     reembedded: int = 0  # nodes embedded again because the file's model differs from ours
     tombstones_skipped: int = 0  # tombstones cannot follow a group rename (their key hashes the group)
+    forgotten: int = 0  # episodes left out because a tombstone says they were forgotten
+    forgotten_facts: int = 0  # facts left out because only forgotten episodes supported them
+    tombstones_removed: int = 0  # allow_forgotten: tombstones of the episodes brought back
 
     def merge(self, other: ImportReport) -> ImportReport:
         return ImportReport(
@@ -54,6 +57,9 @@ class ImportReport(BaseModel):
             relationships_skipped=self.relationships_skipped + other.relationships_skipped,
             reembedded=self.reembedded + other.reembedded,
             tombstones_skipped=self.tombstones_skipped + other.tombstones_skipped,
+            forgotten=self.forgotten + other.forgotten,
+            forgotten_facts=self.forgotten_facts + other.forgotten_facts,
+            tombstones_removed=self.tombstones_removed + other.tombstones_removed,
         )
 
     def describe(self) -> str:
@@ -67,6 +73,13 @@ class ImportReport(BaseModel):
             text += f"; skipped {self.relationships_skipped} relationships with a missing endpoint"
         if self.tombstones_skipped:
             text += f"; skipped {self.tombstones_skipped} tombstones (group renamed)"
+        if self.forgotten:
+            text += (
+                f"; left out {self.forgotten} forgotten episodes and the {self.forgotten_facts} facts "
+                "only they supported (--allow-forgotten brings them back)"
+            )
+        if self.tombstones_removed:
+            text += f"; brought back {self.tombstones_removed} forgotten episodes (tombstones removed)"
         return text
 
 

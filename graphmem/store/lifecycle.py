@@ -105,6 +105,18 @@ async def write_tombstones(tx: Tx, *, group_id: str, rows: list[dict[str, Any]],
         await run(tx, q.WRITE_TOMBSTONES, group_id=group_id, rows=rows, now=now)
 
 
+async def tombstoned_keys(tx: Tx, *, keys: list[str]) -> set[str]:
+    """Which of ``keys`` (episode idempotency keys, in any group) a tombstone holds."""
+    if not keys:
+        return set()
+    return {r["key"] for r in await run(tx, q.TOMBSTONED_KEYS, keys=keys)}
+
+
+async def delete_tombstones(tx: Tx, *, keys: list[str]) -> None:
+    if keys:
+        await run(tx, q.DELETE_TOMBSTONES, keys=keys)
+
+
 async def delete_orphan_entities(tx: Tx, *, group_id: str, ids: list[str]) -> None:
     if ids:
         await run(tx, q.DELETE_ORPHAN_ENTITIES, group_id=group_id, ids=ids)

@@ -113,10 +113,11 @@ def read_jsonl(path: Path) -> Iterator[dict[str, Any]]:
                 yield records.loads(line, line_no=n)
 
 
-async def restore(ctx: MemoryContext, in_dir: Path) -> ImportReport:
+async def restore(ctx: MemoryContext, in_dir: Path, *, allow_forgotten: bool = False) -> ImportReport:
     manifest = read_manifest(in_dir)
     _verify(in_dir, manifest)
     report = ImportReport()
     for group in manifest.groups:
-        report = report.merge(await import_records(ctx, read_jsonl(in_dir / group.file)))
+        lines = read_jsonl(in_dir / group.file)
+        report = report.merge(await import_records(ctx, lines, allow_forgotten=allow_forgotten))
     return report

@@ -5,10 +5,17 @@ it), so it is a consistent snapshot of that group. An import writes nodes in bat
 group lock, then the relationships, then recounts the group; a file embedded with another model
 (or dimension) is re-embedded with the configured embedder on the way in. Every import transaction
 marks the group reset for change-feed readers (graphmem.store.snapshot).
+
+Forgetting survives an import: an episode whose idempotency key (in the target group, or in the
+group the file came from) has a tombstone is left out and counted as ``forgotten``; the claims it
+gave are stripped from the imported facts and their slots re-resolved, as ``forget`` does (facts
+only it supported go; entities left with nothing go). ``allow_forgotten`` brings such episodes back
+and deletes their tombstones, so the graph never holds an episode and its tombstone at once.
 """
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import AsyncIterable, AsyncIterator, Iterable
 from datetime import datetime
@@ -18,13 +25,28 @@ from graphmem.clock import as_utc
 from graphmem.errors import Conflict, InvalidInput
 from graphmem.memory.context import MemoryContext
 from graphmem.memory.lifecycle import records, retarget
+from graphmem.memory.lifecycle.forget import rewrite_slots
 from graphmem.models.lifecycle import ImportReport
 from graphmem.store import context, writes
 from graphmem.store import lifecycle as repo
+from graphmem.store.driver import Tx
 from graphmem.text import episode_text, node_text_fields
 
 EXPORT_LABELS = ("Entity", "Episode", "Fact", "Tombstone")
 EMBEDDED = {"Episode": "content", "Fact": "statement", "Entity": "name"}
+
+
+def _claim_episodes(properties: dict[str, Any]) -> frozenset[str]:
+    """The episode ids a fact's claims cite (claims are JSON strings, graphmem/temporal/claims.py)."""
+    cited: set[str] = set()
+    for text in properties.get("claims") or []:
+        try:
+            episode = json.loads(text).get("episode_id")
+        except (TypeError, ValueError, AttributeError):
+            continue
+        if episode:
+            cited.add(str(episode))
+    return frozenset(cited)
 
 
 def _embedded_text(label: str, field: str, props: dict[str, Any]) -> str:
@@ -66,8 +88,9 @@ async def import_records(
     items: Iterable[dict[str, Any]] | AsyncIterable[dict[str, Any]],
     *,
     target_group: str | None = None,
+    allow_forgotten: bool = False,
 ) -> ImportReport:
-    importer = _Importer(ctx, target_group)
+    importer = _Importer(ctx, target_group, allow_forgotten=allow_forgotten)
     async for record in _each(items):
         await importer.add(record)
     await importer.finish_group()
@@ -86,8 +109,9 @@ async def _each(items: Iterable[dict[str, Any]] | AsyncIterable[dict[str, Any]])
 
 
 class _Importer:
-    def __init__(self, ctx: MemoryContext, target: str | None) -> None:
+    def __init__(self, ctx: MemoryContext, target: str | None, *, allow_forgotten: bool) -> None:
         self.ctx, self.target = ctx, target
+        self.allow_forgotten = allow_forgotten
         self.header: dict[str, Any] | None = None
         self.source = self.group = ""
         self.renamed = False
@@ -95,6 +119,9 @@ class _Importer:
         self.nodes: dict[str, list[dict[str, Any]]] = defaultdict(list)
         self.rels: list[dict[str, Any]] = []
         self.sessions: set[str] = set()  # sessions of imported episodes: their context is refreshed
+        self.forgotten: set[str] = set()  # ids of the episodes left out (tombstoned), this group
+        self.fact_episodes: list[tuple[str, frozenset[str]]] = []  # (slot, episodes its claims cite)
+        self.entity_ids: list[str] = []  # entities imported: those left with nothing go at the end
         self.report = ImportReport()
 
     async def add(self, record: dict[str, Any]) -> None:
@@ -131,6 +158,7 @@ class _Importer:
         if label not in repo.NODE_LABELS:
             raise InvalidInput(f"unknown node label {label!r}", details={"label": label})
         properties = records.decode_properties(record)
+        source_key = properties.get("key") if label == "Episode" else None
         if properties.get("group_id") != self.source:
             raise InvalidInput(
                 "a node of another group than the header's",
@@ -152,8 +180,18 @@ class _Importer:
             properties.update(node_text_fields(label, properties))
         if label == "Episode" and properties.get("session_id"):
             self.sessions.add(str(properties["session_id"]))
+        if label == "Fact":
+            self.fact_episodes.append((str(properties.get("slot")), _claim_episodes(properties)))
+        if label == "Entity":
+            self.entity_ids.append(str(key))
         self.nodes[label].append(
-            {"id": key, "properties": properties, "embedding": embedding, "extra": extra}
+            {
+                "id": key,
+                "properties": properties,
+                "embedding": embedding,
+                "extra": extra,
+                "source_key": source_key,
+            }
         )
         if len(self.nodes[label]) >= BATCH:
             await self._flush(label)
@@ -184,6 +222,9 @@ class _Importer:
             by_type[rel["rel_type"]].append(rel)
         self.rels = []
         for rel_type, rows in sorted(by_type.items()):
+            rows = [
+                r for r in rows if r["start_id"] not in self.forgotten and r["end_id"] not in self.forgotten
+            ]
             for start in range(0, len(rows), BATCH):
                 chunk = rows[start : start + BATCH]
                 async with self.ctx.store.transaction() as tx:
@@ -196,8 +237,28 @@ class _Importer:
         async with self.ctx.store.transaction() as tx:
             await writes.lock_group(tx, group_id=self.group, now=self.ctx.clock())
             await repo.reset_group(tx, group_id=self.group)
+            await self._strip_forgotten(tx, sessions)
             await context.refresh_sessions(tx, group_id=self.group, session_ids=sessions)
             await repo.recount_group(tx, group_id=self.group, now=self.ctx.clock())
+        self.forgotten, self.fact_episodes, self.entity_ids = set(), [], []
+
+    async def _strip_forgotten(self, tx: Tx, sessions: list[str]) -> None:
+        """As ``forget`` does for the episodes left out: strip their claims from the imported facts
+        and re-resolve those slots (a fact only they supported goes), close the sessions' gaps and
+        delete imported entities left with no relationship."""
+        if not self.forgotten:
+            return
+        gone = self.forgotten
+        slots = sorted({slot for slot, cited in self.fact_episodes if cited & gone})
+        before = len(await repo.load_slot_facts(tx, group_id=self.group, slots=slots)) if slots else 0
+        if slots:
+            await rewrite_slots(
+                tx, self.ctx, self.group, slots, lambda _f, c: c.episode_id in gone, self.ctx.clock()
+            )
+        after = len(await repo.load_slot_facts(tx, group_id=self.group, slots=slots)) if slots else 0
+        self.report.forgotten_facts += before - after
+        await writes.relink_sessions(tx, group_id=self.group, session_ids=sessions)
+        await repo.delete_orphan_entities(tx, group_id=self.group, ids=sorted(set(self.entity_ids)))
 
     async def _flush(self, label: str) -> None:
         rows, self.nodes[label] = self.nodes[label], []
@@ -207,6 +268,10 @@ class _Importer:
         async with self.ctx.store.transaction() as tx:
             await writes.lock_group(tx, group_id=self.group, now=self.ctx.clock())
             await repo.reset_group(tx, group_id=self.group)
+            if label == "Episode":
+                rows = await self._honour_tombstones(tx, rows)
+                if not rows:
+                    return
             clashes = await repo.import_conflicts(tx, label=label, group_id=self.group, rows=rows)
             if clashes:
                 raise Conflict(
@@ -219,6 +284,23 @@ class _Importer:
             for extra in sorted({x for r in rows for x in r["extra"]}):
                 ids = [r["id"] for r in rows if extra in r["extra"]]
                 await repo.add_labels(tx, label=label, extra=extra, ids=ids)
+
+    async def _honour_tombstones(self, tx: Tx, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The episode rows to write: a tombstoned one (its key here, or in the group the file came
+        from) is left out, unless ``allow_forgotten``, which deletes its tombstone instead."""
+        keys = {str(k) for r in rows for k in (r["properties"].get("key"), r["source_key"]) if k}
+        tombstoned = await repo.tombstoned_keys(tx, keys=sorted(keys))
+        if not tombstoned:
+            return rows
+        hit = [r for r in rows if {r["properties"].get("key"), r["source_key"]} & tombstoned]
+        if self.allow_forgotten:
+            mine = sorted({str(r["properties"]["key"]) for r in hit} & tombstoned)
+            await repo.delete_tombstones(tx, keys=mine)
+            self.report.tombstones_removed += len(mine)
+            return rows
+        self.forgotten |= {str(r["id"]) for r in hit}
+        self.report.forgotten += len(hit)
+        return [r for r in rows if r not in hit]
 
     async def _embed(self, label: str, rows: list[dict[str, Any]]) -> None:
         field = EMBEDDED.get(label)

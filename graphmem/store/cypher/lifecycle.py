@@ -138,6 +138,18 @@ MERGE (t:Tombstone {key: r.key})
 SET t.group_id = $group_id, t.content_hash = r.content_hash, t.forgotten_at = $now
 """
 
+TOMBSTONED_KEYS = """
+UNWIND $keys AS k
+MATCH (t:Tombstone {key: k})
+RETURN t.key AS key
+"""
+
+DELETE_TOMBSTONES = """
+UNWIND $keys AS k
+MATCH (t:Tombstone {key: k})
+DELETE t
+"""
+
 DELETE_ORPHAN_ENTITIES = """
 UNWIND $ids AS xid
 MATCH (x:Entity {id: xid})

@@ -1,0 +1,165 @@
+"""Forgetting survives a re-import: import, restore and renamed imports honour tombstones."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner
+
+from graphmem.memory import GraphMemory
+from graphmem.store.driver import Store
+from graphmem_cli.main import cli
+from tests.integration.test_lifecycle_support import (
+    STORY,
+    Gone,
+    assert_gone,
+    counts,
+    export_lines,
+    ingest,
+    seed_file,
+)
+
+EMPTY = {"episodes": 0, "facts": 0, "entities": 0}
+
+
+async def _export(memory: GraphMemory, group: str) -> list[dict[str, Any]]:
+    return [r async for r in memory.export_group(group)]
+
+
+def _sizes(c: dict[str, int]) -> dict[str, int]:
+    return {k: c[k] for k in EMPTY}
+
+
+async def test_a_forgotten_group_stays_forgotten_when_its_export_is_imported(
+    memory: GraphMemory, store: Store, group: str
+) -> None:
+    """Regression (issue 16, defect 1): ingest a group, export it, forget the group, import the
+    export: the forgotten episodes and facts came back and search found them. They are left out
+    and reported as ``forgotten``; ``allow_forgotten`` brings them back and removes their
+    tombstones, so the graph never holds an episode and its tombstone at once."""
+    ids = await ingest(memory, group)
+    exported = await _export(memory, group)
+    fact_ids = [f.id for f in await memory.list_facts(group, include_history=True)]
+    entity_ids = [r["properties"]["id"] for r in exported if r.get("label") == "Entity"]
+    await memory.forget_group(group)
+
+    report = await memory.import_records(exported)
+
+    assert report.forgotten == len(STORY) and report.forgotten_facts == len(fact_ids)
+    assert _sizes(await counts(store, group)) == EMPTY
+    assert (await counts(store, group))["tombstones"] == len(STORY)
+    gone = Gone(
+        texts=["I moved to Paris.", "Alice lives in Paris", "我住在上海。"],
+        episode_ids=list(ids.values()),
+        fact_ids=fact_ids,
+        entity_ids=entity_ids,
+        vectors={},
+    )
+    await assert_gone(memory, store, group, gone)
+    again = await memory.import_records(exported)
+    assert again.forgotten == len(STORY) and _sizes(await counts(store, group)) == EMPTY
+
+    back = await memory.import_records(exported, allow_forgotten=True)
+
+    assert back.forgotten == 0 and back.tombstones_removed == len(STORY)
+    restored = await counts(store, group)
+    assert restored["tombstones"] == 0 and restored["episodes"] == len(STORY)
+    result = await memory.search(group, "Where does Alice live?")
+    assert "Alice lives in Paris" in {h.fact.statement for h in result.facts}
+    await memory.forget_group(group, purge_tombstones=True)
+
+
+async def test_one_forgotten_episode_stays_forgotten_and_its_slot_is_re_resolved(
+    memory: GraphMemory, store: Store, group: str
+) -> None:
+    """Regression (issue 16, defect 1): an export taken before ``forget_episode`` brought the
+    episode and its fact back on import. Importing it now gives the graph the forget left: the
+    episode is out, its claims are stripped, and Berlin is current again instead of Paris."""
+    ids = await ingest(memory, group)
+    exported = await _export(memory, group)
+    await memory.forget_episode(group, ids["e4"])  # "I moved to Paris."
+    after_forget = await export_lines(memory, group)
+    sizes = _sizes(await counts(store, group))
+
+    report = await memory.import_records(exported)
+
+    assert report.forgotten == 1 and report.forgotten_facts >= 1
+    assert _sizes(await counts(store, group)) == sizes
+    current = {f.statement for f in await memory.facts_about(group, "Alice")}
+    assert "Alice lives in Berlin" in current and "Alice lives in Paris" not in current
+    assert _facts_view(await export_lines(memory, group)) == _facts_view(after_forget)
+    await memory.forget_group(group, purge_tombstones=True)
+
+
+def _facts_view(lines: list[str]) -> list[str]:
+    """The exported records without the bookkeeping a re-resolution stamps anew."""
+    out = []
+    for line in lines:
+        record = json.loads(line)
+        if record["type"] == "header":
+            continue
+        props = record.get("properties", {})
+        for key in ("updated_at", "recorded_at", "version", "embedding", "forgotten_at", "at"):
+            props.pop(key, None)
+        out.append(json.dumps(record, sort_keys=True))
+    return sorted(out)
+
+
+async def test_an_import_into_a_renamed_group_honours_the_source_tombstones(
+    memory: GraphMemory, store: Store, group: str
+) -> None:
+    """Regression (issue 16, defect 1): importing the export of a forgotten group under another
+    group name resurrected its content there (the renamed keys match no tombstone); the source
+    group's tombstones are checked as well."""
+    await ingest(memory, group)
+    exported = await _export(memory, group)
+    await memory.forget_group(group)
+    copy = group + "-copy"
+
+    report = await memory.import_records(exported, target_group=copy)
+
+    assert report.forgotten == len(STORY) and _sizes(await counts(store, copy)) == EMPTY
+    await memory.forget_group(copy, purge_tombstones=True)
+    await memory.forget_group(group, purge_tombstones=True)
+
+
+async def test_restore_honours_tombstones_written_after_the_backup(
+    memory: GraphMemory, store: Store, group: str, tmp_path: Path
+) -> None:
+    """Regression (issue 16, defect 1): ``restore`` of a backup taken before a forget brought the
+    forgotten episode back; it runs the same check as import."""
+    ids = await ingest(memory, group)
+    await memory.backup(tmp_path / "b", group_ids=[group])
+    await memory.forget_episode(group, ids["e5"])  # "I work at Globex."
+
+    report = await memory.restore(tmp_path / "b")
+
+    assert report.forgotten == 1
+    statements = {f.statement for f in await memory.list_facts(group, include_history=True)}
+    assert not any("Globex" in s for s in statements)
+    back = await memory.restore(tmp_path / "b", allow_forgotten=True)
+    assert back.tombstones_removed == 1 and (await counts(store, group))["tombstones"] == 0
+    await memory.forget_group(group, purge_tombstones=True)
+
+
+def test_cli_import_reports_forgotten_and_allow_forgotten_brings_it_back(
+    memory: GraphMemory, group: str, tmp_path: Path
+) -> None:
+    """Regression (issue 16, defect 1): ``graphmem import`` reports the forgotten episodes it left
+    out, and only ``--allow-forgotten`` brings them back."""
+    del memory  # the fixture stamped and migrated the database
+    runner = CliRunner()
+    path = tmp_path / "seed.jsonl"
+    path.write_text(seed_file(group), encoding="utf-8")
+    assert runner.invoke(cli, ["import", str(path)]).exit_code == 0
+    assert runner.invoke(cli, ["forget", "--group", group, "--yes"]).exit_code == 0
+
+    skipped = runner.invoke(cli, ["import", str(path)])
+
+    assert skipped.exit_code == 0 and "left out 1 forgotten episodes" in skipped.output, skipped.output
+    back = runner.invoke(cli, ["import", str(path), "--allow-forgotten"])
+    assert back.exit_code == 0 and "brought back 1 forgotten episodes" in back.output, back.output
+    assert "--allow-forgotten" in runner.invoke(cli, ["restore", "--help"]).output
+    runner.invoke(cli, ["forget", "--group", group, "--purge-tombstones", "--yes"])
