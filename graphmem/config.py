@@ -62,6 +62,8 @@ class Settings(BaseSettings):
     cache_dir: Path = Path.home() / ".cache" / "graphmem"
     neo4j_host: str = "127.0.0.1"
     neo4j_port: int = 7687
+    # Neo4j's HTTP API and Neo4j Browser (http://host:port/browser/) on the local Neo4j; 0 = Bolt only
+    neo4j_http_port: int = Field(default=7474, ge=0, le=65535)
     neo4j_heap: str = "1g"
     neo4j_pagecache_mb: int = 512
     neo4j_auth: bool = False

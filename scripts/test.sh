@@ -13,6 +13,7 @@ started=0
 if [ -z "${NEO4J_URI:-}" ]; then
   export GRAPHMEM_HOME="${GRAPHMEM_HOME:-.graphmem/test}"
   export GRAPHMEM_NEO4J_PORT="${GRAPHMEM_NEO4J_PORT:-7688}"
+  export GRAPHMEM_NEO4J_HTTP_PORT="${GRAPHMEM_NEO4J_HTTP_PORT:-7475}"  # beside a `make run` on 7474
   if ! "$BIN/graphmem" neo4j status | grep -q "bolt answers"; then
     "$BIN/graphmem" neo4j start || exit 1
     started=1

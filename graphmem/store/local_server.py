@@ -202,6 +202,7 @@ def start(settings: Settings) -> ServerStatus:
         str(settings.neo4j_tx_memory_mb),
         str(settings.neo4j_tx_total_memory_mb),
         str(settings.neo4j_stuck_query_grace_s),
+        str(settings.neo4j_http_port),
     ]
     with open(_log_file(settings), "ab") as log:
         proc = subprocess.Popen(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import httpx
 import pytest
 from neo4j import GraphDatabase
 
@@ -11,6 +12,7 @@ from graphmem.config import Settings
 from graphmem.store import local_server
 
 PORT = 7699
+HTTP_PORT = 7698
 
 
 @pytest.fixture(scope="module")
@@ -21,6 +23,7 @@ def own(tmp_path_factory: pytest.TempPathFactory) -> Settings:
             "neo4j_uri": None,
             "neo4j_dir": tmp_path_factory.mktemp("n4"),
             "neo4j_port": PORT,
+            "neo4j_http_port": HTTP_PORT,
             "neo4j_heap": "512m",
             "neo4j_pagecache_mb": 64,
         }
@@ -75,3 +78,16 @@ def test_stop_when_not_running_says_so(own: Settings) -> None:
 
 def test_log_file_is_written(own: Settings) -> None:
     assert Path(local_server.status(own).log_file).exists()
+
+
+def test_neo4j_browser_is_served_on_the_http_connector(own: Settings) -> None:
+    """The local Neo4j starts as the community server does (server.http.enabled): Neo4j's HTTP API
+    and Neo4j Browser answer on loopback beside Bolt."""
+    local_server.start(own)
+    page = httpx.get(f"http://127.0.0.1:{HTTP_PORT}/browser/", timeout=30)
+    assert page.status_code == 200
+    assert "text/html" in page.headers["content-type"] and "Neo4j Browser" in page.text
+    discovery = httpx.get(
+        f"http://127.0.0.1:{HTTP_PORT}/", headers={"Accept": "application/json"}, timeout=30
+    )
+    assert discovery.json()["bolt_direct"].endswith(f":{PORT}")

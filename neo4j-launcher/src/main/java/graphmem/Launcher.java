@@ -4,12 +4,16 @@ import java.lang.reflect.Field;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.neo4j.configuration.GraphDatabaseSettings;
 import org.neo4j.configuration.connectors.BoltConnector;
+import org.neo4j.configuration.connectors.HttpConnector;
+import org.neo4j.configuration.connectors.HttpsConnector;
 import org.neo4j.configuration.helpers.SocketAddress;
 import org.neo4j.dbms.api.DatabaseManagementService;
 import org.neo4j.dbms.api.DatabaseManagementServiceBuilder;
@@ -20,13 +24,18 @@ import org.neo4j.kernel.api.TerminationMark;
 import org.neo4j.kernel.api.query.ExecutingQuery;
 import org.neo4j.kernel.impl.api.KernelTransactions;
 import org.neo4j.kernel.internal.GraphDatabaseAPI;
+import org.neo4j.server.CommunityBootstrapper;
 
 /**
  * Embedded Neo4j Community with the Bolt connector, for graphmem's local runtime.
  *
  * Usage: java -Xmx.. -cp lib/*:classes graphmem.Launcher HOME HOST PORT PAGECACHE_MB AUTH(true|false)
- *        [TX_TIMEOUT_S TX_MAX_MB TX_TOTAL_MAX_MB STOP_GRACE_S]
+ *        [TX_TIMEOUT_S TX_MAX_MB TX_TOTAL_MAX_MB STOP_GRACE_S [HTTP_PORT]]
  * Writes HOME/launcher.pid once Bolt is listening; a shutdown hook (SIGTERM) stops the DBMS cleanly.
+ *
+ * HTTP_PORT > 0 starts the database the way the community server does (CommunityBootstrapper, with
+ * server.http.enabled), so Neo4j's HTTP API and Neo4j Browser (the neo4j-browser jar on the class
+ * path) answer on HOST:HTTP_PORT/browser/; 0 starts the embedded DBMS with Bolt only.
  *
  * Bounds on a runaway query: db.transaction.timeout (TX_TIMEOUT_S, the default for transactions
  * that set none), db.memory.transaction.max (TX_MAX_MB per transaction) and
@@ -51,22 +60,57 @@ public final class Launcher {
         double stopGraceS = args.length > 8 ? Double.parseDouble(args[8]) : 2.0;
         Files.createDirectories(home);
 
-        DatabaseManagementServiceBuilder builder = new DatabaseManagementServiceBuilder(home)
-                .setConfig(BoltConnector.enabled, true)
-                .setConfig(BoltConnector.listen_address, new SocketAddress(host, port))
-                .setConfig(GraphDatabaseSettings.auth_enabled, auth)
-                .setConfig(GraphDatabaseSettings.pagecache_memory, ByteUnit.mebiBytes(pageCacheMb))
-                .setConfig(GraphDatabaseSettings.udc_enabled, false)
-                .setConfig(GraphDatabaseSettings.transaction_timeout, Duration.ofSeconds(txTimeoutS))
-                .setConfig(GraphDatabaseSettings.transaction_monitor_check_interval, Duration.ofMillis(500));
-        if (txMaxMb > 0) {
-            builder.setConfig(GraphDatabaseSettings.memory_transaction_max_size, ByteUnit.mebiBytes(txMaxMb));
+        long httpPort = args.length > 9 ? Long.parseLong(args[9]) : 0;
+        Runnable shutdown;
+        DatabaseManagementService dbms;
+        if (httpPort > 0) {
+            Map<String, String> config = new HashMap<>();
+            config.put(BoltConnector.enabled.name(), "true");
+            config.put(BoltConnector.listen_address.name(), host + ":" + port);
+            config.put(GraphDatabaseSettings.auth_enabled.name(), Boolean.toString(auth));
+            config.put(GraphDatabaseSettings.pagecache_memory.name(), pageCacheMb + "m");
+            config.put(GraphDatabaseSettings.udc_enabled.name(), "false");
+            config.put(GraphDatabaseSettings.transaction_timeout.name(), txTimeoutS + "s");
+            config.put(GraphDatabaseSettings.transaction_monitor_check_interval.name(), "500ms");
+            if (txMaxMb > 0) {
+                config.put(GraphDatabaseSettings.memory_transaction_max_size.name(), txMaxMb + "m");
+            }
+            if (txTotalMaxMb > 0) {
+                config.put(GraphDatabaseSettings.memory_transaction_global_max_size.name(), txTotalMaxMb + "m");
+            }
+            config.put(HttpConnector.enabled.name(), "true");
+            config.put(HttpConnector.listen_address.name(), host + ":" + httpPort);
+            // discovery (GET /) and the Browser's connect form point at this Bolt port, not 7687
+            config.put(BoltConnector.advertised_address.name(), host + ":" + port);
+            config.put(HttpConnector.advertised_address.name(), host + ":" + httpPort);
+            config.put(HttpsConnector.enabled.name(), "false");
+            CommunityBootstrapper server = new CommunityBootstrapper();
+            int code = server.start(home, config);
+            if (code != 0) {
+                System.out.println("graphmem-launcher: the server did not start (exit code " + code + ")");
+                System.exit(code);
+            }
+            dbms = server.getDatabaseManagementService();
+            shutdown = server::stop;
+        } else {
+            DatabaseManagementServiceBuilder builder = new DatabaseManagementServiceBuilder(home)
+                    .setConfig(BoltConnector.enabled, true)
+                    .setConfig(BoltConnector.listen_address, new SocketAddress(host, port))
+                    .setConfig(GraphDatabaseSettings.auth_enabled, auth)
+                    .setConfig(GraphDatabaseSettings.pagecache_memory, ByteUnit.mebiBytes(pageCacheMb))
+                    .setConfig(GraphDatabaseSettings.udc_enabled, false)
+                    .setConfig(GraphDatabaseSettings.transaction_timeout, Duration.ofSeconds(txTimeoutS))
+                    .setConfig(GraphDatabaseSettings.transaction_monitor_check_interval, Duration.ofMillis(500));
+            if (txMaxMb > 0) {
+                builder.setConfig(GraphDatabaseSettings.memory_transaction_max_size, ByteUnit.mebiBytes(txMaxMb));
+            }
+            if (txTotalMaxMb > 0) {
+                builder.setConfig(
+                        GraphDatabaseSettings.memory_transaction_global_max_size, ByteUnit.mebiBytes(txTotalMaxMb));
+            }
+            dbms = builder.build();
+            shutdown = dbms::shutdown;
         }
-        if (txTotalMaxMb > 0) {
-            builder.setConfig(
-                    GraphDatabaseSettings.memory_transaction_global_max_size, ByteUnit.mebiBytes(txTotalMaxMb));
-        }
-        DatabaseManagementService dbms = builder.build();
 
         CountDownLatch stopped = new CountDownLatch(1);
         if (stopGraceS > 0) {
@@ -77,10 +121,11 @@ public final class Launcher {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             System.out.println("graphmem-launcher: shutting down");
             stopped.countDown();
-            dbms.shutdown();
+            shutdown.run();
         }, "graphmem-shutdown"));
         Files.writeString(home.resolve("launcher.pid"), Long.toString(ProcessHandle.current().pid()));
-        System.out.println("graphmem-launcher: bolt on " + host + ":" + port + " home " + home);
+        System.out.println("graphmem-launcher: bolt on " + host + ":" + port
+                + (httpPort > 0 ? ", http and Neo4j Browser on " + host + ":" + httpPort : "") + " home " + home);
         stopped.await();
     }
 
