@@ -157,6 +157,7 @@ def table(result: dict[str, Any]) -> str:
     lines.append(
         f"{result['n_conversations']} conversations, {result['turns']} turns, "
         f"{result['observation_turns']} observation turns; malformed: {result['malformed']['pronoun']} pronoun, "
-        f"{result['malformed']['subject']} subject; labels: {result['labels_total']}"
+        f"{result['malformed']['subject']} subject; labels: {result['labels_total']}; "
+        f"precision weighted by family: {_cell(result['precision_weighted'])}"
     )
     return "\n".join(lines)

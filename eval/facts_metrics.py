@@ -15,6 +15,7 @@ conversation's ``sample_id`` under ``conversation``.
   EVIDENCED_BY (per family: by a current fact of that family).
 - **precision**: correct / labelled, over the produced facts that a hand label matches on
   (conversation, dia_id, predicate, statement); ``vague`` and ``wrong`` both count against it.
+  ``precision_weighted`` weights each family's precision by its share of the facts.
 """
 
 from __future__ import annotations
@@ -218,8 +219,19 @@ def score(conversations: Sequence[ConversationFacts], labels: dict[LabelKey, str
         result["by_conversation"][conv.sample_id] = {
             k: block[k] for k in ("facts", "facts_per_turn", "coverage", "malformed_rate", "precision")
         }
+    result["precision_weighted"] = _weighted(result["by_family"])
     result["labels_total"] = len(labels)
     return result
+
+
+def _weighted(by_family: dict[str, dict[str, Any]]) -> float | None:
+    """Precision per family weighted by the family's share of the facts (the labelling sample
+    over-represents small families), over the families that have labelled facts."""
+    judged = {k: v for k, v in by_family.items() if v["precision"] is not None}
+    total = sum(v["facts"] for v in judged.values())
+    if not total:
+        return None
+    return round(sum(v["precision"] * v["facts"] for v in judged.values()) / total, 4)
 
 
 def stratified_sample(

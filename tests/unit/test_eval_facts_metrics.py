@@ -113,6 +113,8 @@ def test_score_counts_coverage_from_current_facts_malformed_reasons_and_labelled
     assert result["by_family"]["place_work"]["coverage"] == 0.25
     assert result["by_family"]["preference"]["malformed_rate"] == 1.0
     assert result["by_conversation"]["c1"]["facts"] == 5 and result["labels_total"] == 3
+    # place_work: 2 facts, precision 1.0; event: 1 fact, 0.0; preference has no labelled fact
+    assert result["precision_weighted"] == round(2 / 3, 4)
 
 
 def test_coverage_counts_every_observed_turn_a_current_fact_cites() -> None:
