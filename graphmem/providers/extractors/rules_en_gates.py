@@ -78,7 +78,10 @@ def new_claims(rule_claims: list[Claim], parse_claims: list[tuple[Claim, str]]) 
         if any(_overlaps(c.obj, clause) and c.obj.casefold() in clause.casefold() for c in rule_claims):
             continue
         same_subject = [c for c in rule_claims if c.subject == claim.subject]
-        if any(c.predicate == claim.predicate or _overlaps(c.obj, claim.obj) for c in same_subject):
+        if any(
+            (c.predicate == claim.predicate and c.kind == claim.kind) or _overlaps(c.obj, claim.obj)
+            for c in same_subject
+        ):
             continue
         if any(c.subject == claim.subject and _overlaps(c.obj, claim.obj) for c in kept):
             continue

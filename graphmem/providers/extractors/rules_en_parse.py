@@ -172,6 +172,8 @@ def _clause(verb: Token, speakers: Speakers) -> list[Claim]:
     subject_token = _subject_token(verb)
     if subject_token is None:
         return []
+    if verb.lemma_ == "be" and subject_token.pos_ == "NOUN":
+        return _possessed(verb, subject_token, speakers)
     subject = _resolve_subject(subject_token, verb, speakers)
     if subject is None:
         return []
@@ -507,6 +509,56 @@ def _copula(verb: Token, speakers: Speakers) -> list[Claim]:
         return []
     value = _phrase(obj, speakers)
     return [Claim(f"is_{adj.lower_}_{prep.lower_}", value)] if value else []
+
+
+_POSSESSED: dict[str, str] = {
+    **dict.fromkeys("home house apartment flat place condo studio loft address".split(), "lives_in"),
+    **dict.fromkeys("job office workplace employer company work firm".split(), "works_at"),
+    **dict.fromkeys("role title position occupation profession".split(), "job_title"),
+}
+
+
+def _possessed(verb: Token, noun: Token, speakers: Speakers) -> list[Claim]:
+    """ "Walter's apartment is in Stockholm", "Rachel's new employer is Massive Dynamic", "Yusuf's
+    role at Deloitte is graphic designer", "My job is at Nvidia": the possessor's lives_in /
+    works_at / job_title."""
+    predicate = _POSSESSED.get(noun.lemma_.lower())
+    owner = next((c for c in noun.children if c.dep_ == "poss"), None)
+    if predicate is None or owner is None or _negated(verb) or _hypothetical(verb):
+        return []
+    subject: str | None
+    if owner.lower_ in ("my", "our"):
+        subject = SPEAKER
+    elif owner.pos_ == "PROPN" and (name := _name(owner)) is not None:
+        subject = name
+    else:
+        return []
+    attr = next((c for c in verb.children if c.dep_ in ("attr", "acomp")), None)
+    place = next(
+        (
+            o
+            for p in verb.children
+            if p.dep_ == "prep" and p.lower_ in ("in", "at", "with")
+            for o in p.children
+            if o.dep_ == "pobj"
+        ),
+        None,
+    )
+    claims: list[Claim] = []
+    if predicate == "job_title":
+        if attr is not None and attr.lower_ in JOBS and (value := _phrase(attr, speakers)):
+            claims.append(Claim("job_title", value.lower(), subject=subject))
+        org = next(
+            (o for p in noun.children if p.dep_ == "prep" for o in p.children if o.pos_ == "PROPN"), None
+        )
+        if claims and org is not None and (value := _phrase(org, speakers)):
+            claims.append(Claim("works_at", value, subject=subject, object_kind="organization"))
+        return claims
+    target = place if place is not None else attr
+    if target is None or target.pos_ != "PROPN" or (value := _phrase(target, speakers)) is None:
+        return []
+    kind = "place" if predicate == "lives_in" else "organization"
+    return [Claim(predicate, value, subject=subject, object_kind=kind)]
 
 
 def _past(verb: Token) -> bool:
