@@ -13,7 +13,9 @@ import pytest
 
 from graphmem.config import Settings
 from graphmem.errors import ConfigError
+from graphmem.providers.embedders import embed_query
 from graphmem.providers.embedders.factory import embedder_from_settings, local_embedder
+from graphmem.providers.embedders.hashing import HashingEmbedder
 from graphmem.providers.embedders.minilm_numpy import BertNumpyEmbedder, bundled_model_dir
 from graphmem.providers.embedders.minilm_onnx import BertOnnxEmbedder, MiniLMOnnxEmbedder
 from graphmem.providers.embedders.model_dir import read_spec
@@ -195,3 +197,13 @@ def test_an_unreadable_weights_file_is_a_config_error(tmp_path: Path, tiny: tupl
     with pytest.raises(ConfigError, match=r"cannot read model\.safetensors") as info:
         local_embedder(root).embed(["x"])
     assert info.value.details["field"] == "GRAPHMEM_EMBED_MODEL_DIR"
+
+
+def test_search_embeds_queries_with_the_query_prefix(tiny: tuple[Path, TinyShape]) -> None:
+    """`embed_query` (what the search pipeline calls) uses the embedder's own query method where
+    there is one, and plain ``embed`` for embedders without prefixes (hashing, test fakes)."""
+    root, _ = tiny
+    e5 = local_embedder(root, passage_prefix="passage: ", query_prefix="query: ")
+    assert np.allclose(embed_query(e5, "where"), local_embedder(root).embed(["query: where"]), atol=1e-6)
+    hashing = HashingEmbedder(8)
+    assert np.array_equal(embed_query(hashing, "where"), hashing.embed(["where"]))
