@@ -13,6 +13,7 @@ from graphmem.errors import (
     ExtractionFailed,
     Forbidden,
     GraphMemError,
+    IdempotencyConflict,
     InvalidInput,
     InvalidQuery,
     InvalidTimeRange,
@@ -20,6 +21,7 @@ from graphmem.errors import (
     PayloadTooLarge,
     StoreUnavailable,
     Unauthorized,
+    UnknownParameter,
 )
 from graphmem.memory import GraphMemory
 from graphmem.models import (
@@ -50,6 +52,7 @@ __all__ = [
     "Forbidden",
     "GraphMemError",
     "GraphMemory",
+    "IdempotencyConflict",
     "IngestResult",
     "InvalidInput",
     "InvalidQuery",
@@ -59,4 +62,5 @@ __all__ = [
     "Settings",
     "StoreUnavailable",
     "Unauthorized",
+    "UnknownParameter",
 ]

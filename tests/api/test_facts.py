@@ -187,3 +187,14 @@ async def test_a_corrected_fact_says_expired_and_links_its_correction(api: Api) 
     assert (new.json()["status"], new.json()["corrects"]) == ("active", change["fact_id"])
     retracted = await api.call("agent_a", "DELETE", f"/v1/groups/{api.group_a}/facts/{new.json()['id']}")
     assert retracted.json()["status"] == "expired"
+
+
+async def test_a_fact_written_without_valid_from_can_be_corrected(api: Api) -> None:
+    """Bug: PATCH of a fact written without ``valid_from`` was a 500: its claim was stored without
+    ``at`` (None is left out of the JSON) and could not be read back (``Claim.from_json``)."""
+    [change] = await _create(api, {"subject": "Gus", "predicate": "lives_in", "object": "Oslo"})
+    url = f"/v1/groups/{api.group_a}/facts/{change['fact_id']}"
+    version = (await api.call("agent_a", "GET", url)).json()["version"]
+    r = await api.call("agent_a", "PATCH", url, json={"object": "Bergen"}, headers={"If-Match": str(version)})
+    assert r.status_code == 200, r.text
+    assert r.json()["object"] == "Bergen" and r.json()["corrects"] == change["fact_id"]
