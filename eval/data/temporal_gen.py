@@ -15,6 +15,9 @@ A compositional generator (EVAL.md §1 format) whose dimensions are:
 
 Split: within each (language, predicate, form) family list, families at even positions are
 development families and families at odd positions are test families (``temporal_gen_phrases``).
+``--heldout`` also writes ``temporal_gen_heldout.jsonl`` from the families of
+``temporal_gen_heldout_phrases`` (split ``heldout``), written apart from the others so that no
+extractor change could have seen them before they were measured.
 A case uses families of one split only, so no test phrasing appears in the development file. The
 extractor may be tuned on the development file, never on the test file.
 
@@ -29,6 +32,7 @@ predicate) draws from its own seeded generator. Run from the repository root:
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import re
 import zlib
@@ -68,6 +72,7 @@ from temporal_gen_phrases import (
 SEED = 20261201
 OUT_DIR = Path(__file__).parent
 SPLITS = ("dev", "test")
+HELDOUT = "heldout"
 LANGS = ("en", "zh")
 PREDICATES = ("lives_in", "works_at", "job_title")
 # Cases per family of each form (per split, language and predicate).
@@ -76,9 +81,17 @@ _ALT = re.compile(r"<([^<>|]*)\|([^<>]*)>")
 
 
 def families(lang: str, predicate: str, form: str, split: str) -> tuple[Family, ...]:
-    """The families of one split: even positions are dev, odd positions are test."""
+    """The families of one split: even positions are dev, odd positions are test; ``heldout``
+    uses every family of ``temporal_gen_heldout_phrases``."""
+    if split == HELDOUT:
+        return _heldout()[(lang, predicate)][form]
     listed = FAMILIES[(lang, predicate)][form]
     return listed[SPLITS.index(split) :: 2]
+
+
+def _heldout() -> dict[tuple[str, str], dict[str, tuple[Family, ...]]]:
+    module = importlib.import_module("temporal_gen_heldout_phrases")
+    return module.FAMILIES  # type: ignore[no-any-return]
 
 
 def article(noun: str) -> str:
@@ -297,8 +310,11 @@ def summary(cases: list[Case]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out-dir", type=Path, default=OUT_DIR)
+    parser.add_argument(
+        "--heldout", action="store_true", help="also write temporal_gen_heldout.jsonl (held-out families)"
+    )
     args = parser.parse_args()
-    for split in SPLITS:
+    for split in (*SPLITS, HELDOUT) if args.heldout else SPLITS:
         cases = build_split(split)
         out = args.out_dir / f"temporal_gen_{split}.jsonl"
         with out.open("w", encoding="utf-8") as fh:
