@@ -5,8 +5,9 @@ alternates the two kinds of call so both see the same server state and noise:
 
     NEO4J_URI=bolt://127.0.0.1:7688 .venv/bin/python scripts/bench_mcp.py --queries 200
 
-Both sides are measured from the client: the plain route with one keep-alive httpx client, MCP with
-the official SDK's client (one connection, the protocol it negotiates). A benchmark, not a test.
+All are measured from the client: the plain route with one keep-alive httpx client; ``mcp`` with the
+official SDK's client (the protocol it negotiates); ``mcp_raw`` as one JSON-RPC POST per call from
+the same httpx client (the server's share without the SDK client's). A benchmark, not a test.
 """
 
 from __future__ import annotations
@@ -52,7 +53,8 @@ def pct(values: list[float], q: float) -> float:
 
 
 async def run(url: str, group: str, n: int, mode: str) -> dict[str, list[float]]:
-    times: dict[str, list[float]] = {"http": [], "mcp": []}
+    times: dict[str, list[float]] = {"http": [], "mcp": [], "mcp_raw": []}
+    raw_headers = {"Accept": "application/json, text/event-stream", "MCP-Protocol-Version": "2025-11-25"}
     async with httpx.AsyncClient(base_url=url, timeout=60) as http, httpx2.AsyncClient(timeout=60) as h2:
         episodes = [
             {"content": t, "reference_time": f"2024-0{i + 1}-01T00:00:00Z", "external_id": f"b{i}"}
@@ -72,9 +74,16 @@ async def run(url: str, group: str, n: int, mode: str) -> dict[str, list[float]]
                 result = await mcp.call_tool("search_memory", {"query": query, "k": 10, "group_id": group})
                 mcp_s = time.perf_counter() - began
                 assert not result.is_error
+                call = {"name": "search_memory", "arguments": {"query": query, "k": 10, "group_id": group}}
+                message = {"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": call}
+                began = time.perf_counter()
+                raw = await http.post("/mcp", json=message, headers=raw_headers)
+                raw_s = time.perf_counter() - began
+                assert raw.status_code == 200 and "error" not in raw.json()
                 if i >= 10:
                     times["http"].append(http_s * 1000)
                     times["mcp"].append(mcp_s * 1000)
+                    times["mcp_raw"].append(raw_s * 1000)
         await http.delete(f"/v1/groups/{group}", params={"purge_tombstones": "true"})
     return times
 
@@ -97,8 +106,11 @@ def main() -> None:
             f"{name:5s} n={len(values)} p50={pct(values, 0.5):.2f} ms p99={pct(values, 0.99):.2f} ms "
             f"mean={statistics.fmean(values):.2f} ms"
         )
-    added = [m - h for m, h in zip(times["mcp"], times["http"], strict=True)]
-    print(f"added by MCP: p50={pct(added, 0.5):.2f} ms p99={pct(added, 0.99):.2f} ms (paired per query)")
+    for name in ("mcp", "mcp_raw"):
+        added = [m - h for m, h in zip(times[name], times["http"], strict=True)]
+        print(
+            f"added by {name}: p50={pct(added, 0.5):.2f} ms p99={pct(added, 0.99):.2f} ms (paired per query)"
+        )
 
 
 if __name__ == "__main__":
