@@ -110,12 +110,36 @@ def _clean_extraction(x: Extraction) -> Extraction:
 
 
 def _extract(ctx: MemoryContext, episodes: list[tuple[str, EpisodeIn]]) -> list[Extraction]:
+    batch = getattr(ctx.extractor, "extract_batch", None)
+    if batch is not None:  # the rules extractor: one parser pass, and "you" is the other speaker
+        from graphmem.providers.extractors.rules import ExtractRequest
+
+        others = _other_speakers([ep for _, ep in episodes])
+        requests = [
+            ExtractRequest(ep.content, ep.speaker, ep.reference_time, other)
+            for (_, ep), other in zip(episodes, others, strict=True)
+        ]
+        return [_clean_extraction(x) for x in batch(requests)]
     return [
         _clean_extraction(
             ctx.extractor.extract(content=ep.content, speaker=ep.speaker, reference_time=ep.reference_time)
         )
         for _, ep in episodes
     ]
+
+
+def _other_speakers(episodes: list[EpisodeIn]) -> list[str | None]:
+    """For each episode, the other speaker of its session when the batch shows exactly two."""
+    speakers: dict[str, set[str]] = {}
+    for ep in episodes:
+        if ep.session_id and ep.speaker:
+            speakers.setdefault(ep.session_id, set()).add(ep.speaker)
+    out: list[str | None] = []
+    for ep in episodes:
+        names = speakers.get(ep.session_id or "", set())
+        rest = names - {ep.speaker} if len(names) == 2 else set()
+        out.append(next(iter(rest)) if rest else None)
+    return out
 
 
 def _drafts(prepared: list[Prepared]) -> list[Draft]:
@@ -213,9 +237,11 @@ async def prepare_episodes(
         if status is None and key not in new_ids:
             new_ids[key] = str(uuid.uuid4())
             fresh.append((key, ep))
-    extractions = await asyncio.to_thread(_extract, ctx, fresh)
+    # extraction (a thread) overlaps the embedding: on two cores the parser is not on the critical path
+    extractions, vectors = await asyncio.gather(
+        asyncio.to_thread(_extract, ctx, fresh), ctx.embed([indexed_text(ep) for _, ep in fresh])
+    )
     prepared = [Prepared(new_ids[k], k, ep, x) for (k, ep), x in zip(fresh, extractions, strict=True)]
-    vectors = await ctx.embed([indexed_text(p.episode) for p in prepared])
     return PreparedBatch(
         group_id, allow_forgotten, keyed, known, new_ids, prepared, vectors, replace, replaced
     )
