@@ -14,6 +14,7 @@ SUBCOMMANDS = {
     "speed": "graphmem_cli.eval_speed_cmd:speed",
     "ingest": "graphmem_cli.eval_ingest_cmd:ingest_speed",
     "facts": "graphmem_cli.eval_facts_cmd:facts",
+    "load": "graphmem_cli.eval_load_cmd:load",
 }
 
 

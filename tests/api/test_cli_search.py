@@ -1,20 +1,17 @@
-"""``graphmem search`` from the command line, and the load-test script's guards."""
+"""``graphmem search`` from the command line, and ``graphmem eval load``'s guards."""
 
 from __future__ import annotations
 
 import asyncio
 import json
-import sys
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from eval import load
+from graphmem_cli.eval_load_cmd import load as load_command
 from graphmem_cli.search_cmd import search as search_command
 from tests.api.conftest import Api, seed
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
-import loadtest
 
 
 async def test_cli_search_table_json_and_as_of(api: Api) -> None:
@@ -49,19 +46,26 @@ async def test_cli_search_table_json_and_as_of(api: Api) -> None:
         ("http://example.com", False),
     ],
 )
-def test_loadtest_accepts_only_loopback(url: str, ok: bool) -> None:
-    assert loadtest.is_loopback_url(url) is ok
+def test_load_accepts_only_loopback(url: str, ok: bool) -> None:
+    assert load.is_loopback_url(url) is ok
+    if not ok:
+        with pytest.raises(ValueError, match="non-loopback"), load.server(load.LoadConfig(url=url), {}):
+            pass
 
 
-def test_loadtest_summary_and_bounds() -> None:
-    stats = loadtest.Stats()
+def test_load_stats_and_bounds() -> None:
+    stats = load.Stats()
     for ms in range(1, 101):
         stats.record("search", ms / 1000, None)
     stats.record("write", 0.5, "http_503")
-    args = loadtest.parse(["--clients", "4", "--groups", "2", "--seconds", "1"])
-    out = loadtest.summary(stats, 2.0, args)
-    assert out["requests"] == 101 and out["errors"] == 1 and out["throughput_rps"] == 50.5
-    assert out["search"] == {"n": 100, "p50_ms": 51.0, "p90_ms": 91.0, "p99_ms": 100.0}
-    for bad in (["--clients", "0"], ["--clients", "4", "--groups", "5"]):
-        with pytest.raises(SystemExit):
-            loadtest.parse(bad)
+    assert stats.errors == {"http_503": 1}
+    assert load._latency(stats.latencies["search"]) == {
+        "n": 100,
+        "p50_ms": 50.5,
+        "p90_ms": 90.1,
+        "p99_ms": 99.0,
+    }
+    runner = CliRunner()
+    for bad in (["--clients", "0"], ["--clients", "a,b"], ["--seconds", "0"], ["--write-ratio", "2"]):
+        result = runner.invoke(load_command, bad)
+        assert result.exit_code == 2, (bad, result.output)

@@ -1,0 +1,286 @@
+"""``graphmem eval load``: many concurrent agents against one API, on loopback (EVAL.md §6).
+
+It seeds ``groups`` fresh tenants, then for each client count runs that many clients for ``seconds``
+(client i uses group i mod G): each loops a search (``1 - write_ratio``) or a one-episode write, until
+the time or the request bound is spent. A client honours ``429`` + ``Retry-After`` the way an agent's
+SDK should (it waits, then retries the same request, at most ``MAX_RETRIES`` times): a shed request
+is counted under ``shed``, never as an error unless it is finally refused. Every acknowledged write
+is checked afterwards: the groups must hold exactly the seeded episodes plus the acknowledged ones.
+It stops by itself and forgets its groups.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import os
+import random
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+import httpx
+
+from eval.metrics import percentile
+
+ROOT = Path(__file__).resolve().parents[1]
+NAMES = ["Alice", "Bob", "Carol", "Dan", "Erin", "Frank", "Grace", "Heidi", "Ivan", "Judy"]
+CITIES = ["Berlin", "Paris", "Rome", "Oslo", "Lima", "Quito", "Kyoto", "Cairo", "Dublin", "Austin"]
+ORGS = ["Acme", "Globex", "Initech", "Umbrella", "Hooli", "Stark", "Wayne", "Wonka"]
+QUERIES = ["where does {n} live?", "who does {n} work for?", "{n} moved", "what does {n} like?", "{c}"]
+MAX_RETRIES = 8
+MAX_REQUESTS = 200_000  # per client count: a hard bound besides the time
+
+
+@dataclass(frozen=True)
+class LoadConfig:
+    clients: tuple[int, ...] = (1, 8, 32, 128)
+    seconds: float = 30.0
+    write_ratio: float = 0.2
+    groups: int = 8
+    seed_episodes: int = 20
+    timeout_s: float = 60.0
+    url: str | None = None  # a running server (loopback only); None: start one
+    key: str | None = None
+    workers: int | None = None  # of the server this command starts (None: the serve default)
+
+
+@dataclass
+class Stats:
+    latencies: dict[str, list[float]] = field(default_factory=lambda: {"search": [], "write": []})
+    errors: dict[str, int] = field(default_factory=dict)
+    shed: int = 0
+    written: dict[str, int] = field(default_factory=dict)  # group -> acknowledged new episodes
+
+    def record(self, kind: str, seconds: float, outcome: str | None) -> None:
+        self.latencies[kind].append(seconds)
+        if outcome:
+            self.errors[outcome] = self.errors.get(outcome, 0) + 1
+
+
+def is_loopback_url(url: str) -> bool:
+    host = urlparse(url).hostname or ""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _episode(rng: random.Random) -> dict[str, str]:
+    n, c, o = rng.choice(NAMES), rng.choice(CITIES), rng.choice(ORGS)
+    day = rng.randrange(365)
+    return {
+        "content": rng.choice(
+            [f"{n} lives in {c}.", f"{n} works at {o}.", f"{n} moved to {c}.", f"{n} likes {c} and {o}."]
+        ),
+        "reference_time": f"2024-{1 + day % 12:02d}-{1 + day % 28:02d}T12:00:00Z",
+        "speaker": rng.choice(NAMES).lower(),
+        "session_id": f"load-{rng.randrange(8)}",
+        "external_id": uuid.uuid4().hex,  # distinct: every acknowledged write is a new episode
+    }
+
+
+async def _post(client: httpx.AsyncClient, url: str, body: dict[str, Any], stats: Stats) -> httpx.Response:
+    """POST, honouring 429 + Retry-After (a shed request is retried, the same body, later)."""
+    for _ in range(MAX_RETRIES):
+        response = await client.post(url, json=body)
+        if response.status_code != 429:
+            return response
+        stats.shed += 1
+        await asyncio.sleep(min(5.0, float(response.headers.get("Retry-After", "1"))))
+    return response
+
+
+async def _one(
+    client: httpx.AsyncClient, group: str, rng: random.Random, cfg: LoadConfig, stats: Stats
+) -> None:
+    write = rng.random() < cfg.write_ratio
+    kind = "write" if write else "search"
+    if write:
+        url, body = f"/v1/groups/{group}/episodes", _episode(rng)
+    else:
+        query = rng.choice(QUERIES).format(n=rng.choice(NAMES), c=rng.choice(CITIES))
+        url, body = f"/v1/groups/{group}/search", {"query": query, "k": 10}
+    began = time.perf_counter()
+    try:
+        response = await _post(client, url, body, stats)
+        outcome = None if response.status_code < 400 else f"http_{response.status_code}"
+    except httpx.HTTPError as exc:
+        outcome = type(exc).__name__
+    stats.record(kind, time.perf_counter() - began, outcome)
+    if write and outcome is None:
+        stats.written[group] = stats.written.get(group, 0) + 1
+
+
+def _headers(cfg: LoadConfig) -> dict[str, str]:
+    return {"Authorization": f"Bearer {cfg.key}"} if cfg.key else {}
+
+
+async def _client_loop(
+    base: str, cfg: LoadConfig, group: str, seed: int, deadline: float, budget: list[int], stats: Stats
+) -> None:
+    rng = random.Random(seed)
+    async with httpx.AsyncClient(base_url=base, headers=_headers(cfg), timeout=cfg.timeout_s) as client:
+        while time.monotonic() < deadline and budget[0] > 0:
+            budget[0] -= 1
+            await _one(client, group, rng, cfg, stats)
+
+
+def _latency(values: list[float]) -> dict[str, float | int]:
+    ms = [v * 1000 for v in values]
+    return {
+        "n": len(ms),
+        "p50_ms": round(percentile(ms, 50), 1),
+        "p90_ms": round(percentile(ms, 90), 1),
+        "p99_ms": round(percentile(ms, 99), 1),
+    }
+
+
+async def _episode_counts(base: str, cfg: LoadConfig, groups: list[str]) -> dict[str, int]:
+    async with httpx.AsyncClient(base_url=base, headers=_headers(cfg), timeout=60) as client:
+        listed = (await client.get("/v1/groups")).json()["groups"]
+    counts = {g["group_id"]: int(g["episodes"]) for g in listed}
+    return {g: counts.get(g, 0) for g in groups}
+
+
+async def _run_clients(base: str, cfg: LoadConfig, groups: list[str], clients: int) -> dict[str, Any]:
+    before = await _episode_counts(base, cfg, groups)
+    stats = Stats()
+    budget = [MAX_REQUESTS]
+    began = time.monotonic()
+    deadline = began + cfg.seconds
+    await asyncio.gather(
+        *(
+            _client_loop(base, cfg, groups[i % len(groups)], 1000 * clients + i, deadline, budget, stats)
+            for i in range(clients)
+        )
+    )
+    elapsed = time.monotonic() - began
+    after = await _episode_counts(base, cfg, groups)
+    lost = sum(before[g] + stats.written.get(g, 0) - after[g] for g in groups)
+    every = stats.latencies["search"] + stats.latencies["write"]
+    return {
+        "clients": clients,
+        "seconds": round(elapsed, 1),
+        "requests": len(every),
+        "errors": sum(stats.errors.values()),
+        "error_kinds": stats.errors,
+        "shed_429": stats.shed,
+        "acknowledged_writes": sum(stats.written.values()),
+        "acknowledged_writes_missing": lost,
+        "throughput_rps": round(len(every) / elapsed, 1) if elapsed else 0.0,
+        "search": _latency(stats.latencies["search"]),
+        "write": _latency(stats.latencies["write"]),
+    }
+
+
+async def _seed(base: str, cfg: LoadConfig, group: str) -> None:
+    rng = random.Random(group)
+    async with httpx.AsyncClient(base_url=base, headers=_headers(cfg), timeout=300) as client:
+        batch = {"episodes": [_episode(rng) for _ in range(cfg.seed_episodes)]}
+        (await client.post(f"/v1/groups/{group}/episodes", json=batch)).raise_for_status()
+
+
+async def _forget(base: str, cfg: LoadConfig, group: str) -> None:
+    async with httpx.AsyncClient(base_url=base, headers=_headers(cfg), timeout=300) as client:
+        await client.delete(f"/v1/groups/{group}")
+
+
+async def run_load(base: str, cfg: LoadConfig, progress: Callable[[str], None]) -> dict[str, Any]:
+    prefix = f"load-{uuid.uuid4().hex[:8]}"
+    groups = [f"{prefix}-{i}" for i in range(cfg.groups)]
+    await asyncio.gather(*(_seed(base, cfg, g) for g in groups))
+    runs = []
+    try:
+        for clients in cfg.clients:
+            progress(f"load: {clients} clients for {cfg.seconds:.0f} s")
+            runs.append(await _run_clients(base, cfg, groups, clients))
+    finally:
+        await asyncio.gather(*(_forget(base, cfg, g) for g in groups), return_exceptions=True)
+    return {
+        "groups": cfg.groups,
+        "write_ratio": cfg.write_ratio,
+        "seconds": cfg.seconds,
+        "url": base,
+        "workers": cfg.workers,
+        "runs": runs,
+    }
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def server(cfg: LoadConfig, env: dict[str, str]) -> Iterator[str]:
+    """The target: ``cfg.url`` (loopback only), or a no-auth ``graphmem serve`` on a free loopback port."""
+    if cfg.url is not None:
+        if not is_loopback_url(cfg.url):
+            raise ValueError(f"refusing a non-loopback URL: {cfg.url}")
+        yield cfg.url.rstrip("/")
+        return
+    port = _free_port()
+    full = {**os.environ, **env, "GRAPHMEM_NO_AUTH": "1", "GRAPHMEM_HOST": "127.0.0.1"}
+    full["GRAPHMEM_PORT"] = str(port)
+    if cfg.workers is not None:
+        full["GRAPHMEM_WORKERS"] = str(cfg.workers)
+    command = [str(Path(sys.executable).with_name("graphmem")), "serve"]
+    process = subprocess.Popen(
+        command, cwd=ROOT, env=full, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 300
+        while True:
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("the API server this load test started did not become ready")
+            try:
+                if httpx.get(f"{base}/readyz", timeout=5).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.5)
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
+def plot(result: dict[str, Any], out: Path) -> Path:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    runs = result["runs"]
+    clients = [r["clients"] for r in runs]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
+    left.plot(clients, [r["throughput_rps"] for r in runs], marker="o")
+    left.set(xscale="log", xlabel="clients", ylabel="requests/s", title="throughput")
+    for kind, style in (("search", "-"), ("write", "--")):
+        for q in ("p50_ms", "p99_ms"):
+            right.plot(clients, [r[kind][q] for r in runs], style, marker="o", label=f"{kind} {q[:3]}")
+    right.set(xscale="log", yscale="log", xlabel="clients", ylabel="ms", title="latency")
+    right.legend()
+    fig.tight_layout()
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "load.png"
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path

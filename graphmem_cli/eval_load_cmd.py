@@ -1,0 +1,108 @@
+"""``graphmem eval load``: concurrent clients against one API on loopback (EVAL.md §6)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from graphmem_cli.common import count_option, guarded, log_to_stderr, run_async
+
+
+def _table(result: dict[str, Any]) -> str:
+    head = f"{'clients':>7} {'req/s':>7} {'errors':>6} {'shed':>5} {'lost':>4}  search p50/p90/p99 ms   write p50/p90/p99 ms"
+    lines = [head]
+    for r in result["runs"]:
+        s, w = r["search"], r["write"]
+        lines.append(
+            f"{r['clients']:>7} {r['throughput_rps']:>7} {r['errors']:>6} {r['shed_429']:>5} "
+            f"{r['acknowledged_writes_missing']:>4}  {s['p50_ms']:>6} / {s['p90_ms']} / {s['p99_ms']}"
+            f"   {w['p50_ms']:>6} / {w['p90_ms']} / {w['p99_ms']}"
+            + (f"   {json.dumps(r['error_kinds'])}" if r["error_kinds"] else "")
+        )
+    return "\n".join(lines)
+
+
+def _clients(value: str) -> tuple[int, ...]:
+    try:
+        counts = tuple(int(v) for v in value.split(",") if v.strip())
+    except ValueError as exc:
+        raise click.BadParameter("a comma-separated list of counts, e.g. 1,8,32,128") from exc
+    if not counts or any(not 1 <= c <= 512 for c in counts):
+        raise click.BadParameter("each client count must be 1..512")
+    return counts
+
+
+@click.command("load")
+@click.option(
+    "--clients", default="1,8,32,128", show_default=True, help="Client counts, run one after another."
+)
+@click.option(
+    "--seconds", type=click.FloatRange(1, 600), default=30.0, show_default=True, help="Per client count."
+)
+@click.option("--write-ratio", type=click.FloatRange(0, 1), default=0.2, show_default=True)
+@count_option("--groups", default=8, help="Tenants; client i uses group i mod G.")
+@count_option("--seed-episodes", default=20, help="Episodes seeded into each group first.")
+@click.option("--url", default=None, help="A running server (loopback only); default: start one.")
+@click.option("--key", envvar="GRAPHMEM_LOAD_KEY", default=None, help="API key for --url (admin or agent).")
+@count_option("--workers", default=None, help="Worker processes of the server this command starts.")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Write load.png and load.json here.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object last.")
+@guarded
+def load(
+    clients: str,
+    seconds: float,
+    write_ratio: float,
+    groups: int,
+    seed_episodes: int,
+    url: str | None,
+    key: str | None,
+    workers: int | None,
+    out: Path | None,
+    as_json: bool,
+) -> None:
+    """Run 1, 8, 32 and 128 concurrent clients (a search/write mix over G groups) against the API.
+
+    Loopback only; bounded in time and requests; stops by itself and forgets its groups. Without
+    --url it starts `graphmem serve` (no auth, loopback) against NEO4J_URI or the local Neo4j.
+
+    \b
+    Example:
+      graphmem eval load --clients 1,8,32,128 --seconds 30 --out out/load
+    """
+    from eval.load import LoadConfig, plot, run_load, server
+    from graphmem_cli.common import ensure_server, settings
+
+    cfg = LoadConfig(
+        clients=_clients(clients),
+        seconds=seconds,
+        write_ratio=write_ratio,
+        groups=groups,
+        seed_episodes=seed_episodes,
+        url=url,
+        key=key,
+        workers=workers,
+    )
+    env: dict[str, str] = {}
+    if url is None:
+        local = settings()
+        ensure_server(local)
+        env["NEO4J_URI"] = local.effective_uri
+    try:
+        with server(cfg, env) as base:
+            result = run_async(run_load(base, cfg, log_to_stderr))
+    except (ValueError, RuntimeError) as exc:
+        raise click.ClickException(str(exc)) from exc
+    if out is not None:
+        result["png"] = str(plot(result, out))
+        (out / "load.json").write_text(json.dumps(result, indent=2))
+    click.echo(_table(result))
+    if as_json:
+        click.echo(json.dumps(result))
