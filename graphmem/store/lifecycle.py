@@ -105,6 +105,16 @@ async def write_tombstones(tx: Tx, *, group_id: str, rows: list[dict[str, Any]],
         await run(tx, q.WRITE_TOMBSTONES, group_id=group_id, rows=rows, now=now)
 
 
+async def write_group_tombstone(tx: Tx, *, group_id: str, key: str, now: datetime) -> None:
+    await run(tx, q.WRITE_GROUP_TOMBSTONE, group_id=group_id, key=key, now=now)
+
+
+async def group_forgotten_at(tx: Tx, *, keys: list[str]) -> datetime | None:
+    """The latest ``forgotten_at`` of the group markers under ``keys`` (None: no such group)."""
+    rows = await run(tx, q.GROUP_FORGOTTEN_AT, keys=keys)
+    return rows[0]["forgotten_at"] if rows else None
+
+
 async def tombstoned_keys(tx: Tx, *, keys: list[str]) -> set[str]:
     """Which of ``keys`` (episode idempotency keys, in any group) a tombstone holds."""
     if not keys:

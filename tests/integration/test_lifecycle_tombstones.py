@@ -9,6 +9,7 @@ from typing import Any
 from click.testing import CliRunner
 
 from graphmem.memory import GraphMemory
+from graphmem.models.fact import FactIn
 from graphmem.store.driver import Store
 from graphmem_cli.main import cli
 from tests.integration.test_lifecycle_support import (
@@ -37,9 +38,11 @@ async def test_a_forgotten_group_stays_forgotten_when_its_export_is_imported(
 ) -> None:
     """Regression (issue 16, defect 1): ingest a group, export it, forget the group, import the
     export: the forgotten episodes and facts came back and search found them. They are left out
-    and reported as ``forgotten``; ``allow_forgotten`` brings them back and removes their
-    tombstones, so the graph never holds an episode and its tombstone at once."""
+    and reported as ``forgotten`` (an explicit fact, which has no episode tombstone, too: the
+    group's marker covers everything exported before the forget); ``allow_forgotten`` brings them
+    back and removes the tombstones, so the graph never holds an episode and its tombstone."""
     ids = await ingest(memory, group)
+    await memory.add_facts(group, [FactIn(subject="Bob", predicate="likes", object="oolong tea")])
     exported = await _export(memory, group)
     fact_ids = [f.id for f in await memory.list_facts(group, include_history=True)]
     entity_ids = [r["properties"]["id"] for r in exported if r.get("label") == "Entity"]
@@ -51,7 +54,7 @@ async def test_a_forgotten_group_stays_forgotten_when_its_export_is_imported(
     assert _sizes(await counts(store, group)) == EMPTY
     assert (await counts(store, group))["tombstones"] == len(STORY)
     gone = Gone(
-        texts=["I moved to Paris.", "Alice lives in Paris", "我住在上海。"],
+        texts=["I moved to Paris.", "Alice lives in Paris", "我住在上海。", "Bob likes oolong tea"],
         episode_ids=list(ids.values()),
         fact_ids=fact_ids,
         entity_ids=entity_ids,
@@ -68,6 +71,10 @@ async def test_a_forgotten_group_stays_forgotten_when_its_export_is_imported(
     assert restored["tombstones"] == 0 and restored["episodes"] == len(STORY)
     result = await memory.search(group, "Where does Alice live?")
     assert "Alice lives in Paris" in {h.fact.statement for h in result.facts}
+    assert "Bob likes oolong tea" in {f.statement for f in await memory.facts_about(group, "Bob")}
+    await memory.forget_group(group, purge_tombstones=True)
+    purged = await memory.import_records(exported)  # no tombstones left: a plain restore
+    assert purged.forgotten == 0 and _sizes(await counts(store, group)) == _sizes(restored)
     await memory.forget_group(group, purge_tombstones=True)
 
 

@@ -10,6 +10,7 @@ Deleting nodes marks the group reset (``reset_seq``) for change-feed readers (gr
 
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import replace
@@ -77,14 +78,24 @@ async def forget_entity(ctx: MemoryContext, group_id: str, entity_id: str) -> Fo
         return await _finish(tx, group_id, before, updated, now)
 
 
+def group_tombstone_key(group_id: str) -> str:
+    """The key of a forgotten group's marker tombstone (beside its episodes' idempotency keys)."""
+    return hashlib.sha256(f"{group_id}\x1fgroup".encode()).hexdigest()
+
+
 async def forget_group(ctx: MemoryContext, group_id: str, *, purge_tombstones: bool = False) -> ForgetReport:
     """Tenant purge: every episode, fact and entity and the Group node. Tombstones are written for
-    the episodes and kept (a re-ingest reports "forgotten") unless ``purge_tombstones``."""
+    the episodes and kept (a re-ingest reports "forgotten") with a marker for the group (an import
+    of an export taken before now leaves it all out), unless ``purge_tombstones``."""
     async with ctx.store.transaction() as tx:
         now = ctx.clock()
         await repo.lock_existing_group(tx, group_id=group_id)
         before = await repo.group_counts(tx, group_id=group_id)
         await repo.delete_group(tx, group_id=group_id, now=now, purge_tombstones=purge_tombstones)
+        if not purge_tombstones:
+            await repo.write_group_tombstone(
+                tx, group_id=group_id, key=group_tombstone_key(group_id), now=now
+            )
         after = await repo.group_counts(tx, group_id=group_id)
         report = _report(before, after, updated=0)
         if purge_tombstones:

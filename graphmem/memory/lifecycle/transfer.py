@@ -25,7 +25,7 @@ from graphmem.clock import as_utc
 from graphmem.errors import Conflict, InvalidInput
 from graphmem.memory.context import MemoryContext
 from graphmem.memory.lifecycle import records, retarget
-from graphmem.memory.lifecycle.forget import rewrite_slots
+from graphmem.memory.lifecycle.forget import group_tombstone_key, rewrite_slots
 from graphmem.models.lifecycle import ImportReport
 from graphmem.store import context, writes
 from graphmem.store import lifecycle as repo
@@ -34,6 +34,13 @@ from graphmem.text import episode_text, node_text_fields
 
 EXPORT_LABELS = ("Entity", "Episode", "Fact", "Tombstone")
 EMBEDDED = {"Episode": "content", "Fact": "statement", "Entity": "name"}
+
+
+def _parse_time(value: Any) -> datetime | None:
+    try:
+        return as_utc(datetime.fromisoformat(str(value)))
+    except (TypeError, ValueError):
+        return None
 
 
 def _claim_episodes(properties: dict[str, Any]) -> frozenset[str]:
@@ -122,6 +129,8 @@ class _Importer:
         self.forgotten: set[str] = set()  # ids of the episodes left out (tombstoned), this group
         self.fact_episodes: list[tuple[str, frozenset[str]]] = []  # (slot, episodes its claims cite)
         self.entity_ids: list[str] = []  # entities imported: those left with nothing go at the end
+        self.predates_forget = False  # the file's group was forgotten after this export: skip it all
+        self.group_markers: list[str] = []  # allow_forgotten: group tombstones to delete
         self.report = ImportReport()
 
     async def add(self, record: dict[str, Any]) -> None:
@@ -129,12 +138,14 @@ class _Importer:
         if kind == "header":
             await self.finish_group()
             self._start(records.check_header(record))
+            await self._check_group_forgotten()
         elif self.header is None:
             raise InvalidInput("an export starts with a header record", details={"type": kind})
         elif kind == "node":
             await self._node(record)
         elif kind == "rel":
-            self._rel(record)
+            if not self.predates_forget:
+                self._rel(record)
         else:
             raise InvalidInput(f"unknown record type {kind!r}", details={"type": kind})
 
@@ -153,10 +164,28 @@ class _Importer:
         if self.group not in self.report.groups:
             self.report.groups.append(self.group)
 
+    async def _check_group_forgotten(self) -> None:
+        """Whether the file's group (or the target) was forgotten after the file was exported."""
+        assert self.header is not None
+        keys = sorted({group_tombstone_key(self.source), group_tombstone_key(self.group)})
+        async with self.ctx.store.transaction(write=False) as tx:
+            forgotten_at = await repo.group_forgotten_at(tx, keys=keys)
+        exported_at = _parse_time(self.header.get("exported_at"))
+        if forgotten_at is None or exported_at is None or exported_at > as_utc(forgotten_at):
+            return
+        if self.allow_forgotten:
+            self.group_markers = keys
+        else:
+            self.predates_forget = True
+
     async def _node(self, record: dict[str, Any]) -> None:
         label = str(record.get("label"))
         if label not in repo.NODE_LABELS:
             raise InvalidInput(f"unknown node label {label!r}", details={"label": label})
+        if self.predates_forget:  # the group's forget wrote tombstones for all of it: nothing to add
+            self.report.forgotten += label == "Episode"
+            self.report.forgotten_facts += label == "Fact"
+            return
         properties = records.decode_properties(record)
         source_key = properties.get("key") if label == "Episode" else None
         if properties.get("group_id") != self.source:
@@ -215,6 +244,9 @@ class _Importer:
     async def finish_group(self) -> None:
         if self.header is None:
             return
+        if self.predates_forget:
+            self.predates_forget = False
+            return
         for label in list(self.nodes):
             await self._flush(label)
         by_type: dict[str, list[dict[str, Any]]] = defaultdict(list)
@@ -238,9 +270,10 @@ class _Importer:
             await writes.lock_group(tx, group_id=self.group, now=self.ctx.clock())
             await repo.reset_group(tx, group_id=self.group)
             await self._strip_forgotten(tx, sessions)
+            await repo.delete_tombstones(tx, keys=self.group_markers)
             await context.refresh_sessions(tx, group_id=self.group, session_ids=sessions)
             await repo.recount_group(tx, group_id=self.group, now=self.ctx.clock())
-        self.forgotten, self.fact_episodes, self.entity_ids = set(), [], []
+        self.forgotten, self.fact_episodes, self.entity_ids, self.group_markers = set(), [], [], []
 
     async def _strip_forgotten(self, tx: Tx, sessions: list[str]) -> None:
         """As ``forget`` does for the episodes left out: strip their claims from the imported facts

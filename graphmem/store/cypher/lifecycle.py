@@ -44,7 +44,7 @@ CALL () {
   MATCH (n:Entity {group_id: $group_id})
   RETURN count(n) AS entities, sum(COUNT { (n)--() }) AS entity_degree
 }
-CALL () { MATCH (n:Tombstone {group_id: $group_id}) RETURN count(n) AS tombstones }
+CALL () { MATCH (n:Tombstone {group_id: $group_id}) WHERE n.scope IS NULL RETURN count(n) AS tombstones }
 RETURN episodes, facts, entities, tombstones,
        (episode_degree + fact_degree + entity_degree) / 2 AS relationships
 """
@@ -136,6 +136,20 @@ WRITE_TOMBSTONES = """
 UNWIND $rows AS r
 MERGE (t:Tombstone {key: r.key})
 SET t.group_id = $group_id, t.content_hash = r.content_hash, t.forgotten_at = $now
+"""
+
+# A forgotten group's marker: everything exported from the group before ``forgotten_at`` is
+# forgotten content (explicit facts and entities carry no tombstone of their own).
+WRITE_GROUP_TOMBSTONE = """
+MERGE (t:Tombstone {key: $key})
+SET t.group_id = $group_id, t.scope = 'group', t.forgotten_at = $now
+"""
+
+GROUP_FORGOTTEN_AT = """
+UNWIND $keys AS k
+MATCH (t:Tombstone {key: k})
+WHERE t.scope = 'group'
+RETURN max(t.forgotten_at) AS forgotten_at
 """
 
 TOMBSTONED_KEYS = """
