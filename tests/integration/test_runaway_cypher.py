@@ -23,7 +23,7 @@ from graphmem.store import local_server
 from graphmem.store.driver import Store
 from tests.api.conftest import Api, make_api
 
-PORT = 7697
+PORT = 7696  # own port: 7697 is test_lifecycle_reembed's, 7698-7699 test_local_server's
 TIMEOUT_S = 2.0
 RUNAWAY = "RETURN reduce(s = '', i IN range(1, 100000000) | s + 'x') AS x"
 HUNGRY = "UNWIND range(1, 30000000) AS i RETURN size(collect(i)) AS n"
