@@ -37,6 +37,7 @@ ROUTERS = (
     episodes.router,
     facts.router,
     search.router,
+    search.scopes_router,
     entities.router,
     groups.router,
     cypher.router,

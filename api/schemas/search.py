@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from pydantic import ConfigDict
+from pydantic import ConfigDict, Field
 
+from graphmem.models.common import GroupId
 from graphmem.models.search import SearchRequest, SearchResult
 
 
@@ -25,3 +26,16 @@ class SearchBody(SearchRequest):
 class SearchResponse(SearchResult):
     """Ranked facts, episodes and entities with per-channel scores and provenance, plus ``context``:
     an assembled text block within the token budget, ready for a prompt."""
+
+
+class MultiSearchBody(SearchRequest):
+    """One search over several groups (a private and a shared one): ``groups`` must all be groups the
+    key can read (default: every group of an agent key). Fused in one ranking; each hit carries its
+    ``group_id``."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"query": "where does alice live?", "groups": ["alice", "team-a"]}]},
+    )
+
+    groups: list[GroupId] | None = Field(default=None, min_length=1, max_length=20)

@@ -9,10 +9,11 @@ from typing import Any
 
 from graphmem.clock import Clock, utc_now
 from graphmem.config import Settings
-from graphmem.memory import browse, corrections, ingestion, lifecycle, reads
+from graphmem.memory import browse, corrections, ingestion, lifecycle, reads, scopes
 from graphmem.memory.browse import GroupSummary, SessionTurn
 from graphmem.memory.context import MemoryContext
 from graphmem.memory.ingestion import PreparedBatch
+from graphmem.memory.write_gate import WriteGate
 from graphmem.models.entity import EntityRecord
 from graphmem.models.episode import EpisodeIn, EpisodeRecord, IngestResult
 from graphmem.models.fact import FactIn, FactRecord
@@ -86,6 +87,11 @@ class GraphMemory:
                 index_max_nodes=settings.index_max_nodes,
                 index_sync_limit=settings.index_sync_limit,
                 index_ann_threshold=settings.index_ann_threshold,
+                write_gate=WriteGate(
+                    per_group=settings.write_queue_per_group,
+                    total=settings.write_queue_total,
+                    wait_s=settings.write_wait_s,
+                ),
             )
         except BaseException:
             await store.close()
@@ -229,6 +235,10 @@ class GraphMemory:
         """Hybrid search (bm25 + vector + graph, fused and reranked) with provenance."""
         req = query if isinstance(query, SearchRequest) else SearchRequest(query=query, **options)
         return await self.searcher.search(group_id, req)
+
+    async def search_groups(self, group_ids: Sequence[str], request: SearchRequest) -> SearchResult:
+        """One search over several groups, fused by rank, each hit labelled with its group."""
+        return await scopes.search_groups(self.searcher, group_ids, request)
 
     async def cypher(
         self,

@@ -29,6 +29,7 @@ class Hit(BaseModel):
     score: float
     channels: dict[str, float] = {}
     ranks: dict[str, int] = {}
+    group_id: str | None = None  # set by a search over several groups (memory/scopes.py)
 
 
 class FactHit(Hit):
