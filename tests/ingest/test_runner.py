@@ -449,3 +449,17 @@ async def test_retries_are_one_layer(tmp_path: Path, store: Store, retries: int)
     with pytest.raises(StoreUnavailable):
         await store.execute(deadlock)  # outside the runner the store keeps its deadlock retries
     assert tries == 6
+
+
+async def test_an_edited_record_is_a_dead_lettered_conflict(
+    tmp_path: Path, memory: GraphMemory, group: str
+) -> None:
+    """Bug: a re-sent external_id with other content counted as a duplicate and its text was
+    dropped silently; the record is dead-lettered as ``idempotency_conflict``, the rest ingested."""
+    first = write(tmp_path / "a.jsonl", [message(i) for i in range(3)])
+    assert (await run_ingest(memory, options(tmp_path, first, group=group))).ingested == 3
+    edited = write(tmp_path / "b.jsonl", [message(0), message(1, content="note one, edited"), message(3)])
+    summary = await run_ingest(memory, options(tmp_path, edited, group=group))
+    assert (summary.ingested, summary.duplicates, summary.rejected, summary.exit_code) == (1, 1, 1, 3)
+    [letter] = dead_letters(summary)
+    assert letter["line"] == 2 and letter["reason"].startswith("idempotency_conflict: ")
