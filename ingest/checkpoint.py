@@ -50,9 +50,7 @@ class Checkpoint:
         try:
             return cls(path, _parse(json.loads(text)))
         except (ValueError, TypeError, KeyError) as exc:
-            raise InvalidInput(
-                f"corrupt checkpoint {path}: {exc}", details={"path": str(path)}
-            ) from None
+            raise InvalidInput(f"corrupt checkpoint {path}: {exc}", details={"path": str(path)}) from None
 
     def get(self, source: str | Path) -> Position:
         """Position of ``source`` (all zeros when it has not been started)."""

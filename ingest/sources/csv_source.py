@@ -136,9 +136,7 @@ def _read_header(path: str | Path) -> tuple[list[str] | None, int, int]:
     return [column.strip() for column in row], feed.end, feed.last
 
 
-def resolve_columns(
-    header: list[str], mapping: Mapping[str, str] | None, group_field: str
-) -> dict[str, str]:
+def resolve_columns(header: list[str], mapping: Mapping[str, str] | None, group_field: str) -> dict[str, str]:
     """Episode field → column name; InvalidInput for unknown fields or missing required columns."""
     columns = {field: field for field in MESSAGE_FIELDS} | {"group_id": group_field}
     unknown = sorted(set(mapping or {}) - set(MESSAGE_FIELDS))

@@ -133,9 +133,7 @@ def _line_item(name: str, raw: RawLine, entry: _Entry, *, last: bool) -> SourceI
     )
 
 
-def _read_document(
-    name: str, document: Any, options: _Options, start_line: int
-) -> Iterator[SourceItem]:
+def _read_document(name: str, document: Any, options: _Options, start_line: int) -> Iterator[SourceItem]:
     conversations = document if isinstance(document, list) else [document]
     index = 0
     for number, conversation in enumerate(conversations, start=1):
@@ -176,9 +174,7 @@ def _messages_of(conversation: Any) -> list[Any]:
     return messages
 
 
-def _episode(
-    message: Any, conversation: dict[str, Any], external_id: str, zone: tzinfo
-) -> EpisodeIn:
+def _episode(message: Any, conversation: dict[str, Any], external_id: str, zone: tzinfo) -> EpisodeIn:
     if not isinstance(message, dict):
         raise RecordError(f"expected a message object, got {type(message).__name__}")
     stamp = message.get("timestamp") or conversation.get("timestamp")

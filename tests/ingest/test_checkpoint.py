@@ -22,9 +22,7 @@ def write_messages(path: Path, n: int, broken_every: int = 0) -> Path:
             lines.append("{not json " + str(i))
         else:
             lines.append(
-                json.dumps(
-                    {"content": f"m{i}", "timestamp": 1_700_000_000 + i, "external_id": f"e{i}"}
-                )
+                json.dumps({"content": f"m{i}", "timestamp": 1_700_000_000 + i, "external_id": f"e{i}"})
             )
     path.write_text("\n".join(lines) + "\n")
     return path
@@ -116,9 +114,7 @@ def run_batches(source: Path, state: Path, batch: int, stop_after: int | None) -
     """Ingest ``source`` in batches, committing after each; stop (crash) after some batches."""
     checkpoint = Checkpoint.load(state)
     position = checkpoint.get(source)
-    items = open_source(
-        source, "jsonl", group="g", start_offset=position.offset, start_line=position.line
-    )
+    items = open_source(source, "jsonl", group="g", start_offset=position.offset, start_line=position.line)
     seen: list[SourceItem] = []
     count, pending, batches = position.count, 0, 0
     for item in items:
