@@ -139,7 +139,10 @@ def test_plans_are_inferred_plans_not_the_fact() -> None:
     assert (plan.predicate, plan.literal, plan.source_kind) == ("plans", "下个月搬到成都", "inferred")
     (want,) = facts("我想去华为工作。")
     assert (want.predicate, want.source_kind) == ("plans", "inferred")
-    assert facts("我可能会搬到黔东南。") == []  # a hedged future without a date: nothing yet
+    (maybe,) = facts("我可能会搬到黔东南。")  # a hedged future: a plan, never lives_in
+    assert (maybe.predicate, maybe.literal, maybe.source_kind) == ("plans", "搬到黔东南", "inferred")
+    (will,) = facts("我明年会搬到上海。")
+    assert (will.predicate, will.literal, will.valid_from) == ("plans", "明年搬到上海", REF)
     assert [f.source_kind for f in facts("听说张伟搬到了上海。")] == ["inferred"]
 
 

@@ -9,8 +9,9 @@ sequence (``tokens``: jieba.posseg plus joined verb compounds, see ``rules_zh_to
    another person (你/他..., skipped); a clause without one keeps the previous clause's subject, and
    a sentence that opens without one (搬到上海了) is the speaker's when a frame reads it;
 2. modifiers before the verb: adverbs (已经, 现在), negation (不, 不再, 没 …了: the fact ends),
-   plans (打算/计划/想: a ``plans`` claim, inferred, never the fact itself), future (要/会: kept
-   only with a future time phrase), hedges (可能, 听说, 我觉得: inferred);
+   plans (打算/计划/想) and the future modals (要/会/将: 我明年会搬到X) give a ``plans`` claim,
+   inferred, never the fact itself (a dated change without a modal, 我下周一入职X, is the fact from
+   that date); hedges (可能, 听说, 我觉得) make the clause's claims inferred;
 3. the predicate frames of ``rules_zh_frames`` (lives_in, works_at, studies_at, located_at,
    job_title), whose values end at the token boundaries ``rules_zh_tokens.span`` finds; other
    predicates (likes, pets, status, owns, name) from the phrase table ``rules_zh_table``.
@@ -129,7 +130,10 @@ _QUESTION = re.compile(
     r"[吗嘛呢]$|哪里|哪儿|哪个|哪家|什么|谁|怎么|为什么|为何|几时|多少|是不是|有没有|是否|对吧|好吗"
 )
 _HYPOTHETICAL = re.compile(r"如果|假如|要是|假设|万一|的话|假使|倘若|想象|但愿|要不是")
-_MISTAKE = r"(?:我)?(?:之前|刚才|刚刚|前面|上次|先前|一开始)?(?:说错了|说错|搞错了|记错了|讲错了|打错了|写错了|弄错了|口误)"
+_MISTAKE = (
+    r"(?:我)?(?:之前|刚才|刚刚|前面|上次|先前|一开始)?(?:说错了|说错|搞错了|记错了|讲错了|打错了|写错了|弄错了|口误|"
+    r"(?:说|讲|写)的(?:不对|有误|错了|不准确))"
+)
 _MARK = re.compile(
     rf"^(?:(?:其实|实际上|事实上|{_MISTAKE}|更正一下|更正|纠正一下|纠正|哦不对|噢不对|啊不对|不对|"
     r"抱歉|对不起|不好意思|sorry|准确地说|确切地说|准确来说|应该说|我是说|我的意思是|我想说的是)"
@@ -141,6 +145,11 @@ _EXPLICIT = re.compile(r"错|更正|纠正|不对|口误|准确|确切|应该说
 _RETRACT = re.compile(
     rf"^(?:哦|噢|啊|呃|嗯|诶)?(?:不对|不是的|不不|哦不|不是不是|{_MISTAKE}|更正一下|更正|纠正一下|纠正|应该说|我是说|"
     r"我的意思是|准确地说|确切地说)(?:了)?[，,：:！!\s]*"
+)
+_FILLER = re.compile(r"^(?:呃+|嗯+|额+|啊+|哦+|噢+|唔+|诶+|欸+)$")
+# after a claim in the same sentence: 应该是Y / 准确地说是Y / 确切地说是Y
+_RETRACT_SHOULD = re.compile(
+    r"^(?:呃|嗯|哦|啊)?(?:应该|准确地说|确切地说|更准确地说|准确来说|严格来说)(?=是)"
 )
 _RETRACT_WHOLE = re.compile(r"^(?:哦|噢|啊|呃|嗯|诶)?(?:不是|不不|不)(?:了)?$")
 _BARE = re.compile(
@@ -247,7 +256,11 @@ def _clause_claims(clause: str, state: _State, *, last: bool) -> None:
         if clause.startswith(lead) and len(clause) > len(lead):
             state.hedged, clause = True, clause[len(lead) :]
             break
+    if _FILLER.match(clause):
+        return
     retract = _RETRACT_WHOLE.match(clause) or _RETRACT.match(clause)
+    if retract is None and state.claims and not state.correcting:
+        retract = _RETRACT_SHOULD.match(clause)
     if retract is not None:
         _retract(state)
         clause = clause[retract.end() :]
@@ -398,7 +411,7 @@ _REL = frozenset(
 )
 _OTHER = frozenset("你们 您 你 他们 她们 他 她 它 这 那 它们 大家 别人 人家 有人".split())
 _WE = frozenset("我们 咱们 我们俩 咱俩 我们家 我家 咱家 我们一家".split())
-_ROLE = frozenset("职位 职务 职业 岗位 头衔 工作".split())
+_ROLE = frozenset("职位 职务 职业 岗位 头衔 工作 身份 本职工作 本职".split())
 _WE_OK = frozenset({"lives_in", "relationship_status", "located_at", "has_pet", "owns", "plans"})
 _CONSIDER = frozenset("考虑 计划 打算 准备 筹划 规划".split())
 _MODAL_SKIP = frozenset("能 可以 还".split())
@@ -527,6 +540,8 @@ def _predicate(toks: list[Tok], i: int, state: _State, *, pro_drop: bool) -> lis
     if plan:
         return _plan(toks, i + 1, neg)
     claims = frame_claims(toks, i) or _unglued(toks, i)
+    if future and claims and not neg:  # 我明年会搬到X: said ahead, a plan until it happens
+        return _plan(toks, i, "")
     if neg:
         claims = claims or bare_zai(toks, i)
         if neg in ("没", "没有") and toks[-1].word != "了":

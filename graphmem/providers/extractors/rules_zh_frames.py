@@ -39,6 +39,7 @@ from graphmem.providers.extractors.rules_zh_tokens import (
     RETURN,
     STUDY_V,
     SWITCH,
+    TITLE_END,
     TRIP_V,
     WORK_AT,
     WORK_TO,
@@ -48,6 +49,7 @@ from graphmem.providers.extractors.rules_zh_tokens import (
     kind_of,
     skip,
     span,
+    text_of,
     well_formed,
 )
 
@@ -66,6 +68,8 @@ _SETTLE = frozenset("定居 落户 安家 移居 迁居".split())
 _REPORT = frozenset("报到 报道 入职 就职".split())
 _LIVE_DIRECT = frozenset("住 常住 长住 居住 久居 住进 住进了".split())  # 住杭州: the place follows
 _POST = frozenset("职务 职位 岗位 头衔".split())
+_STRICT_PROMOTE = frozenset("成为 成为了 变成 变成了 成了".split())
+_FOUND_JOB = frozenset("找到 找到了 找了 获得 获得了 得到 得到了".split())
 _STAFF = frozenset("员工 职员 雇员 一员 正式员工 老员工 新员工 人".split())
 _FOR = frozenset("为 给 替".split())
 
@@ -134,6 +138,8 @@ def _zai(toks: list[Tok], i: int) -> list[Claim]:
         return [Claim("studies_at", place)]
     if verb in TRIP_V:
         return [Claim("located_at", place)]
+    if verb in _FOUND_JOB and "工作" in text_of(toks[k + 1 :]):  # 在X找到了一份新工作
+        return [Claim("works_at", place)]
     if verb in AS_V:
         title, _ = _title(toks, k + 1)
         claims = [Claim("works_at", place)]
@@ -218,18 +224,24 @@ def _leave(toks: list[Tok], i: int) -> list[Claim]:
         value, j, flags = _value(toks, skip(toks, i + 1, frozenset({"了"})))
         if not value:
             return []
-        if at(toks, j, frozenset({"的"})) and at(toks, j + 1, _POST):  # 辞去了经理的职务
-            return [Claim("job_title", value, kind="end")]
+        if at(toks, j, frozenset({"一职"})) or (at(toks, j, frozenset({"的"})) and at(toks, j + 1, _POST)):
+            return [Claim("job_title", value, kind="end")]  # 辞去了经理的职务 / 经理一职
         is_place = at(toks, i, LEAVE) and kind_of(value, flags) == "place"
         return [Claim("lives_in" if is_place else "works_at", value, kind="end")]
     return []
 
 
 def _job(toks: list[Tok], i: int) -> list[Claim]:
+    if at(toks, i, TITLE_END):
+        title, _ = _title(toks, i + 1)
+        return [Claim("job_title", title, kind="end")] if title else []
+    if at(toks, i, _STRICT_PROMOTE):  # 成为了X的员工 / 成了一名律师: a job title or an employer
+        return _is(toks, i + 1)
     if at(toks, i, JOB_PROMOTE):
         title, _ = _title(toks, i + 1)
-        strict = toks[i].word in ("成为", "成为了", "变成", "变成了")
-        return [Claim("job_title", title)] if title and (not strict or is_job(title)) else []
+        if toks[i].word == "从事":  # 从事会计工作
+            title = title.removesuffix("工作").removesuffix("行业") if title else title
+        return [Claim("job_title", title)] if title else []
     if at(toks, i, frozenset({"是"})):
         return _is(toks, i + 1)
     if at(toks, i, AS_V) and at(toks, i + 1, frozenset({"的"})) and at(toks, i + 2, frozenset({"是"})):

@@ -47,6 +47,7 @@ LEAVE = _words("离开 离开了 告别")
 LEAVE_LIVE = _words("搬离 搬出 搬出了 搬离了 迁出 迁离")
 QUIT = _words("离职 辞职 退休 辞工 裸辞 被裁 被辞退 被开除")
 QUIT_OBJ = _words("辞去 辞掉 辞了 退出 离开")  # 辞去X的工作
+TITLE_END = _words("卸任 辞任 离任 卸下")  # 卸任X: the title ends
 GRADUATE = _words("毕业 退学 休学")
 RETURN = _words("回来 回来了 归来")
 DIRECTION = _words("去 来 到 回 回到")
@@ -54,7 +55,7 @@ JOB_PROMOTE = _words(
     "升职 升职为 升职成 升职成为 升为 升成 升任 晋升 晋升为 晋升成 提拔为 提升为 任命为 聘为 聘任为 "
     "被提拔为 被提升为 被任命为 被聘为 被聘任为 被评为 被提拔成 被升为 被晋升为 转岗为 转岗成 出任 "
     "当上 当上了 成为 成为了 变成 变成了 转行做 转行当 转行成 转做 改做 改当 转岗做 转岗当 改行做 改行当 "
-    "调任 调任为 转任 转为 改任"
+    "调任 调任为 转任 转为 改任 成了 升做 从事"
 )
 PLAN = _words("打算 计划 准备 想 想要 考虑 决定 希望 梦想 盼望 期待 规划 筹划 有意")
 FUTURE = _words("要 会 将 将要 即将 快要 就要 马上")
@@ -90,7 +91,8 @@ HIRED = _words("录用 聘用 雇用 雇佣 聘请 招聘 录取 聘 招进 录�
 FIRED = _words("裁员 裁 裁掉 辞退 开除 解雇 炒 炒了 炒鱿鱼 劝退")
 SWITCH = _words("换到 换去 转到 转去 调到 调去")  # 换到X工作: the verb after X decides
 FRAME_VERBS = (
-    HIRED
+    TITLE_END
+    | HIRED
     | FIRED
     | SWITCH
     | JOB_PROMOTE
@@ -111,7 +113,9 @@ FRAME_VERBS = (
 )
 STOP = (
     ADVERBS | PARTICLES | PREPS | PRONOUNS | NEG | PLAN | FUTURE | HEDGE | FRAME_VERBS | AS_V | RETURN
-) | _words("是 搬 搬家 回 面试 看看 看 见 找 换 换了 感觉 觉得 说 一趟 一下 几天 一段时间 很久 好久")
+) | _words(
+    "找到 找到了 获得 得到 一职 是 搬 搬家 回 面试 看看 看 见 找 换 换了 感觉 觉得 说 一趟 一下 几天 一段时间 很久 好久"
+)
 _COMPOUNDS = frozenset(
     MOVE_TO
     | WORK_TO
@@ -122,7 +126,8 @@ _COMPOUNDS = frozenset(
     | QUIT
     | MOVED_OUT
     | SWITCH
-    | _words("入职 升职 家住 住下 住下来 不再 说错 跳槽 再也不 早就不 已经不")
+    | TITLE_END
+    | _words("一职 入职 升职 家住 住下 住下来 不再 说错 跳槽 再也不 早就不 已经不")
 )
 _MAX_JOIN = 4
 _PUNCT = re.compile(r"^[\s，,。.！!？?；;：:、…~～\"'“”‘’（）()\[\]【】《》<>—\-]+$")
@@ -138,6 +143,7 @@ class Tok:
         return self.flag == "x" and bool(_PUNCT.match(self.word))
 
 
+_MODALS = FUTURE | PLAN | NEG | frozenset({"能"})
 _SPLIT = {
     "不住": ("不", "住"),
     "不在": ("不", "在"),
@@ -157,6 +163,8 @@ def join_compounds(pairs: Iterable[tuple[str, str]]) -> list[Tok]:
     toks: list[Tok] = []
     for word, flag in pairs:
         parts = _SPLIT.get(word)
+        if parts is None and len(word) >= 2 and word[0] in "我你他她" and word[1:] in _MODALS:
+            parts = (word[0], word[1:])  # 我会/搬到 → 我 会 搬到
         toks.extend([Tok(p, "d" if p in NEG else "v") for p in parts] if parts else [Tok(word, flag)])
     out: list[Tok] = []
     i = 0
@@ -243,12 +251,10 @@ def kind_of(value: str, flags: Iterable[str]) -> str:
         return "organization"
     if _PLACE.search(value):
         return "place"
-    tags = set(flags)
-    if "nt" in tags:
-        return "organization"
-    if "ns" in tags:
-        return "place"
-    return ""
+    tags = list(flags)
+    if len(tags) != 1:  # a name jieba cut into pieces (美/ns 团/n): its pieces' tags say nothing
+        return ""
+    return {"nt": "organization", "ns": "place"}.get(tags[0], "")
 
 
 def well_formed(value: str) -> bool:
