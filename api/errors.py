@@ -9,6 +9,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from api.logs import logger
 from graphmem.errors import GraphMemError
 
 STATUS_BY_CODE: dict[str, int] = {
@@ -28,6 +29,7 @@ STATUS_BY_CODE: dict[str, int] = {
     "config_error": 500,
     "embedding_mismatch": 500,
     "store_unavailable": 503,
+    "overloaded": 429,
     "query_timeout": 504,
     "embedder_unavailable": 503,
     "internal": 500,
@@ -66,7 +68,12 @@ async def _graphmem_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, GraphMemError)
     status = STATUS_BY_CODE.get(exc.code, 500)
     request.state.error_code = exc.code
-    return JSONResponse(exc.to_dict(), status_code=status, headers=HEADERS_BY_CODE.get(exc.code))
+    headers = HEADERS_BY_CODE.get(exc.code)
+    if exc.code == "overloaded":
+        headers = {"Retry-After": str(exc.details.get("retry_after_s", 1))}
+    if status == 503:  # the store is really unreachable: say why, once per response, for operators
+        logger.warning("store_unavailable", extra={"error_code": exc.code, "details": exc.details})
+    return JSONResponse(exc.to_dict(), status_code=status, headers=headers)
 
 
 def _field(error: dict[str, Any]) -> tuple[str, str]:

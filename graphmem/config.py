@@ -78,6 +78,11 @@ class Settings(BaseSettings):
     neo4j_stuck_query_grace_s: float = 2.0
     java_home: Path | None = Field(default=None, validation_alias=_env("JAVA_HOME"))
 
+    # write admission (graphmem/memory/write_gate.py): writes to one group queue in the process, FIFO;
+    # past these depths, or after waiting this long, a write gets 429 overloaded with Retry-After
+    write_queue_per_group: int = Field(default=256, ge=1)
+    write_queue_total: int = Field(default=2048, ge=1)
+    write_wait_s: float = Field(default=30.0, gt=0)
     embedder: str = "minilm"
     # hashing's size, and the size the openai embedder must answer (required there; checked on the
     # first response); for minilm and local the model fixes it (a set value must agree)

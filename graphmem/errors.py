@@ -17,6 +17,7 @@
     ├── ConfigError (config_error)
     │   └── EmbeddingMismatch (embedding_mismatch)
     ├── StoreUnavailable (store_unavailable, retryable)
+    ├── Overloaded (overloaded, retryable: details.retry_after_s)
     ├── QueryTimeout (query_timeout)
     └── EmbedderUnavailable (embedder_unavailable, retryable)
 
@@ -111,6 +112,14 @@ class EmbeddingMismatch(ConfigError):
 
 class StoreUnavailable(GraphMemError):
     code = "store_unavailable"
+    retryable = True
+
+
+class Overloaded(GraphMemError):
+    """Too much work is queued to take this request now; retry after ``details.retry_after_s``.
+    Nothing was written (HTTP 429, where 503 would say the store is down)."""
+
+    code = "overloaded"
     retryable = True
 
 

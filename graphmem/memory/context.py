@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from graphmem.clock import Clock, utc_now
+from graphmem.memory.write_gate import WriteGate
 from graphmem.ports import Embedder, Extractor
 from graphmem.store.driver import Store
 
@@ -25,6 +26,7 @@ class MemoryContext:
     index_max_nodes: int = 1_000_000
     index_sync_limit: int = 5_000
     index_ann_threshold: int = 10_000
+    write_gate: WriteGate = field(default_factory=WriteGate)
 
     async def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embedding is CPU-bound: run it off the event loop."""

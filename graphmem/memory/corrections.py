@@ -122,7 +122,8 @@ async def correct_fact(
         if claim.kind == "correct":
             await _link_correction(tx, group_id, fact_id, written.changes)
 
-    await ctx.store.execute(work)
+    async with ctx.write_gate.slot(group_id):
+        await ctx.store.execute(work)
     return await _current_of_slot(ctx, group_id, fact_id)
 
 
@@ -163,7 +164,8 @@ async def retract_fact(
             tx, group_id=group_id, slots=_slot(row, claim), vectors={}, embed_missing=ctx.embed, now=now
         )
 
-    await ctx.store.execute(work)
+    async with ctx.write_gate.slot(group_id):
+        await ctx.store.execute(work)
     return await _fact(ctx, group_id, fact_id)
 
 

@@ -13,6 +13,7 @@ from graphmem.memory import browse, corrections, ingestion, lifecycle, reads, sc
 from graphmem.memory.browse import GroupSummary, SessionTurn
 from graphmem.memory.context import MemoryContext
 from graphmem.memory.ingestion import PreparedBatch
+from graphmem.memory.write_gate import WriteGate
 from graphmem.models.entity import EntityRecord
 from graphmem.models.episode import EpisodeIn, EpisodeRecord, IngestResult
 from graphmem.models.fact import FactIn, FactRecord
@@ -86,6 +87,11 @@ class GraphMemory:
                 index_max_nodes=settings.index_max_nodes,
                 index_sync_limit=settings.index_sync_limit,
                 index_ann_threshold=settings.index_ann_threshold,
+                write_gate=WriteGate(
+                    per_group=settings.write_queue_per_group,
+                    total=settings.write_queue_total,
+                    wait_s=settings.write_wait_s,
+                ),
             )
         except BaseException:
             await store.close()

@@ -363,7 +363,8 @@ async def _commit(
         )
         return _CommitResult({p.key for p in live}, existing, fw.changes)
 
-    return await ctx.store.execute(work)
+    async with ctx.write_gate.slot(group_id):
+        return await ctx.store.execute(work)
 
 
 def _earliest_by_session(prepared: list[Prepared]) -> dict[str, datetime]:
