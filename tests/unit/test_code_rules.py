@@ -31,8 +31,3 @@ def test_environment_is_read_only_in_config() -> None:
         if re.search(r"os\.(getenv|environ)", p.read_text(encoding="utf-8")) and p.name != "config.py"
     ]
     assert offenders == []
-
-
-def test_modules_stay_small() -> None:
-    big = [str(p.relative_to(ROOT)) for p in _py_files() if len(p.read_text().splitlines()) > 450]
-    assert big == []
