@@ -132,6 +132,27 @@ async def test_an_import_into_a_renamed_group_honours_the_source_tombstones(
     await memory.forget_group(group, purge_tombstones=True)
 
 
+async def test_a_renamed_import_leaves_out_an_episode_forgotten_in_the_source_group(
+    memory: GraphMemory, store: Store, group: str
+) -> None:
+    """Regression (issue 16, defect 1): an episode forgotten in the source group came back in a
+    copy imported under another name (its key is rewritten for the copy and matched no tombstone);
+    the source key is checked too."""
+    ids = await ingest(memory, group)
+    exported = await _export(memory, group)
+    await memory.forget_episode(group, ids["e4"])  # "I moved to Paris."
+    copy = group + "-copy"
+
+    report = await memory.import_records(exported, target_group=copy)
+
+    assert report.forgotten == 1
+    assert _sizes(await counts(store, copy)) == _sizes(await counts(store, group))
+    current = {f.statement for f in await memory.facts_about(copy, "Alice")}
+    assert "Alice lives in Berlin" in current and "Alice lives in Paris" not in current
+    await memory.forget_group(copy, purge_tombstones=True)
+    await memory.forget_group(group, purge_tombstones=True)
+
+
 async def test_restore_honours_tombstones_written_after_the_backup(
     memory: GraphMemory, store: Store, group: str, tmp_path: Path
 ) -> None:
