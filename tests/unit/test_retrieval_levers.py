@@ -69,7 +69,9 @@ def test_facts_are_keys_of_the_episodes_they_evidence_whichever_arrives_first() 
     idx.apply("fact", [fact])  # before its episode
     idx.apply("episode", [turn("e1", "ana", "hello"), turn("e2", "ana", "moved last week")])
     keys = {"own": 1.0, "facts": 1.0}
+    assert not idx.fields.active  # no field postings until a search weighs fields
     assert [i for i, _ in idx.bm25("episode", ["lisbon"], 5, View(), fields=keys)] == ["e2"]
+    assert idx.fields.active
     assert idx.bm25("episode", ["lisbon"], 5, View(), fields={"own": 1.0}) == []
     idx.apply("fact", [{**fact, "expired_at": T}])  # retracted: no longer a key
     assert idx.bm25("episode", ["lisbon"], 5, View(), fields=keys) == []

@@ -13,6 +13,8 @@ document frequencies, and a recipe weighs them (``SearchConfig.field_weights``):
 
 Facts may arrive before or after their episodes (a load reads episodes first, a catch-up reads
 either): the link is kept by episode id and the field recomputed whenever either side changes.
+The postings are built on the first search that weighs fields (until then only the field texts are
+kept), so a tenant whose recipes never ask for them pays no index time for them.
 """
 
 from __future__ import annotations
@@ -40,6 +42,8 @@ def split_fields(row: Mapping[str, Any]) -> tuple[str, str]:
 class EpisodeFields:
     def __init__(self) -> None:
         self.lexical = {name: Lexical() for name in FIELDS}
+        self.texts: dict[str, dict[int, str]] = {name: {} for name in FIELDS}
+        self.active = False  # postings built (the first field-weighted search builds them)
         self.slot_of: dict[str, int] = {}  # episode id -> slot
         self.facts_of: defaultdict[str, set[int]] = defaultdict(set)  # episode id -> fact slots
         self.evidence_of: dict[int, tuple[str, ...]] = {}  # fact slot -> episode ids
@@ -48,8 +52,8 @@ class EpisodeFields:
     def set_episode(self, slot: int, episode_id: str, row: Mapping[str, Any]) -> None:
         own, context = split_fields(row)
         self.slot_of[episode_id] = slot
-        self.lexical["own"].set(slot, own)
-        self.lexical["context"].set(slot, context)
+        self._set("own", slot, own)
+        self._set("context", slot, context)
         self._refresh(episode_id)
 
     def set_fact(self, slot: int, row: Mapping[str, Any], *, live: bool) -> None:
@@ -73,10 +77,23 @@ class EpisodeFields:
         if slot is None:
             return
         texts = [self.fact_text[f] for f in sorted(self.facts_of.get(episode_id, ())) if f in self.fact_text]
-        self.lexical["facts"].set(slot, " ".join(texts))
+        self._set("facts", slot, " ".join(texts))
+
+    def _set(self, name: str, slot: int, text: str) -> None:
+        self.texts[name][slot] = text
+        if self.active:
+            self.lexical[name].set(slot, text)
+
+    def _activate(self) -> None:
+        for name, texts in self.texts.items():
+            for slot, text in texts.items():
+                self.lexical[name].set(slot, text)
+        self.active = True
 
     def scores(self, terms: list[str], weights: Mapping[str, float], size: int) -> np.ndarray:
         """Σ weight × BM25 of each field (each with its own statistics), one score per slot."""
+        if not self.active:
+            self._activate()
         out = np.zeros(size, dtype=np.float32)
         for name, weight in weights.items():
             if weight > 0 and name in self.lexical:
