@@ -131,6 +131,7 @@ def fact_brief(fact: FactRecord) -> dict[str, Any]:
     """A fact as an agent reads it: the statement, its times, its version and its evidence ids."""
     return {
         "id": fact.id,
+        "group_id": fact.group_id,
         "statement": fact.statement,
         "subject": fact.subject,
         "predicate": fact.predicate,
@@ -179,15 +180,26 @@ def register_tools(server: MCPServer[Any], env: ToolEnv) -> None:
         include_history: Annotated[bool, Field(description="Also superseded and ended facts.")] = False,
         token_budget: Annotated[int, Field(ge=0, le=32_000)] = 1000,
         k: Annotated[int, Field(ge=1, le=100)] = 10,
+        groups: Annotated[
+            list[str] | None,
+            Field(max_length=20, description="Search these groups together instead (each the key's)."),
+        ] = None,
     ) -> dict[str, Any]:
         """Hybrid search of the group's memory. Returns `context` (a text block within
         token_budget, ready for a prompt) and the ranked facts and episodes with their ids."""
         principal = env.caller("search_memory")
-        group = scoped_group(principal, group_id)
         request = SearchRequest(
             query=query, k=k, as_of=as_of, include_history=include_history, token_budget=token_budget
         )
-        result = await env.mem().search(group, request)
+        if groups:
+            if group_id is not None:
+                raise InvalidInput("give group_id or groups, not both", details={"field": "groups"})
+            searched = [scoped_group(principal, g) for g in groups]
+            result = await env.mem().search_groups(searched, request)
+            group: str | list[str] = searched
+        else:
+            group = scoped_group(principal, group_id)
+            result = await env.mem().search(group, request)
         return jsonable(
             {
                 "group_id": group,
@@ -196,6 +208,7 @@ def register_tools(server: MCPServer[Any], env: ToolEnv) -> None:
                 "episodes": [
                     {
                         "id": h.id,
+                        "group_id": h.episode.group_id,
                         "score": h.score,
                         "external_id": h.episode.external_id,
                         "session_id": h.episode.session_id,

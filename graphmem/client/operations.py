@@ -106,6 +106,24 @@ def search(
     )
 
 
+def search_groups(
+    query: str | SearchRequest,
+    groups: Sequence[str] | None = None,
+    *,
+    timeout: float | None = None,
+    **options: Any,
+) -> Call[SearchResult]:
+    """One search over several groups (default: every group of an agent key), fused by rank; each
+    hit carries its ``group_id``."""
+    request = query if isinstance(query, SearchRequest) else {"query": query, **options}
+    body = _validated(SearchRequest, request)
+    if groups is not None:
+        body["groups"] = list(groups)
+    return Call(
+        "POST", "/v1/search", SearchResult.model_validate, body=body, idempotent=True, timeout=timeout
+    )
+
+
 def get_fact(group: str, fact_id: str, *, timeout: float | None = None) -> Call[FactRecord]:
     return Call(
         "GET",

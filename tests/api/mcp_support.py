@@ -19,25 +19,25 @@ from tests.api.servers import free_port
 
 CONVERSATION = [
     {
-        "content": "Alice lives in Berlin. Alice works at Acme.",
+        "content": "I live in Berlin. I work at Acme.",
         "reference_time": "2024-01-10T09:00:00Z",
-        "speaker": "alice",
+        "speaker": "Alice",
         "session_id": "chat-1",
         "external_id": "turn-1",
     },
     {
-        "content": "Alice moved to Paris.",
+        "content": "I moved to Paris.",
         "reference_time": "2024-06-01T09:00:00Z",
-        "speaker": "alice",
+        "speaker": "Alice",
         "session_id": "chat-1",
         "external_id": "turn-2",
     },
 ]
 B_CONVERSATION = [
     {
-        "content": "Zoltan lives in Quito. Zoltan works at Quasarcorp.",
+        "content": "I live in Quito. I work at Quasarcorp.",
         "reference_time": "2024-01-01T00:00:00Z",
-        "speaker": "zoltan",
+        "speaker": "Zoltan",
         "session_id": "b-chat",
         "external_id": "b-turn-1",
     }

@@ -25,16 +25,16 @@ pytestmark = pytest.mark.slow
 
 CONVERSATION = [
     EpisodeIn(
-        content="Alice lives in Berlin. Alice works at Acme.",
+        content="I live in Berlin. I work at Acme.",
         reference_time="2024-01-10T09:00:00Z",  # type: ignore[arg-type]
-        speaker="alice",
+        speaker="Alice",
         session_id="c1",
         external_id="c-1",
     ),
     {
-        "content": "Alice moved to Paris.",
+        "content": "I moved to Paris.",
         "reference_time": "2024-06-01T09:00:00Z",
-        "speaker": "alice",
+        "speaker": "Alice",
         "session_id": "c1",
         "external_id": "c-2",
     },

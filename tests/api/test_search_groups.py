@@ -10,21 +10,26 @@ from dataclasses import dataclass
 
 import httpx
 import pytest
+from fastapi import FastAPI
 
 from api.main import create_app
+from graphmem.client import AsyncGraphMemClient
 from graphmem.config import Settings
+from graphmem.errors import Forbidden
 from graphmem.memory import GraphMemory
 from graphmem.memory.scopes import fuse_by_rank
 from graphmem.models.entity import EntityRecord
 from graphmem.models.search import EntityHit, Hit, SearchResult
 from graphmem.retrieval.config import RECIPES
 from tests.api.conftest import new_group
+from tests.api.mcp_support import call, mcp_client, ok, serve
 
 AGENT, OTHER, ADMIN = "scopes-agent-key-1", "scopes-other-key-2", "scopes-admin-key-3"
 
 
 @dataclass
 class Scoped:
+    app: FastAPI
     client: httpx.AsyncClient
     private: str
     shared: str
@@ -59,7 +64,7 @@ async def scoped(memory: GraphMemory, settings: Settings) -> AsyncIterator[Scope
                     f"/v1/groups/{group}/facts", json=fact, headers={"Authorization": f"Bearer {ADMIN}"}
                 )
                 assert r.status_code == 201, r.text
-            yield Scoped(client, private, shared, other)
+            yield Scoped(app, client, private, shared, other)
     for group in seeds:
         await memory.forget_group(group, purge_tombstones=True)
 
@@ -99,6 +104,22 @@ async def test_a_key_covering_every_group_must_name_them(scoped: Scoped) -> None
     assert {h["fact"]["group_id"] for h in named.json()["facts"]} == {scoped.private, scoped.other}
     too_many = await scoped.search(ADMIN, {"query": "tea", "groups": [f"g{i}" for i in range(21)]})
     assert too_many.status_code == 422
+
+
+async def test_the_client_and_mcp_search_several_groups_within_the_key(scoped: Scoped) -> None:
+    transport = httpx.ASGITransport(app=scoped.app)
+    async with AsyncGraphMemClient("http://test", api_key=AGENT, transport=transport) as memory:
+        found = await memory.search_groups("tea", [scoped.private, scoped.shared])
+        assert {h.fact.group_id for h in found.facts} == {scoped.private, scoped.shared}
+        assert {h.group_id for h in found.ranked} == {scoped.private, scoped.shared}
+        with pytest.raises(Forbidden):
+            await memory.search_groups("tea", [scoped.other])
+    async with serve(scoped.app) as url, mcp_client(url, AGENT) as mcp:
+        both = await ok(mcp, "search_memory", query="tea", groups=[scoped.private, scoped.shared])
+        assert {f["group_id"] for f in both["facts"]} == {scoped.private, scoped.shared}
+        refused = await call(mcp, "search_memory", query="tea", groups=[scoped.private, scoped.other])
+        assert refused["is_error"] and refused["code"] == "forbidden"
+        assert "smuggling" not in json.dumps(refused)
 
 
 def _result(*ids_scores: tuple[str, float]) -> SearchResult:
