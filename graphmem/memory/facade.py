@@ -27,6 +27,7 @@ from graphmem.models.lifecycle import (
 )
 from graphmem.models.search import SearchRequest, SearchResult
 from graphmem.ports import Embedder, Extractor
+from graphmem.providers.embedders.coalescing import CoalescingEmbedder
 from graphmem.providers.embedders.factory import embedder_from_settings
 from graphmem.providers.extractors.factory import build_extractor
 from graphmem.retrieval.pipeline import Searcher
@@ -52,7 +53,13 @@ class GraphMemory:
             if ctx.search_index
             else None
         )
-        self.searcher = Searcher(ctx.store, ctx.embedder, ctx.clock, ctx.vector_exact_threshold, indexes)
+        # concurrent searches' query embeddings share one model call (0: each its own)
+        queries = (
+            CoalescingEmbedder(ctx.embedder, window_s=ctx.query_batch_window_s)
+            if ctx.query_batch_window_s > 0
+            else ctx.embedder
+        )
+        self.searcher = Searcher(ctx.store, queries, ctx.clock, ctx.vector_exact_threshold, indexes)
 
     @classmethod
     async def open(
@@ -87,6 +94,7 @@ class GraphMemory:
                 index_max_nodes=settings.index_max_nodes,
                 index_sync_limit=settings.index_sync_limit,
                 index_ann_threshold=settings.index_ann_threshold,
+                query_batch_window_s=settings.query_batch_window_ms / 1000,
                 write_gate=WriteGate(
                     per_group=settings.write_queue_per_group,
                     total=settings.write_queue_total,

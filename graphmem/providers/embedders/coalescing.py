@@ -1,0 +1,87 @@
+"""Query embeddings of concurrent searches coalesced into one model call (micro-batching).
+
+Searches embed their query in a worker thread (``asyncio.to_thread``). Under load several of them
+do so at once, and one batched ONNX call for n queries costs much less than n calls. The first
+caller to arrive becomes the leader: it waits ``window_s`` (sub-millisecond) for others to join,
+embeds everything queued (at most ``max_batch`` a call, repeated until the queue is empty) and
+hands each caller its row. A lone search pays only the window.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from graphmem.ports import Embedder
+
+
+@dataclass
+class _Waiter:
+    text: str
+    done: threading.Event = field(default_factory=threading.Event)
+    vector: np.ndarray | None = None
+    error: BaseException | None = None
+
+
+class CoalescingEmbedder:
+    """Wraps an embedder; ``embed_query`` batches across threads, ``embed`` passes through."""
+
+    def __init__(self, inner: Embedder, *, window_s: float = 0.0005, max_batch: int = 32) -> None:
+        self.inner = inner
+        self.window_s = window_s
+        self.max_batch = max_batch
+        self._lock = threading.Lock()
+        self._queue: list[_Waiter] = []
+        self._leading = False
+        self.calls = 0  # model calls made for queries (tests and measurements read it)
+
+    @property
+    def model_name(self) -> str:
+        return self.inner.model_name
+
+    @property
+    def dimension(self) -> int:
+        return self.inner.dimension
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        return self.inner.embed(texts)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """One query's vector (1 x dimension), with the inner embedder's query prefix if it has one."""
+        waiter = _Waiter(getattr(self.inner, "query_prefix", "") + text)
+        with self._lock:
+            self._queue.append(waiter)
+            lead = not self._leading
+            self._leading = True
+        if lead:
+            self._lead()
+        waiter.done.wait()
+        if waiter.error is not None:
+            raise waiter.error
+        assert waiter.vector is not None
+        return waiter.vector.reshape(1, -1)
+
+    def _lead(self) -> None:
+        if self.window_s > 0:
+            time.sleep(self.window_s)
+        while True:
+            with self._lock:
+                batch, self._queue = self._queue[: self.max_batch], self._queue[self.max_batch :]
+                if not batch:
+                    self._leading = False
+                    return
+            try:
+                vectors = self.inner.embed([w.text for w in batch])
+                self.calls += 1
+                for w, row in zip(batch, vectors, strict=True):
+                    w.vector = row
+            except BaseException as exc:  # every caller of the batch sees the failure
+                for w in batch:
+                    w.error = exc
+            finally:
+                for w in batch:
+                    w.done.set()
