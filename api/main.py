@@ -21,7 +21,7 @@ from api.routes import browse, cypher, entities, episodes, explorer, facts, grou
 from api.security import check_bind
 from graphmem.clock import utc_now
 from graphmem.config import Settings
-from graphmem.errors import ConfigError
+from graphmem.errors import ConfigError, GraphMemError
 from graphmem.memory import GraphMemory
 
 DESCRIPTION = """Temporal knowledge-graph memory for AI agents.
@@ -47,6 +47,7 @@ ROUTERS = (
 
 
 WARM_UP_TEXT = "I moved to Paris last week."
+WARM_UP_RETRY_S = 1.0  # first wait after a retryable warm-up failure; doubles, capped at 30 s
 
 
 def _warm_up(memory: GraphMemory) -> None:
@@ -58,13 +59,20 @@ async def warm_up(app: FastAPI, memory: GraphMemory) -> None:
     """Load the embedder's model and the extractor's pipelines (seconds) off the event loop; until
     this is done ``/readyz`` answers 503 ``not_ready``, so a balancer sends no first write to a
     cold worker."""
-    try:
-        await asyncio.to_thread(_warm_up, memory)
-    except Exception as exc:  # a broken model shows in /readyz and the log, not as a crash
-        app.state.warm_error = type(exc).__name__
-        logger.error("warm_up_failed", extra={"error_type": type(exc).__name__})
-        return
-    app.state.warm = True
+    wait_s = WARM_UP_RETRY_S
+    while True:
+        try:
+            await asyncio.to_thread(_warm_up, memory)
+            break
+        except Exception as exc:  # a broken model shows in /readyz and the log, not as a crash
+            app.state.warm_error = type(exc).__name__
+            logger.error("warm_up_failed", extra={"error_type": type(exc).__name__})
+            if not (isinstance(exc, GraphMemError) and exc.retryable):
+                return
+        # an embedding endpoint not up yet (EmbedderUnavailable): try again until it answers
+        await asyncio.sleep(wait_s)
+        wait_s = min(wait_s * 2, 30.0)
+    app.state.warm, app.state.warm_error = True, None
 
 
 def create_app(settings: Settings, *, memory: GraphMemory | None = None) -> FastAPI:
@@ -89,6 +97,7 @@ def create_app(settings: Settings, *, memory: GraphMemory | None = None) -> Fast
             async with mcp.running():
                 yield {}
         finally:
+            warming.cancel()  # a warm-up still retrying an endpoint must not hold the shutdown
             await asyncio.gather(warming, return_exceptions=True)
             app.state.memory = None
             if owned:
