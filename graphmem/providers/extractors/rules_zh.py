@@ -40,6 +40,7 @@ from graphmem.providers.extractors.rules_zh_table import IMPLICIT, RULES, clean,
 from graphmem.providers.extractors.rules_zh_tokens import (
     ADVERBS,
     DURATION,
+    FRAME_VERBS,
     FUTURE,
     HEDGE,
     HEDGE_LEAD,
@@ -156,7 +157,9 @@ _BARE = re.compile(
     r"^(?:而|其实|实际上|应该|应当|我是说)?(?:是)?(?:在|住在|去了|搬到了?|入职了?|加入了?|跳槽到了?)?"
     r"(?P<v>[^，,。]+?)(?:才对|才是|哦|啊|啦|吧)?$"
 )
-_NOT_TAIL = re.compile(r"[，,]\s*(?:而)?不是(?:在|住在)?(?P<wrong>[^，,。！？]+?)[。！!\s]*$")
+_NOT_TAIL = re.compile(
+    r"[，,]\s*(?:而|并)?(?:不是|而非|并非|不在)(?:在|住在)?(?P<wrong>[^，,。！？]+?)(?:工作|上班|住)?[。！!\s]*$"
+)
 _COMPARE = re.compile(
     r"^(?:比起|相比于|相比起|相比|与其)(?P<other>[^，,]+?)(?:来说|而言)?[，,]\s*(?P<rest>.*)$"
 )
@@ -272,6 +275,11 @@ def _clause_claims(clause: str, state: _State, *, last: bool) -> None:
         return
     if state.correcting and _bare(clause, state):
         return
+    home = _HOME_IS.match(clause)
+    if home is not None and well_formed(home.group("v")):  # 成都是我现在的家
+        subject = state.subject[1] if state.subject else SPEAKER
+        state.claims.append(Claim("lives_in", home.group("v"), subject=subject))
+        return
     intent = _INTENT.match(clause)
     if intent is not None:  # 我有搬到西安的打算: a plan
         value = clean(intent.group("what"))
@@ -293,6 +301,9 @@ def _clause_claims(clause: str, state: _State, *, last: bool) -> None:
     state.claims.extend(claims)
 
 
+_HOME_IS = re.compile(
+    r"^(?:现在|目前|如今)?(?P<v>[^我你他她]{2,12}?)(?:现在|目前|如今)?(?:就)?是我(?:们)?(?:现在|目前)?的(?:新)?家了?$"
+)
 _INTENT = re.compile(
     r"^(?:我|我们)?(?:有|还有|已经有)?(?P<what>.+?)的(?:打算|计划|想法|念头|意向|准备|意愿)$"
 )
@@ -413,6 +424,19 @@ _OTHER = frozenset("你们 您 你 他们 她们 他 她 它 这 那 它们 大�
 _WE = frozenset("我们 咱们 我们俩 咱俩 我们家 我家 咱家 我们一家".split())
 _ROLE = frozenset("职位 职务 职业 岗位 头衔 工作 身份 本职工作 本职".split())
 _WE_OK = frozenset({"lives_in", "relationship_status", "located_at", "has_pet", "owns", "plans"})
+_DOING = frozenset("做 当 干 担任".split())
+
+
+def _time_word(tok: Tok) -> bool:
+    """A time word the time parser left (当年, 那时候, 末): jieba's t / f tags, never a frame verb."""
+    return (
+        tok.flag in ("t", "f", "tg")
+        and not is_stop(tok)
+        and tok.word not in FRAME_VERBS
+        and tok.word not in ("正在", "当", "当上", "在")
+    )
+
+
 _CONSIDER = frozenset("考虑 计划 打算 准备 筹划 规划".split())
 _MODAL_SKIP = frozenset("能 可以 还".split())
 
@@ -522,7 +546,7 @@ def _predicate(toks: list[Tok], i: int, state: _State, *, pro_drop: bool) -> lis
         if word == "不是":
             neg, toks = "不", [*toks[:i], Tok("是", "v"), *toks[i + 1 :]]
             break
-        if word == "在" and at(toks, i + 1, _CONSIDER):  # 我在考虑…: 在 marks the progressive
+        if word == "在" and (at(toks, i + 1, _CONSIDER) or at(toks, i + 1, _DOING)):  # 在考虑 / 在做Y
             i += 1
             continue
         if word in NEG:
@@ -535,7 +559,8 @@ def _predicate(toks: list[Tok], i: int, state: _State, *, pro_drop: bool) -> lis
         elif word in HEDGE:
             hedged = True
         elif word not in ADVERBS and word not in _MODAL_SKIP and not DURATION.match(word):
-            break
+            if not _time_word(toks[i]):
+                break
         i += 1
     if plan:
         return _plan(toks, i + 1, neg)

@@ -69,7 +69,7 @@ _REPORT = frozenset("报到 报道 入职 就职".split())
 _LIVE_DIRECT = frozenset("住 常住 长住 居住 久居 住进 住进了".split())  # 住杭州: the place follows
 _POST = frozenset("职务 职位 岗位 头衔".split())
 _STRICT_PROMOTE = frozenset("成为 成为了 变成 变成了 成了".split())
-_FOUND_JOB = frozenset("找到 找到了 找了 获得 获得了 得到 得到了".split())
+_FOUND_JOB = frozenset("找到 找到了 找了 获得 获得了 得到 得到了 开始 开始了".split())
 _STAFF = frozenset("员工 职员 雇员 一员 正式员工 老员工 新员工 人".split())
 _FOR = frozenset("为 给 替".split())
 
@@ -89,7 +89,7 @@ def _value(toks: list[Tok], i: int) -> tuple[str, int, list[str]]:
 
 
 def _title(toks: list[Tok], i: int) -> tuple[str, int]:
-    i = skip(toks, i, _MEASURE | frozenset({"为", "成", "成为", "了"}))
+    i = skip(toks, i, _MEASURE | frozenset({"为", "成", "成为", "了", "做", "当"}))
     title, j = span(toks, i, _TITLE_STOP)
     return (title, j) if well_formed(title) else ("", i)
 
@@ -138,7 +138,7 @@ def _zai(toks: list[Tok], i: int) -> list[Claim]:
         return [Claim("studies_at", place)]
     if verb in TRIP_V:
         return [Claim("located_at", place)]
-    if verb in _FOUND_JOB and "工作" in text_of(toks[k + 1 :]):  # 在X找到了一份新工作
+    if at(toks, j, _FOUND_JOB) and "工作" in text_of(toks[j + 1 :]):  # 在X找到了/开始了新工作
         return [Claim("works_at", place)]
     if verb in AS_V:
         title, _ = _title(toks, k + 1)
@@ -183,7 +183,7 @@ def _move(toks: list[Tok], i: int) -> list[Claim]:
 def _go(toks: list[Tok], i: int) -> list[Claim]:
     if not (at(toks, i, DIRECTION) or at(toks, i, SWITCH)):
         return []
-    place, j, _ = _value(toks, skip(toks, i + 1, frozenset({"了"})))
+    place, j, flags = _value(toks, skip(toks, i + 1, frozenset({"了"})))
     if not place:
         return []
     k = skip(toks, j, ADVERBS)
@@ -198,6 +198,8 @@ def _go(toks: list[Tok], i: int) -> list[Claim]:
         return [Claim("located_at", place)]
     if toks[i].word in _COME and k < len(toks) and DURATION.match(verb):  # 我来南京已经半年了
         return [Claim("lives_in", place)]
+    if toks[i].word in SWITCH and k >= len(toks):  # 我换到美团了: a place is a move, else a job
+        return [Claim("lives_in" if kind_of(place, flags) == "place" else "works_at", place)]
     return []
 
 
@@ -220,12 +222,18 @@ def _leave(toks: list[Tok], i: int) -> list[Claim]:
     if at(toks, i, LEAVE_LIVE):
         place, _, _ = _value(toks, skip(toks, i + 1, frozenset({"了"})))
         return [Claim("lives_in", place, kind="end")] if place else []
+    if at(toks, i, QUIT_OBJ) and at(toks, skip(toks, i + 1, frozenset({"了"})), frozenset({"在"})):
+        org, _, _ = _value(toks, skip(toks, i + 1, frozenset({"了"})) + 1)  # 辞掉了在X的工作
+        return [Claim("works_at", org, kind="end")] if org else []
     if at(toks, i, LEAVE) or at(toks, i, QUIT_OBJ):
         value, j, flags = _value(toks, skip(toks, i + 1, frozenset({"了"})))
         if not value:
             return []
-        if at(toks, j, frozenset({"一职"})) or (at(toks, j, frozenset({"的"})) and at(toks, j + 1, _POST)):
-            return [Claim("job_title", value, kind="end")]  # 辞去了经理的职务 / 经理一职
+        post = at(toks, j, frozenset({"的"})) and at(
+            toks, j + 1, _POST | frozenset({"工作"}) if is_job(value) else _POST
+        )
+        if at(toks, j, frozenset({"一职"})) or post:
+            return [Claim("job_title", value, kind="end")]  # 辞去了经理的职务 / 经理一职 / 律师的工作
         is_place = at(toks, i, LEAVE) and kind_of(value, flags) == "place"
         return [Claim("lives_in" if is_place else "works_at", value, kind="end")]
     return []
@@ -237,6 +245,11 @@ def _job(toks: list[Tok], i: int) -> list[Claim]:
         return [Claim("job_title", title, kind="end")] if title else []
     if at(toks, i, _STRICT_PROMOTE):  # 成为了X的员工 / 成了一名律师: a job title or an employer
         return _is(toks, i + 1)
+    if at(toks, i, frozenset({"被"})):  # 被(公司)提拔为Y
+        _, j = span(toks, i + 1)
+        if at(toks, j, JOB_PROMOTE) and not at(toks, j, _STRICT_PROMOTE):
+            return _job(toks, j)
+        return []
     if at(toks, i, JOB_PROMOTE):
         title, _ = _title(toks, i + 1)
         if toks[i].word == "从事":  # 从事会计工作

@@ -1,5 +1,6 @@
 """Chinese time phrases: 今天 昨天 前天 大前天 明天, 上周二, 上个月, 去年5月, 三个月前, 2019年3月,
-5月3日, 前几天 (three days back) and 前阵子 (two weeks back), with an optional time of day
+5月3日, 上周末, 去年年底 / 上个月初, 半年前, 两三天前 (its lower end), 几天前 / 前几天 (three days
+back) and 前阵子 (two weeks back), with an optional time of day
 (前天下午3点 is 15:00: 下午/晚上 add twelve hours)."""
 
 from __future__ import annotations
@@ -50,6 +51,10 @@ _ZH_RECENT_WORDS = {
     "前一阵": -14,
     "前段时间": -14,
     "前一段时间": -14,
+    "前不久": -7,
+    "不久前": -7,
+    "不久之前": -7,
+    "没多久前": -7,
 }
 _ZH_YEAR_WORDS = {"大前年": -3, "前年": -2, "去年": -1, "今年": 0, "明年": 1}
 
@@ -58,6 +63,10 @@ def zh_number(text: str) -> int | None:
     """Parse "3", "十二", "二十", "两", "二〇一九" (digit by digit) into an int."""
     if text.isdigit():
         return int(text)
+    if len(text) == 2 and all(ch in _ZH_DIGITS for ch in text):
+        low, high = _ZH_DIGITS[text[0]], _ZH_DIGITS[text[1]]
+        if 0 < low < high:  # 两三天 / 三五年: a range, its lower end
+            return low
     if "十" in text:
         tens, _, ones = text.partition("十")
         high = _ZH_DIGITS.get(tens, -1) if tens else 1
@@ -102,6 +111,23 @@ def _zh_recent(m: re.Match[str], ref: datetime) -> datetime | None:
     return ref + timedelta(days=_ZH_RECENT_WORDS[m.group("w")])
 
 
+def _zh_weekend(m: re.Match[str], ref: datetime) -> datetime | None:
+    """周末 is the latest Saturday; 上周末 / 这周末 / 下周末 the Saturday of that calendar week."""
+    rel = m.group("rel")
+    if rel is None:
+        return ref - timedelta(days=(ref.weekday() - 5) % 7)
+    weeks = {"上上": -2, "上": -1, "这": 0, "本": 0, "下": 1}[rel]
+    return ref - timedelta(days=ref.weekday()) + timedelta(days=7 * weeks + 5)
+
+
+def _zh_half_ago(m: re.Match[str], ref: datetime) -> datetime | None:
+    return add_months(ref, -6) if m.group("unit") == "年" else ref - timedelta(days=15)
+
+
+_MONTH_PART = {"初": 1, "上旬": 1, "中": 15, "中旬": 15, "下旬": 21, "底": 28, "末": 28}
+_YEAR_PART = {"初": 1, "中": 7, "底": 12, "末": 12}
+
+
 def _zh_week(m: re.Match[str], ref: datetime) -> datetime | None:
     weeks = {"上上": -2, "上": -1, "这": 0, "本": 0, "下": 1}[m.group("rel")]
     if not m.group("wd"):
@@ -119,6 +145,9 @@ def _zh_month_rel(m: re.Match[str], ref: datetime) -> datetime | None:
     months = {"上上": -2, "上": -1, "这": 0, "本": 0, "下": 1}[m.group("rel")]
     day = _zh_group(m, "d")
     shifted = add_months(ref, months)
+    part = m.groupdict().get("part")
+    if part:  # 上个月底 / 这个月初
+        return shifted.replace(day=_MONTH_PART[part])
     if day is None:
         return shifted if months else shifted.replace(day=1)
     return _with_tod(make_date(shifted.year, shifted.month, day), m)
@@ -126,6 +155,9 @@ def _zh_month_rel(m: re.Match[str], ref: datetime) -> datetime | None:
 
 def _zh_year_rel(m: re.Match[str], ref: datetime) -> datetime | None:
     years = _ZH_YEAR_WORDS[m.group("w")]
+    part = m.groupdict().get("part")
+    if part:  # 去年年底 / 今年初
+        return make_date(ref.year + years, _YEAR_PART[part], 1)
     month, day = _zh_group(m, "m"), _zh_group(m, "d")
     if month is None:
         return add_months(ref, 12 * years) if years else ref.replace(month=1, day=1)
@@ -144,7 +176,7 @@ def _zh_ago(sign: int) -> Handler:
     }
 
     def handler(m: re.Match[str], ref: datetime) -> datetime | None:
-        amount = _zh_group(m, "n")
+        amount = 3 if m.group("n") == "几" else _zh_group(m, "n")  # 几天前: a few, three
         return None if amount is None else shift(ref, units[m.group("unit")], sign * amount)
 
     return handler
@@ -168,10 +200,15 @@ ZH_RULES: tuple[TimeRule, ...] = (
     TimeRule(rf"(?P<w>{'|'.join(sorted(_ZH_RECENT_WORDS, key=len, reverse=True))})", _zh_recent),
     TimeRule(rf"(?P<w>大前天|前天|昨天|昨日|昨晚|今天|今日|今晚|今早){_ZH_TOD}", _zh_day),
     TimeRule(rf"(?P<w>明天|后天){_ZH_TOD}", _zh_day, future=True),
+    TimeRule(r"(?:(?P<rel>上上|上|这|本)个?)?周末", _zh_weekend),
+    TimeRule(r"(?P<rel>下)个?周末", _zh_weekend, future=True),
+    TimeRule(r"半个?(?P<unit>年|月)(?:前|以前|之前)", _zh_half_ago),
     TimeRule(rf"(?P<rel>上上|上|这|本)个?(?:周|星期|礼拜){_ZH_WD}?{_ZH_TOD}", _zh_week),
     TimeRule(rf"(?P<rel>下)个?(?:周|星期|礼拜){_ZH_WD}?{_ZH_TOD}", _zh_week, future=True),
+    TimeRule(r"(?P<rel>上上|上|这|本)个?月(?P<part>初|上旬|中旬|下旬|底|末)", _zh_month_rel),
     TimeRule(rf"(?P<rel>上上|上|这|本)个?月(?:(?P<d>{_ZN})[日号])?{_ZH_TOD}", _zh_month_rel),
     TimeRule(rf"(?P<rel>下)个?月(?:(?P<d>{_ZN})[日号])?{_ZH_TOD}", _zh_month_rel, future=True),
+    TimeRule(r"(?P<w>大前年|前年|去年|今年)年?(?P<part>初|中|底|末)", _zh_year_rel),
     TimeRule(
         rf"(?P<w>大前年|前年|去年|今年)(?:(?P<m>{_ZN})月份?(?:(?P<d>{_ZN})[日号])?)?{_ZH_TOD}",
         _zh_year_rel,
