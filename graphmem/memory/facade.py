@@ -109,6 +109,9 @@ class GraphMemory:
         await self.searcher.settle()
         if self.searcher.indexes is not None:
             await self.searcher.indexes.close()
+        release = getattr(self.ctx.embedder, "close", None)  # an endpoint embedder's connections
+        if callable(release):
+            release()
         await self.ctx.store.close()
 
     async def warm_index(self, group_id: str) -> bool:

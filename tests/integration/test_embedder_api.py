@@ -94,3 +94,18 @@ async def test_shutdown_does_not_wait_for_an_endpoint_that_never_answers(
         async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
             await _readyz_until(client, "warm-up failed (EmbedderUnavailable)")
     assert not ep.up.is_set()  # the lifespan ended while the warm-up was still retrying
+
+
+async def test_closing_the_memory_closes_the_endpoints_connections(settings: Settings) -> None:
+    with EmbeddingsStub(dimension=DIM) as stub:
+        embedder = OpenAIEmbedder(base_url=stub.base_url, model="stub", dimension=DIM)
+        own = Store.connect(
+            settings.neo4j_uri or "", auth=settings.neo4j_auth_tuple, database=settings.neo4j_database
+        )
+        memory = await GraphMemory.open(
+            store=own, embedder=embedder, extractor=RulesExtractor(), migrate=False
+        )
+        embedder.embed(["opens the client"])
+        assert embedder._client is not None
+        await memory.close()
+        assert embedder._client is None
