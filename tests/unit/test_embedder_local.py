@@ -14,6 +14,7 @@ import pytest
 from graphmem.config import Settings
 from graphmem.errors import ConfigError
 from graphmem.providers.embedders import embed_query
+from graphmem.providers.embedders.coalescing import CoalescingEmbedder
 from graphmem.providers.embedders.factory import embedder_from_settings, local_embedder
 from graphmem.providers.embedders.hashing import HashingEmbedder
 from graphmem.providers.embedders.minilm_numpy import BertNumpyEmbedder, bundled_model_dir
@@ -207,3 +208,12 @@ def test_search_embeds_queries_with_the_query_prefix(tiny: tuple[Path, TinyShape
     assert np.allclose(embed_query(e5, "where"), local_embedder(root).embed(["query: where"]), atol=1e-6)
     hashing = HashingEmbedder(8)
     assert np.array_equal(embed_query(hashing, "where"), hashing.embed(["where"]))
+
+
+def test_coalesced_queries_get_the_query_prefix_only(tiny: tuple[Path, TinyShape]) -> None:
+    """Regression: the query coalescer added the query prefix and then called ``embed``, which added
+    the passage prefix too ("passage: query: ..."); it embeds through ``embed_queries``."""
+    root, _ = tiny
+    e5 = local_embedder(root, passage_prefix="passage: ", query_prefix="query: ")
+    coalesced = CoalescingEmbedder(e5, window_s=0).embed_query("where")
+    assert np.allclose(coalesced, local_embedder(root).embed(["query: where"]), atol=1e-6)

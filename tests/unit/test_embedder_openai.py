@@ -15,6 +15,7 @@ import pytest
 
 from graphmem.config import Settings
 from graphmem.errors import ConfigError, EmbedderUnavailable, EmbeddingMismatch
+from graphmem.providers.embedders.coalescing import CoalescingEmbedder
 from graphmem.providers.embedders.factory import build_embedder, embedder_from_settings
 from graphmem.providers.embedders.hashing import HashingEmbedder
 from graphmem.providers.embedders.openai_compat import OpenAIEmbedder
@@ -251,6 +252,12 @@ def test_prefixes_for_e5_style_models(stub: EmbeddingsStub) -> None:
     embedder.embed(["Alice lives in Paris."])
     embedder.embed_query("where does Alice live?")
     assert stub.inputs() == [["passage: Alice lives in Paris."], ["query: where does Alice live?"]]
+
+
+def test_coalesced_queries_are_sent_with_the_query_prefix_only(stub: EmbeddingsStub) -> None:
+    embedder = make(stub, passage_prefix="passage: ", query_prefix="query: ")
+    CoalescingEmbedder(embedder, window_s=0).embed_query("where does Alice live?")
+    assert stub.inputs() == [["query: where does Alice live?"]]
 
 
 def test_model_name_names_the_provider_and_repr_hides_the_key(stub: EmbeddingsStub) -> None:

@@ -51,8 +51,8 @@ class CoalescingEmbedder:
         return self.inner.embed(texts)
 
     def embed_query(self, text: str) -> np.ndarray:
-        """One query's vector (1 x dimension), with the inner embedder's query prefix if it has one."""
-        waiter = _Waiter(getattr(self.inner, "query_prefix", "") + text)
+        """One query's vector (1 x dimension), embedded as a query (`_embed_queries`)."""
+        waiter = _Waiter(text)
         with self._lock:
             self._queue.append(waiter)
             lead = not self._leading
@@ -65,6 +65,13 @@ class CoalescingEmbedder:
         assert waiter.vector is not None
         return waiter.vector.reshape(1, -1)
 
+    def _embed_queries(self, texts: list[str]) -> np.ndarray:
+        """Through the inner embedder's ``embed_queries`` (its query prefix, e5-style models; not its
+        passage prefix), else as any texts."""
+        own = getattr(self.inner, "embed_queries", None)
+        vectors: np.ndarray = own(texts) if callable(own) else self.inner.embed(texts)
+        return vectors
+
     def _lead(self) -> None:
         if self.window_s > 0:
             time.sleep(self.window_s)
@@ -75,7 +82,7 @@ class CoalescingEmbedder:
                     self._leading = False
                     return
             try:
-                vectors = self.inner.embed([w.text for w in batch])
+                vectors = self._embed_queries([w.text for w in batch])
                 self.calls += 1
                 for w, row in zip(batch, vectors, strict=True):
                     w.vector = row

@@ -280,7 +280,11 @@ class BertBase:
 
     def embed_query(self, text: str) -> np.ndarray:
         """One query's vector (1 x dimension), with the query prefix of e5-style models."""
-        return self._embed([self.query_prefix + text])
+        return self.embed_queries([text])
+
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        """Search queries' vectors, with the query prefix (and not the passage prefix)."""
+        return self._embed([self.query_prefix + t for t in texts])
 
     def _embed(self, texts: list[str]) -> np.ndarray:
         if not texts:
