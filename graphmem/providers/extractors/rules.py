@@ -31,6 +31,7 @@ from graphmem.providers.extractors.rules_en_gates import (
     merge_duplicates,
     new_claims,
     subject_in_parse,
+    value_in_parse,
     worth_parsing,
 )
 from graphmem.providers.extractors.rules_en_objects import NOT_NAMES, leading_name
@@ -164,7 +165,8 @@ def _episode(request: ExtractRequest, sentences: list[_Sentence], docs: dict[str
     speakers = Speakers(speaker_name, other if other != speaker_name else None)
     facts: list[ExtractedFact] = []
     for s in sentences:
-        parsed = parse_zh(s.text) if s.zh else _parse_english(s.text, docs.get(s.text), speakers)
+        future = any(t.future for t in s.times)
+        parsed = parse_zh(s.text) if s.zh else _parse_english(s.text, docs.get(s.text), speakers, future)
         facts.extend(_sentence_facts(request.content, s, parsed, speaker_name, ref, facts))
     facts = merge_duplicates(gate_facts(_same_moment_corrections(facts), speakers))
     return Extraction(entities=_entities(request.content, facts, ref), facts=facts)
@@ -193,7 +195,7 @@ def _same_moment_corrections(facts: list[ExtractedFact]) -> list[ExtractedFact]:
     return out
 
 
-def _parse_english(text: str, doc: Doc | None, speakers: Speakers) -> ParsedSentence:
+def _parse_english(text: str, doc: Doc | None, speakers: Speakers, future: bool) -> ParsedSentence:
     """The phrasing rules' claims, kept when the parse agrees with their subject, plus the parse's
     own claims about what the rules did not cover (events, open predicates)."""
     fix = _INLINE_FIX.search(text)
@@ -201,8 +203,9 @@ def _parse_english(text: str, doc: Doc | None, speakers: Speakers) -> ParsedSent
         value = _ARTICLE.sub("", fix.group("fix").strip())
         return ParsedSentence(claims=[Claim("", value, from_context=True)], correction=True)
     parsed = parse_en(text)
+    parsed.claims = [c for c in parsed.claims if future or not c.needs_future]
     if doc is not None:
-        parsed.claims = [c for c in parsed.claims if subject_in_parse(c, doc)]
+        parsed.claims = [c for c in parsed.claims if subject_in_parse(c, doc) and value_in_parse(c, doc)]
         if not parsed.correction:  # a correction's target is the rules' claim
             parsed.claims.extend(new_claims(parsed.claims, parse_claims(doc, speakers)))
     if fix is not None:
@@ -343,7 +346,7 @@ def _fact(
     info = lookup(claim.predicate)
     entity_object = info.object_is_entity or claim.object_kind is not None
     source: SourceKind
-    if parsed.hedged or claim.inferred:
+    if parsed.hedged or claim.inferred or claim.predicate == "plans":  # a plan may not happen
         source, confidence = "inferred", 0.5
     elif claim.subject is None:
         source, confidence = "user_stated", 0.9

@@ -62,6 +62,19 @@ def subject_in_parse(claim: Claim, doc: Doc) -> bool:
     return any(t.text == last and t.pos_ == "PROPN" for t in doc)
 
 
+_FINITE = frozenset({"VBD", "VBN", "VBZ", "VBP", "MD"})
+_THING_PREDICATES = frozenset({"has_pet", "owns", "likes", "dislikes", "prefers", "knows"})
+
+
+def value_in_parse(claim: Claim, doc: Doc) -> bool:
+    """A phrasing rule's value does not open with a finite verb or participle of the parse
+    ("has a pet: been awed by birds", "has a pet: got a pup" are refused)."""
+    if claim.predicate not in _THING_PREDICATES:
+        return True
+    first = claim.obj.split()[0] if claim.obj.split() else ""
+    return not any(t.text == first and t.tag_ in _FINITE for t in doc)
+
+
 def _overlaps(a: str, b: str) -> bool:
     a, b = a.casefold(), b.casefold()
     return bool(a and b) and (a in b or b in a)
@@ -106,7 +119,7 @@ def well_formed(fact: ExtractedFact, speakers: Speakers) -> bool:
     value = fact.literal.strip()
     if not value or not _WORD.search(value) or value.casefold() in _EMPTY_VALUES | _THIRD_PRONOUNS:
         return False
-    if len(value.split()) > MAX_OBJECT_WORDS or _THIRD_IN_VALUE.search(value):
+    if len(value.split()) > MAX_OBJECT_WORDS or _THIRD_IN_VALUE.search(value) or value.endswith("'s"):
         return False
     return _PERSON_WORDS.search(statement_words(fact)) is None
 

@@ -58,7 +58,7 @@ _HEDGE_AUX = frozenset({"might", "may"})
 _HEDGE_ADV = frozenset({"maybe", "probably", "perhaps", "possibly", "apparently", "supposedly"})
 _CONDITIONAL_MARK = frozenset({"if", "unless", "whether", "once", "until", "when", "whenever"})
 _HEDGE_VERBS = frozenset({"think", "guess", "believe", "suppose", "reckon", "assume", "hope"})
-_PLAN_VERBS = frozenset({"plan", "want", "hope", "intend", "aim", "decide"})
+_PLAN_VERBS = frozenset({"plan", "intend", "decide"})
 # verbs that carry no claim of their own in chat ("I see", "I think", "Sounds great", "you know")
 _SKIP_VERBS = frozenset(
     "be have say tell think know mean guess bet sound look seem feel hope wish need let thank "
@@ -75,7 +75,13 @@ NOT_SUBJECT_WORDS = frozenset(
 _EMPTY_OBJECTS = frozenset(
     "it that this them him her you me us there here one something anything everything nothing "
     "what which those these lot lots stuff things thing all some time try look shot blast break "
-    "chance moment second minute way care sure".split()
+    "chance moment second minute way care sure others other people world everyone everybody best more "
+    "few while bit".split()
+)
+# light-verb idioms carry no fact of their own: "make a difference", "take the plunge", "live my dream"
+_LIGHT_OBJECTS = frozenset(
+    "difference impact progress memories memory moves move path effort point plunge pic picture joy "
+    "support dream dreams self life day mistake sense deal fun blast time question idea".split()
 )
 _PRONOUN_WORDS = frozenset(
     "i me my mine myself we us our ours ourselves you your yours yourself yourselves".split()
@@ -182,6 +188,8 @@ def _clause(verb: Token, speakers: Speakers) -> list[Claim]:
     plan = _plan(verb)
     if plan is not None:
         return [Claim("plans", plan, subject=name, keeps_time=True, inferred=True)] if first_person else []
+    if _futurate(verb):
+        return []
     if verb.lemma_ == "be":  # "I am a teacher" is the phrasing rules' job
         return [_with(c, name, inferred) for c in _copula(verb, speakers)]
     return [_with(c, name, inferred) for c in _verb_claims(verb, speakers) if not (c.predicate == "name")]
@@ -191,6 +199,19 @@ def _non_factive(head: Token) -> bool:
     """ "I hope ...", "It's important (that) ...": the head, or its adjective, does not assert."""
     words = {head.lemma_.lower()} | {c.lemma_.lower() for c in head.children if c.dep_ == "acomp"}
     return bool(words & _NON_FACTIVE_HEADS)
+
+
+_FUTURATE_VERBS = frozenset("go head hit grab bring take leave come fly drive travel meet pick visit".split())
+
+
+def _futurate(verb: Token) -> bool:
+    """ "I'm heading to the reserve", "We're grabbing snacks": a present progressive of motion is
+    usually a plan, not an event."""
+    return (
+        verb.tag_ == "VBG"
+        and verb.lemma_ in _FUTURATE_VERBS
+        and any(c.lower_ in ("am", "is", "are", "'m", "'re", "'s") for c in _auxes(verb))
+    )
 
 
 def _with(claim: Claim, subject: str | None, inferred: bool) -> Claim:
@@ -253,7 +274,9 @@ def _plan(verb: Token) -> str | None:
         if xcomp is None or not any(c.dep_ == "aux" and c.lower_ == "to" for c in xcomp.children):
             return None
         target, future = xcomp, True
-    if not future or target.lemma_ in _SKIP_VERBS:
+    if not future or target.lemma_ in _SKIP_VERBS | {"see", "make", "find", "help"}:
+        return None
+    if not any(c.dep_ in ("dobj", "prep", "xcomp", "prt") for c in target.children):
         return None
     words = [t for t in target.subtree if t.i >= target.i and t.dep_ not in ("punct", "cc")]
     words = _cut_clause(target, words)
@@ -269,14 +292,28 @@ def _plan(verb: Token) -> str | None:
 _NESTED = frozenset(
     {"relcl", "advcl", "ccomp", "conj", "cc", "punct", "mark", "parataxis", "npadvmod", "acl"}
 )
-_TRAILING = frozenset("a an the once at least to of for with and or that who which as than so".split())
+_TRAILING = frozenset(
+    "a an the once at least to of for with and or that who which as than so about on in from by".split()
+)
+# prepositional phrases that are discourse, not content: "on a different note", "in the meantime"
+_DISCOURSE = frozenset("note top meantime while end way moment".split())
+_TIME_UNITS = frozenset("second minute hour day week month year decade weekend night morning evening".split())
 _THIRD = frozenset("he she him his her hers they them their theirs it its".split())
 
 
 def _cut_clause(head: Token, words: list[Token]) -> list[Token]:
     """Words of ``head``'s phrase up to the first nested clause (whose subtree is left out whole:
     "a couple who had a dog" is "a couple"), conjunct or punctuation."""
-    nested = {u.i for t in words if t is not head and t.dep_ in _NESTED for u in t.subtree}
+    nested = {
+        u.i
+        for t in words
+        if t is not head
+        and (
+            t.dep_ in _NESTED
+            or (t.dep_ == "prep" and any(c.lemma_.lower() in _DISCOURSE | _TIME_UNITS for c in t.children))
+        )
+        for u in t.subtree
+    }
     out: list[Token] = []
     for t in words:
         if t.i in nested:
@@ -324,7 +361,7 @@ def _resolve_subject(tok: Token, verb: Token, speakers: Speakers) -> tuple[str |
         if speakers.other is None or verb.lemma_ in _SKIP_VERBS or verb.tag_ == "VB":
             return None
         return speakers.other, False
-    if tok.pos_ == "PROPN":
+    if tok.pos_ == "PROPN" and tok.tag_ != "NNPS":
         name = _name(tok)
         return (name, False) if name else None
     if tok.pos_ == "NOUN":
@@ -400,7 +437,7 @@ def _object_claim(
     verb: Token, lemma: str, particle: str | None, prep: str | None, obj: Token, speakers: Speakers
 ) -> list[Claim]:
     value = _phrase(obj, speakers)
-    if value is None:
+    if value is None or obj.lemma_.lower() in _LIGHT_OBJECTS or obj.lemma_.lower() in _TIME_UNITS:
         return []
     predicate = _CANONICAL.get((lemma, particle, prep)) or _CANONICAL.get((lemma, None, prep))
     if predicate in ("attended", "visited", "met") and not _past(verb):
@@ -498,6 +535,9 @@ def _employment(
     return []
 
 
+_COPULA_PREPS = frozenset("for about of with in at to into on".split())
+
+
 def _copula(verb: Token, speakers: Speakers) -> list[Claim]:
     """ "I'm grateful for X", "I'm proud of Y": is_<adjective>_<preposition> X."""
     adj = next((c for c in verb.children if c.dep_ == "acomp" and c.pos_ == "ADJ"), None)
@@ -505,7 +545,7 @@ def _copula(verb: Token, speakers: Speakers) -> list[Claim]:
         return []
     prep = next((c for c in adj.children if c.dep_ == "prep" and c.pos_ == "ADP"), None)
     obj = next((c for c in prep.children if c.dep_ in ("pobj", "pcomp")), None) if prep else None
-    if prep is None or obj is None:
+    if prep is None or obj is None or prep.lower_ not in _COPULA_PREPS:
         return []
     value = _phrase(obj, speakers)
     return [Claim(f"is_{adj.lower_}_{prep.lower_}", value)] if value else []
