@@ -105,7 +105,7 @@ def test_fuse_follows_the_recipe() -> None:
     rankings = {"bm25:episode": [("episode", "a"), ("episode", "b")]}
     scores = {("episode", "a"): {"bm25:episode": 2.0}, ("episode", "b"): {"bm25:episode": 1.0}}
     weights = {"bm25:episode": 1.0}
-    rrf = fuse(rankings, scores, weights, SearchConfig())
+    rrf = fuse(rankings, scores, weights, SearchConfig(fusion="rrf"))
     assert rrf[("episode", "a")] == 1 / 61 and rrf[("episode", "b")] == 1 / 62
     z = fuse(rankings, scores, weights, SearchConfig(fusion="zscore"))
     assert z[("episode", "a")] > z[("episode", "b")]
