@@ -5,12 +5,15 @@ from __future__ import annotations
 import json
 import shlex
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 
 from graphmem_cli.common import count_option, guarded, run_eval
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def parse_ks(value: str) -> tuple[int, ...]:
@@ -36,6 +39,33 @@ def retriever_names(value: str) -> tuple[str, ...]:
     return names
 
 
+def retrieval_options(out_help: str) -> Callable[[F], F]:
+    """The options every retrieval eval shares: --retriever, --k, --out, --keep, --group-prefix."""
+    options = [
+        click.option(
+            "--retriever",
+            default="graphmem",
+            show_default=True,
+            help="rank-bm25 | vector | hybrid | graphmem | graphiti | all (every one, side by side).",
+        ),
+        click.option("--k", "k", default="1,5,10,25", show_default=True, help="Comma-separated cut-offs."),
+        click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None, help=out_help),
+        click.option("--keep", is_flag=True, help="Leave the eval groups in Neo4j (debugging)."),
+        click.option(
+            "--group-prefix",
+            default=None,
+            help="Group prefix (default: a fresh run id); with --keep, a rerun reuses the ingested groups.",
+        ),
+    ]
+
+    def wrap(command: F) -> F:
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return wrap
+
+
 def command_line(name: str) -> str | None:
     """The command as typed (for the report), when run as ``graphmem eval <name> ...``."""
     if sys.argv[1:3] != ["eval", name]:
@@ -51,29 +81,10 @@ def command_line(name: str) -> str | None:
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="LoCoMo JSON (locomo10.json schema), e.g. ../shared/data/locomo/locomo_dev.json.",
 )
-@click.option(
-    "--retriever",
-    default="graphmem",
-    show_default=True,
-    help="rank-bm25 | vector | hybrid | graphmem | graphiti | all (every one, side by side).",
-)
-@click.option("--k", "k", default="1,5,10,25", show_default=True, help="Comma-separated cut-offs.")
-@click.option(
-    "--out",
-    "out",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Write results.md, recall.png and results.json here.",
-)
+@retrieval_options("Write results.md, recall.png and results.json here.")
 @click.option("--conversations", default=None, help="Only these sample ids (comma-separated).")
 @count_option("--sessions", default=None, help="Only the first N sessions of each conversation (small runs).")
 @count_option("--max-questions", default=None, help="At most N QA per conversation (small runs).")
-@click.option("--keep", is_flag=True, help="Leave the eval groups in Neo4j (debugging).")
-@click.option(
-    "--group-prefix",
-    default=None,
-    help="Group prefix (default: a fresh run id); with --keep, a rerun reuses the ingested groups.",
-)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object last.")
 @guarded
 def locomo(

@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from graphmem_cli.common import count_option, guarded, run_eval
-from graphmem_cli.eval_locomo_cmd import command_line, parse_ks, retriever_names
+from graphmem_cli.eval_locomo_cmd import command_line, parse_ks, retrieval_options, retriever_names
 
 
 @click.command("longmemeval")
@@ -20,27 +20,8 @@ from graphmem_cli.eval_locomo_cmd import command_line, parse_ks, retriever_names
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="LongMemEval JSON (.gz accepted), e.g. ../shared/data/longmemeval/longmemeval_s_dev60.json.gz.",
 )
-@click.option(
-    "--retriever",
-    default="graphmem",
-    show_default=True,
-    help="rank-bm25 | vector | hybrid | graphmem | graphiti | all (every one, side by side).",
-)
-@click.option("--k", "k", default="1,5,10,25", show_default=True, help="Comma-separated cut-offs.")
-@click.option(
-    "--out",
-    "out",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Write results.md and results.json here.",
-)
+@retrieval_options("Write results.md and results.json here.")
 @count_option("--limit", default=None, help="At most N questions, round-robin over question types.")
-@click.option("--keep", is_flag=True, help="Leave the eval groups in Neo4j (debugging).")
-@click.option(
-    "--group-prefix",
-    default=None,
-    help="Group prefix (default: a fresh run id); with --keep, a rerun reuses the ingested groups.",
-)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object last.")
 @guarded
 def longmemeval(
