@@ -291,6 +291,9 @@ def _clause_claims(clause: str, state: _State, *, last: bool) -> None:
     if pending is not None:  # 我换工作了，去了Y: Y is the new employer
         state.pending = _PENDING_PREDICATE[pending.group("what")]
     claims = _clause(clause, state) or _continuation(clause, state)
+    if state.pending == "lives_in":  # 我搬家了，来到了上海: the arrival is the move
+        for claim in claims:
+            claim.predicate = "lives_in" if claim.predicate == "located_at" else claim.predicate
     if state.correcting:
         for claim in claims:
             if claim.predicate != "knows" and claim.kind == "assert" and not claim.before:
@@ -308,7 +311,8 @@ _INTENT = re.compile(
     r"^(?:我|我们)?(?:有|还有|已经有)?(?P<what>.+?)的(?:打算|计划|想法|念头|意向|准备|意愿)$"
 )
 _PENDING = re.compile(
-    r"^(?:我|我们)?(?:已经|最近|刚|刚刚)?(?P<what>换工作|换了工作|换了份工作|换了一份工作|跳槽|搬家|换了城市)了?$"
+    r"^(?:我|我们)?(?:已经|最近|刚|刚刚)?"
+    r"(?P<what>换工作|换了工作|换了份工作|换了一份工作|换东家|换了东家|跳槽|搬家|换了城市|换了个城市)了?$"
 )
 _PENDING_PREDICATE = {
     "换工作": "works_at",
@@ -318,9 +322,13 @@ _PENDING_PREDICATE = {
     "跳槽": "works_at",
     "搬家": "lives_in",
     "换了城市": "lives_in",
+    "换了个城市": "lives_in",
+    "换东家": "works_at",
+    "换了东家": "works_at",
 }
 _GONE_TO = re.compile(
-    r"^(?:然后|后来|之后|接着|并|又|再)?(?:去了|来了|到了|去|转去了|换到了|换去了|进了)(?P<v>.+?)了?$"
+    r"^(?:我|我们)?(?:然后|后来|之后|接着|并|又|再|现在|目前|如今)?(?:人)?"
+    r"(?:去了|来了|到了|来到了?|去|转去了|换到了|换去了|进了|在)(?P<v>.+?)了?$"
 )
 
 
@@ -425,6 +433,10 @@ _WE = frozenset("我们 咱们 我们俩 咱俩 我们家 我家 咱家 我们�
 _ROLE = frozenset("职位 职务 职业 岗位 头衔 工作 身份 本职工作 本职".split())
 _WE_OK = frozenset({"lives_in", "relationship_status", "located_at", "has_pet", "owns", "plans"})
 _DOING = frozenset("做 当 干 担任".split())
+# ahead without a date: 过几天搬去X is a plan, like 会/要
+_LATER = frozenset(
+    "过两天 过几天 过段时间 过一段时间 过阵子 过一阵子 以后 将来 未来 到时候 回头 改天 迟早 早晚 年底 年初".split()
+)
 
 
 def _time_word(tok: Tok) -> bool:
@@ -546,6 +558,9 @@ def _predicate(toks: list[Tok], i: int, state: _State, *, pro_drop: bool) -> lis
         if word == "不是":
             neg, toks = "不", [*toks[:i], Tok("是", "v"), *toks[i + 1 :]]
             break
+        if word == "把" and at(toks, i + 1, frozenset({"家", "户口", "家人", "全家"})):  # 把家搬到X
+            i += 2
+            continue
         if word == "在" and (at(toks, i + 1, _CONSIDER) or at(toks, i + 1, _DOING)):  # 在考虑 / 在做Y
             i += 1
             continue
@@ -554,8 +569,10 @@ def _predicate(toks: list[Tok], i: int, state: _State, *, pro_drop: bool) -> lis
         elif word in PLAN:
             plan = word
             break
-        elif word in FUTURE:
+        elif word in FUTURE or word in _LATER:
             future = True
+        elif word == "过" and i + 1 < len(toks) and DURATION.match(toks[i + 1].word):  # 过几天
+            future, i = True, i + 1
         elif word in HEDGE:
             hedged = True
         elif word not in ADVERBS and word not in _MODAL_SKIP and not DURATION.match(word):
@@ -609,9 +626,21 @@ _ROLE_PREDICATE = {
 
 def _role(toks: list[Tok], i: int) -> list[Claim] | None:
     """我(目前)的职务是Y (a title), 我的公司是Y (works_at), 我的学校是Y, 我住的城市是Y."""
-    if not at(toks, i, frozenset({"的"})) or not at(toks, i + 2, frozenset({"是"})):
+    if not at(toks, i, frozenset({"的"})):
+        return None
+    if at(toks, i + 1, frozenset({"新", "现任", "现在", "目前"})):  # 我的新职位是Y
+        toks = [*toks[: i + 1], *toks[i + 2 :]]
+    joined = {"工作在": "works_at", "上班在": "works_at", "住在": "lives_in"}.get(toks[i + 1].word)
+    if joined is not None and i + 2 < len(toks):  # 我的新工作在X (jieba: 工作在)
+        value, _ = span(toks, i + 2)
+        return [Claim(joined, value)] if well_formed(value) else None
+    if not at(toks, i + 2, frozenset({"是", "在"})):
         return None
     noun = toks[i + 1].word
+    if toks[i + 2].word == "在":  # 我的新工作在X / 我的公司在X: where, not what
+        value, _ = span(toks, i + 3)
+        where = {"工作": "works_at", "公司": "works_at", "单位": "works_at", "家": "lives_in"}.get(noun)
+        return [Claim(where, value)] if where and well_formed(value) else None
     if noun in _ROLE:
         return title_claims(toks, i + 3)
     predicate = _ROLE_PREDICATE.get(noun)

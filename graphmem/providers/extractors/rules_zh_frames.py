@@ -50,6 +50,7 @@ from graphmem.providers.extractors.rules_zh_tokens import (
     skip,
     span,
     text_of,
+    trim_org,
     well_formed,
 )
 
@@ -63,7 +64,7 @@ _JOBS = tuple(
 )
 _MEASURE = frozenset("一名 一位 一个 一 名 个 位 一位名 位名".split())
 _TITLE_STOP = frozenset({"的"})
-_ARRIVE = frozenset("到了 抵达 抵达了 到达 到达了".split())
+_ARRIVE = frozenset("到了 抵达 抵达了 到达 到达了 来到 来到了".split())
 _SETTLE = frozenset("定居 落户 安家 移居 迁居".split())
 _REPORT = frozenset("报到 报道 入职 就职".split())
 _LIVE_DIRECT = frozenset("住 常住 长住 居住 久居 住进 住进了".split())  # 住杭州: the place follows
@@ -173,7 +174,7 @@ def _move(toks: list[Tok], i: int) -> list[Claim]:
         return [Claim("lives_in", place)] if place else []
     if at(toks, i, WORK_TO):
         org, _, _ = _value(toks, skip(toks, i + 1, frozenset({"了"})))
-        return [Claim("works_at", org)] if org else []
+        return [Claim("works_at", trim_org(org))] if org else []
     if at(toks, i, _ARRIVE):
         place, _, _ = _value(toks, skip(toks, i + 1, frozenset({"了"})))
         return [Claim("located_at", place)] if place else []

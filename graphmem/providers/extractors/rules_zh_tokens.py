@@ -24,8 +24,8 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-LIVE_V = _words("住 居住 生活 定居 安家 落户 长住 常住 久居 待 呆 扎根 住下 住下来 定居下来 安顿下来")
-WORK_V = _words("工作 上班 任职 就职 供职 实习 打工 干活 干 上岗 做事 谋生")
+LIVE_V = _words("发展 住 居住 生活 定居 安家 落户 长住 常住 久居 待 呆 扎根 住下 住下来 定居下来 安顿下来")
+WORK_V = _words("效力 卖命 工作 上班 任职 就职 供职 实习 打工 干活 干 上岗 做事 谋生")
 STUDY_V = _words(
     "读书 上学 学习 念书 读大学 上大学 读研 读博 读研究生 读本科 留学 深造 求学 进修 读硕士 读博士"
 )
@@ -57,7 +57,7 @@ JOB_PROMOTE = _words(
     "被提拔为 被提升为 被任命为 被聘为 被聘任为 被评为 被提拔成 被升为 被晋升为 转岗为 转岗成 出任 "
     "当上 当上了 成为 成为了 变成 变成了 转行做 转行当 转行成 转做 改做 改当 转岗做 转岗当 改行做 改行当 "
     "调任 调任为 转任 转为 改任 成了 升做 从事 调岗 调岗为 调岗成 调岗做 转岗 转岗为 转岗成 转行 改行 "
-    "升 升了"
+    "升 升了 荣升 荣升为 升级为 升级成 接任 就任 出任了 晋级为"
 )
 PLAN = _words("打算 计划 准备 想 想要 考虑 决定 希望 梦想 盼望 期待 规划 筹划 有意")
 FUTURE = _words("要 会 将 将要 即将 快要 就要 马上")
@@ -67,7 +67,7 @@ NEG = _words("不 不再 没 没有 别 再也不 早就不 早已不 已经不 
 ADVERBS = _words(
     "已经 已 一直 都 也 还 还是 就 刚 刚刚 才 又 再 仍 仍然 依然 依旧 真的 其实 开始 正式 正 "
     "现在 目前 如今 最近 近来 终于 总算 快 将近 差不多 至少 足足 整整 大约 约 有 早就 早已 一度 "
-    "曾经 曾 以前 之前 后来 然后 接着 随后 马上 立刻 暂时 临时 长期 常年 一起 一块 一块儿 "
+    "举家 举家人 曾经 曾 以前 之前 后来 然后 接着 随后 马上 立刻 暂时 临时 长期 常年 一起 一块 一块儿 "
     "全家 全家人 一家 一家人 一家子 俩 两个人 两口子 夫妻俩 我们俩 顺利 成功 光荣 刚才 前几天 "
     "前些天 前阵子 前段时间 这几天 这两天 那时 当时 这阵子 已然 总算是 已经是 正式地 重新 又一次"
 )
@@ -89,7 +89,7 @@ EMPTY = _words(
     "一线城市 南方 北方 那 这 那里 这里 地方 现在 工作 新工作 上班 总部 分公司 办公室"
 )
 MOVED_OUT = _words("搬走 搬出来 搬出去 搬家")
-HIRED = _words("录用 聘用 雇用 雇佣 聘请 招聘 录取 聘 招进 录用了")
+HIRED = _words("挖走 挖走了 挖过去 挖 挖了 录用 聘用 雇用 雇佣 聘请 招聘 录取 聘 招进 录用了")
 FIRED = _words("裁员 裁 裁掉 辞退 开除 解雇 炒 炒了 炒鱿鱼 劝退")
 SWITCH = _words("换到 换去 转到 转去 调到 调去")  # 换到X工作: the verb after X decides
 FRAME_VERBS = (
@@ -257,6 +257,14 @@ def kind_of(value: str, flags: Iterable[str]) -> str:
     if len(tags) != 1:  # a name jieba cut into pieces (美/ns 团/n): its pieces' tags say nothing
         return ""
     return {"nt": "organization", "ns": "place"}.get(tags[0], "")
+
+
+_ORG_TAIL = re.compile(r"(?<=..)(?:团队|大家庭|这家公司|那家公司|公司总部|总部)$")
+
+
+def trim_org(value: str) -> str:
+    """加入腾讯团队 / 腾讯大家庭 name 腾讯."""
+    return _ORG_TAIL.sub("", value)
 
 
 def well_formed(value: str) -> bool:
