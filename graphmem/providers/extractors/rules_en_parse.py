@@ -427,6 +427,8 @@ def _with_place(claim: Claim, pobjs: list[tuple[Token, Token]], speakers: Speake
     if claim.predicate in VOCABULARY or not pobjs or pobjs[0][0].lower_ not in _PLACE_PREPS:
         return claim
     prep, obj = pobjs[0]
+    if obj.lemma_.lower() in _DISCOURSE | _TIME_UNITS:
+        return claim
     where = _phrase(obj, speakers)
     if where and len(claim.obj.split()) + len(where.split()) < _MAX_OBJECT_TOKENS:
         claim.obj = f"{claim.obj} {prep.lower_} {where}"
