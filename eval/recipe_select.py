@@ -124,7 +124,10 @@ async def select(
     memory: GraphMemory, settings: Settings, opts: SelectOptions, log: Log = lambda _m: None
 ) -> dict[str, Any]:
     loco = locomo_data.load(
-        opts.locomo, group_prefix=f"{opts.prefix}-locomo", conversations=opts.conversations
+        opts.locomo,
+        group_prefix=f"{opts.prefix}-locomo",
+        conversations=opts.conversations,
+        max_questions=opts.max_questions,
     )
     lme = longmemeval_data.load(opts.longmemeval, group_prefix=f"{opts.prefix}-lme", limit=opts.lme_limit)
     groups = locomo.corpora(loco) + longmemeval.corpora(lme)
