@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Path, Request
+from fastapi import Depends, Header, Path, Request
 from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
@@ -17,7 +17,8 @@ from api.auth import LOCAL_ADMIN, KeyRing, Principal, presented_key
 from api.metrics import Metrics
 from graphmem.config import Settings
 from graphmem.errors import StoreUnavailable, UnknownParameter
-from graphmem.memory import GraphMemory
+from graphmem.memory import GraphMemory, changes
+from graphmem.models.changes import MAX_CONSENT_ID, MAX_REASON, Actor, ChangeMeta
 
 GROUP_PATTERN = r"^[A-Za-z0-9_.:\-]+$"
 
@@ -115,16 +116,60 @@ def readable_group(request: Request, group: GroupPath, principal: PrincipalDep) 
     return group
 
 
-def writable_group(request: Request, group: GroupPath, principal: PrincipalDep) -> str:
+ConsentHeader = Annotated[
+    str | None,
+    Header(
+        alias="X-Consent-Id",
+        min_length=1,
+        max_length=MAX_CONSENT_ID,
+        description="The consent this write is made under; kept on its change-log records.",
+    ),
+]
+ReasonHeader = Annotated[
+    str | None,
+    Header(
+        alias="X-Change-Reason",
+        min_length=1,
+        max_length=MAX_REASON,
+        description="Why this write is made; kept on its change-log records.",
+    ),
+]
+
+
+def _record_as(principal: Principal, reason: str | None, consent_id: str | None) -> None:
+    """The change log's actor for this request (graphmem.memory.changes; async dependencies run
+    in the request's own task, so the context ends with the request)."""
+    changes.set_meta(
+        ChangeMeta(
+            actor=Actor.api_key(principal.key_id, principal.role), reason=reason, consent_id=consent_id
+        )
+    )
+
+
+async def writable_group(
+    request: Request,
+    group: GroupPath,
+    principal: PrincipalDep,
+    consent_id: ConsentHeader = None,
+    reason: ReasonHeader = None,
+) -> str:
     principal.require_write(group)
     request.state.group_id = group
+    _record_as(principal, reason, consent_id)
     return group
 
 
-def admin_group(request: Request, group: GroupPath, principal: PrincipalDep) -> str:
+async def admin_group(
+    request: Request,
+    group: GroupPath,
+    principal: PrincipalDep,
+    consent_id: ConsentHeader = None,
+    reason: ReasonHeader = None,
+) -> str:
     principal.require_write(group)
     principal.require_role("admin")
     request.state.group_id = group
+    _record_as(principal, reason, consent_id)
     return group
 
 

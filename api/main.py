@@ -17,7 +17,19 @@ from api.logs import configure_logging, logger
 from api.mcp import McpHttp
 from api.metrics import Metrics
 from api.middleware import BodyLimitMiddleware, RequestContextMiddleware
-from api.routes import browse, cypher, entities, episodes, explorer, facts, groups, health, metrics, search
+from api.routes import (
+    browse,
+    changes,
+    cypher,
+    entities,
+    episodes,
+    explorer,
+    facts,
+    groups,
+    health,
+    metrics,
+    search,
+)
 from api.security import check_bind
 from graphmem.clock import utc_now
 from graphmem.config import Settings
@@ -43,6 +55,7 @@ ROUTERS = (
     cypher.router,
     browse.router,
     explorer.router,
+    changes.router,
 )
 
 

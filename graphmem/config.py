@@ -134,6 +134,9 @@ class Settings(BaseSettings):
     index_sync_limit: int = 5_000
     index_ann_threshold: int = 10_000
     search_default_k: int = 10
+    # the change log (graphmem/memory/changes.py): a :Change record per state change, written in
+    # the change's own transaction; false = none are written (reads of the log return what exists)
+    change_log: bool = True
 
     decay_half_life_days: float = 90.0
     archive_threshold: float = 0.05

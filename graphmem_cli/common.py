@@ -65,9 +65,12 @@ def ensure_server(cfg: Settings) -> None:
 
 
 async def with_memory(cfg: Settings, work: Callable[[GraphMemory], Awaitable[T]]) -> T:
+    from graphmem_cli.changes_cmd import cli_change_context
+
     memory = await GraphMemory.from_settings(cfg)
     try:
-        return await work(memory)
+        with cli_change_context():  # the change log's actor: cli:<command>
+            return await work(memory)
     finally:
         await memory.close()
 

@@ -22,17 +22,21 @@ COMMANDS: dict[str, str] = {
     "backup": "graphmem_cli.lifecycle_cmd:backup",
     "restore": "graphmem_cli.lifecycle_cmd:restore",
     "eval": "graphmem_cli.eval_cmd:eval_group",
+    "changes": "graphmem_cli.changes_cmd:changes_group",
 }
 
 
 @click.group(cls=LazyGroup, lazy=COMMANDS)
 @click.version_option("0.1.0", prog_name="graphmem")
-def cli() -> None:
+@click.option("--reason", default=None, help="Why: kept on the change-log records of this command's writes.")
+@click.option("--consent-id", default=None, help="The consent the writes are made under (change log).")
+def cli(reason: str | None, consent_id: str | None) -> None:
     """graphmem: temporal knowledge-graph memory for AI agents.
 
     \b
     Example:
       graphmem neo4j start && graphmem serve
+      graphmem --reason "user request" --consent-id c-42 forget --group g --episode ID --yes
     """
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 import click
@@ -178,9 +179,22 @@ async def _run(cfg: Settings, options: IngestOptions, mode: str) -> Summary:
             total=total_bytes(options.paths, options.fmt),
             initial=_resumed_bytes(options),
         )
-        return await run_ingest(memory, options, progress=progress)
+        with _as_cli():
+            return await run_ingest(memory, options, progress=progress)
     finally:
         await memory.close()
+
+
+def _as_cli() -> AbstractContextManager[object]:
+    """Change-log actor ``cli:ingest``, with the root's ``--reason``/``--consent-id`` (``graphmem``)."""
+    from graphmem.memory.changes import change_context
+    from graphmem.models.changes import Actor
+
+    ctx = click.get_current_context(silent=True)
+    root = ctx.find_root().params if ctx is not None else {}
+    return change_context(
+        actor=Actor.cli("ingest"), reason=root.get("reason"), consent_id=root.get("consent_id")
+    )
 
 
 def _resumed_bytes(options: IngestOptions) -> int:

@@ -28,6 +28,7 @@ class MemoryContext:
     index_ann_threshold: int = 10_000
     query_batch_window_s: float = 0.0005
     write_gate: WriteGate = field(default_factory=WriteGate)
+    change_log: bool = True  # append a :Change record per state change (graphmem.memory.changes)
 
     async def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embedding is CPU-bound: run it off the event loop."""

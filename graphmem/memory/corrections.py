@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from graphmem.errors import Conflict, InvalidInput, NotFound
+from graphmem.memory import changes
 from graphmem.memory.context import MemoryContext
 from graphmem.memory.entities import resolve_entities
 from graphmem.memory.facts import SlotInfo, resolve_and_write
@@ -119,6 +120,7 @@ async def correct_fact(
         written = await resolve_and_write(
             tx, group_id=group_id, slots=_slot(row, claim), vectors={}, embed_missing=ctx.embed, now=now
         )
+        await changes.record_facts(tx, ctx, group_id, written, op=claim.kind, now=now)
         if claim.kind == "correct":
             await _link_correction(tx, group_id, fact_id, written.changes)
 
@@ -160,9 +162,10 @@ async def retract_fact(
             recorded_at=now,
             replaces=row["value_key"],
         )
-        await resolve_and_write(
+        written = await resolve_and_write(
             tx, group_id=group_id, slots=_slot(row, claim), vectors={}, embed_missing=ctx.embed, now=now
         )
+        await changes.record_facts(tx, ctx, group_id, written, op="retract", now=now)
 
     async with ctx.write_gate.slot(group_id):
         await ctx.store.execute(work)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 import numpy as np
@@ -21,6 +21,7 @@ class ResolvedEntities:
     ids: dict[str, str]  # normalized name -> entity id
     names: dict[str, str]  # normalized name -> canonical display name
     created: int
+    aliases: list[dict[str, str]] = field(default_factory=list)  # names merged into an entity
 
 
 async def resolve_entities(
@@ -63,7 +64,7 @@ async def resolve_entities(
     for row in merged:
         ids[row["key"]], names[row["key"]] = row["id"], row["name"]
     await writes.add_aliases(tx, group_id=group_id, rows=aliases)
-    return ResolvedEntities(ids, names, sum(1 for r in merged if r["created"]))
+    return ResolvedEntities(ids, names, sum(1 for r in merged if r["created"]), aliases)
 
 
 def _vec(vectors: dict[str, np.ndarray], name: str) -> list[float]:

@@ -9,11 +9,12 @@ from typing import Any
 
 from graphmem.clock import Clock, utc_now
 from graphmem.config import Settings
-from graphmem.memory import browse, corrections, ingestion, lifecycle, reads, scopes
+from graphmem.memory import browse, changes, corrections, ingestion, lifecycle, reads, scopes
 from graphmem.memory.browse import GroupSummary, SessionTurn
 from graphmem.memory.context import MemoryContext
 from graphmem.memory.ingestion import PreparedBatch
 from graphmem.memory.write_gate import WriteGate
+from graphmem.models.changes import ChangePage
 from graphmem.models.entity import EntityRecord
 from graphmem.models.episode import EpisodeIn, EpisodeRecord, IngestResult
 from graphmem.models.fact import FactIn, FactRecord
@@ -95,6 +96,7 @@ class GraphMemory:
                 index_sync_limit=settings.index_sync_limit,
                 index_ann_threshold=settings.index_ann_threshold,
                 query_batch_window_s=settings.query_batch_window_ms / 1000,
+                change_log=settings.change_log,
                 write_gate=WriteGate(
                     per_group=settings.write_queue_per_group,
                     total=settings.write_queue_total,
@@ -264,6 +266,22 @@ class GraphMemory:
 
     async def get_episode(self, group_id: str, episode_id: str) -> tuple[EpisodeRecord, list[FactRecord]]:
         return await reads.get_episode(self.ctx, group_id, episode_id)
+
+    async def changes(
+        self,
+        group_id: str,
+        *,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        target: str | None = None,
+        cursor: str | None = None,
+        limit: int = 100,
+    ) -> ChangePage:
+        """The group's change log in commit order (docs/schema.md, "Change log"). Writes record
+        their actor, reason and consent id from ``graphmem.memory.changes.change_context``."""
+        return await changes.read_changes(
+            self.ctx, group_id, since=since, until=until, target=target, cursor=cursor, limit=limit
+        )
 
     async def list_groups(self, group_ids: Sequence[str] | None = None) -> list[GroupSummary]:
         """Groups holding memory (of ``group_ids`` only, when given)."""

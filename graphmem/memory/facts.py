@@ -91,6 +91,7 @@ class FactWrites:
     changes: list[FactChange] = field(default_factory=list)
     created: int = 0
     created_ids: set[str] = field(default_factory=set)
+    versions: dict[str, int] = field(default_factory=dict)  # fact id -> version before (0: new)
 
 
 async def resolve_and_write(
@@ -215,6 +216,7 @@ def _collect(
         if run.id not in touched:
             continue
         expired = run.id in expired_ids
+        out.versions[run.id] = before[run.id].version if run.id in before else 0
         expired_at = (before[run.id].expired_at if run.id in before else None) or now
         out.facts.append(_fact_row(slot, info, run, expired_at if expired else None))
         out.evidence.extend(_evidence_rows(run))
@@ -231,6 +233,7 @@ def _collect(
             out.created += 1
             out.created_ids.add(run.id)
     out.delete_ids.extend(plan.delete_ids)
+    out.versions.update({i: before[i].version for i in plan.delete_ids if i in before})
     out.created -= len(plan.delete_ids)
     out.changes.extend(FactChange(fact_id=i, change="merged", statement="") for i in plan.delete_ids)
     out.supersedes.extend({"new_id": n, "old_id": o, "at": at} for n, o, at in plan.supersedes)

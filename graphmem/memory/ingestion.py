@@ -12,6 +12,7 @@ from typing import Any, Literal
 import numpy as np
 
 from graphmem.errors import IdempotencyConflict, InvalidInput, NotFound
+from graphmem.memory import changes
 from graphmem.memory.context import MemoryContext
 from graphmem.memory.drafts import Draft, from_explicit, from_extracted
 from graphmem.memory.entities import resolve_entities
@@ -357,6 +358,17 @@ async def _commit(
         slots = build_claims(kept_drafts, entities, now=now)
         fw = await resolve_and_write(
             tx, group_id=group_id, slots=slots, vectors=vectors, embed_missing=ctx.embed, now=now
+        )
+        await changes.record_ingest(
+            tx,
+            ctx,
+            group_id,
+            episodes=rows,
+            aliases=entities.aliases,
+            out=fw,
+            sources={d.episode_id for d in kept_drafts if d.episode_id},
+            extracted=bool(prepared),
+            now=now,
         )
         await writes.update_group_counts(
             tx, group_id=group_id, episodes=len(rows), facts=fw.created, entities=entities.created, now=now

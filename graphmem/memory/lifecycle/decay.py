@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 from functools import partial
 
 from graphmem.clock import as_utc
+from graphmem.memory import changes
 from graphmem.memory.context import MemoryContext
 from graphmem.models.lifecycle import DecayPolicy, MaintainReport
 from graphmem.store import lifecycle as repo
@@ -52,7 +53,7 @@ async def maintain(
     for group, ids in sorted(doomed.items()):
         for start in range(0, len(ids), BATCH):
             batch = ids[start : start + BATCH]
-            archived += await _locked(ctx, group, partial(repo.archive_facts, ids=batch, now=now))
+            archived += await _locked(ctx, group, partial(changes.archive_facts, ctx, group, batch, now))
     return MaintainReport(now=now, group_id=group_id, scanned=len(rows), archived=archived, restored=restored)
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from graphmem.clock import as_utc
 from graphmem.errors import NotFound
-from graphmem.memory import facts
+from graphmem.memory import changes, facts
 from graphmem.memory.context import MemoryContext
 from graphmem.models.lifecycle import ForgetReport
 from graphmem.store import context, writes
@@ -65,6 +65,7 @@ async def forget_entity(ctx: MemoryContext, group_id: str, entity_id: str) -> Fo
         doomed = {r["fact_id"] for r in linked}
         slots = sorted({r["slot"] for r in linked})
         neighbours = await repo.entities_of_slots(tx, group_id=group_id, slots=slots)
+        plans: list[facts.FactWrites] = []
         updated = await rewrite_slots(
             tx,
             ctx,
@@ -72,9 +73,13 @@ async def forget_entity(ctx: MemoryContext, group_id: str, entity_id: str) -> Fo
             slots,
             lambda fact, claim: fact.id in doomed or claim.object_id == entity_id,
             now,
+            sink=plans,
         )
         await repo.delete_entity(tx, group_id=group_id, entity_id=entity_id)
         await repo.delete_orphan_entities(tx, group_id=group_id, ids=sorted(neighbours - {entity_id}))
+        await changes.record_forget(
+            tx, ctx, group_id, scope="entity", targets=[entity_id], plans=plans, hashes=[], now=now
+        )
         return await _finish(tx, group_id, before, updated, now)
 
 
@@ -92,6 +97,9 @@ async def forget_group(ctx: MemoryContext, group_id: str, *, purge_tombstones: b
         await repo.lock_existing_group(tx, group_id=group_id)
         before = await repo.group_counts(tx, group_id=group_id)
         await repo.delete_group(tx, group_id=group_id, now=now, purge_tombstones=purge_tombstones)
+        await changes.record_forget(
+            tx, ctx, group_id, scope="group", targets=[group_id], plans=[], hashes=[], now=now
+        )
         if not purge_tombstones:
             await repo.write_group_tombstone(
                 tx, group_id=group_id, key=group_tombstone_key(group_id), now=now
@@ -114,7 +122,10 @@ async def _forget_episodes(
     slots = await repo.slots_of_episodes(tx, group_id=group_id, ids=ids)
     candidates = await repo.entities_mentioned(tx, group_id=group_id, ids=ids)
     candidates |= await repo.entities_of_slots(tx, group_id=group_id, slots=slots)
-    updated = await rewrite_slots(tx, ctx, group_id, slots, lambda _f, c: c.episode_id in gone, now)
+    plans: list[facts.FactWrites] = []
+    updated = await rewrite_slots(
+        tx, ctx, group_id, slots, lambda _f, c: c.episode_id in gone, now, sink=plans
+    )
     await repo.delete_episodes(tx, group_id=group_id, ids=ids)
     sessions = sorted({e["session_id"] for e in episodes if e["session_id"]})
     await writes.relink_sessions(tx, group_id=group_id, session_ids=sessions)
@@ -122,6 +133,11 @@ async def _forget_episodes(
     tombstones = [{"key": e["key"], "content_hash": e["content_hash"]} for e in episodes if e["key"]]
     await repo.write_tombstones(tx, group_id=group_id, rows=tombstones, now=now)
     await repo.delete_orphan_entities(tx, group_id=group_id, ids=sorted(candidates))
+    if ids:
+        hashes = [str(e["content_hash"]) for e in episodes if e.get("content_hash")]
+        await changes.record_forget(
+            tx, ctx, group_id, scope="episode", targets=ids, plans=plans, hashes=hashes, now=now
+        )
     return await _finish(tx, group_id, before, updated, now)
 
 
@@ -142,12 +158,19 @@ def _report(before: dict[str, int], after: dict[str, int], *, updated: int) -> F
 
 
 async def rewrite_slots(
-    tx: Tx, ctx: MemoryContext, group_id: str, slots: list[str], drop: Drop, now: datetime
+    tx: Tx,
+    ctx: MemoryContext,
+    group_id: str,
+    slots: list[str],
+    drop: Drop,
+    now: datetime,
+    *,
+    sink: list[facts.FactWrites] | None = None,
 ) -> int:
     """Strip the claims ``drop`` selects from the slots' facts and re-resolve each slot from the
     remaining claims (memory/facts.py, temporal/chain.py): a fact left without claims is deleted,
     intervals, SUPERSEDES and expiry (corrections, retractions are claims too) are derived again.
-    Returns how many surviving facts were rewritten."""
+    Returns how many surviving facts were rewritten; ``sink`` collects the plan (change log)."""
     rows = await repo.load_slot_facts(tx, group_id=group_id, slots=slots)
     infos: dict[str, facts.SlotInfo] = {}
     existing: dict[str, list[SlotFact]] = defaultdict(list)
@@ -163,6 +186,8 @@ async def rewrite_slots(
     await facts.write_plans(
         tx, group_id=group_id, slots=sorted(infos), out=out, vectors={}, embed_missing=ctx.embed, now=now
     )
+    if sink is not None:
+        sink.append(out)
     gone = set(out.delete_ids) | out.created_ids
     return len({r["id"] for r in out.facts} - gone)
 

@@ -23,6 +23,7 @@ from typing import Any
 
 from graphmem.clock import as_utc
 from graphmem.errors import Conflict, InvalidInput
+from graphmem.memory import changes
 from graphmem.memory.context import MemoryContext
 from graphmem.memory.lifecycle import records, retarget
 from graphmem.memory.lifecycle.forget import group_tombstone_key, rewrite_slots
@@ -313,7 +314,18 @@ class _Importer:
                     "group with --group",
                     details={"label": label, "clashes": clashes[:20]},
                 )
-            self.report.nodes += await repo.import_nodes(tx, label=label, group_id=self.group, rows=rows)
+            written = await repo.import_nodes(tx, label=label, group_id=self.group, rows=rows)
+            self.report.nodes += written
+            if written:
+                await changes.record_import(
+                    tx,
+                    self.ctx,
+                    self.group,
+                    label=label,
+                    ids=[str(r["id"]) for r in rows],
+                    source_group=self.source,
+                    now=self.ctx.clock(),
+                )
             for extra in sorted({x for r in rows for x in r["extra"]}):
                 ids = [r["id"] for r in rows if extra in r["extra"]]
                 await repo.add_labels(tx, label=label, extra=extra, ids=ids)

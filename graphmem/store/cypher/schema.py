@@ -85,6 +85,14 @@ def migrations(dimension: int) -> tuple[Migration, ...]:
                 "CREATE INDEX entity_group_rev IF NOT EXISTS FOR (n:Entity) ON (n.group_id, n.rev)",
             ),
         ),
+        Migration(
+            "0007_change_log",
+            "change log: records in group order (graphmem.store.cypher.changes)",
+            (
+                "CREATE CONSTRAINT change_id IF NOT EXISTS FOR (n:Change) REQUIRE n.id IS UNIQUE",
+                "CREATE INDEX change_group_seq IF NOT EXISTS FOR (n:Change) ON (n.group_id, n.seq)",
+            ),
+        ),
     )
 
 

@@ -1,0 +1,72 @@
+"""Cypher for the change log (``:Change``, docs/schema.md).
+
+Order: a record's ``seq`` is its transaction's ``Group.lock_seq`` (bumped under the group lock by
+LOCK_GROUP / LOCK_EXISTING_GROUP), ``n`` its place in the transaction. APPEND reads the group's
+last record through the (group_id, seq) index: a second append in the same transaction continues
+its ``n``; a group re-created after a purge (its counter restarted) is moved past the last record,
+and a record written after the Group node was deleted (forget_group) takes the next ``seq``.
+"""
+
+_LAST = """
+CALL () {
+  OPTIONAL MATCH (c:Change {group_id: $group_id})
+  USING INDEX c:Change(group_id, seq)
+  WHERE c.seq >= 0
+  WITH c ORDER BY c.seq DESC, c.n DESC LIMIT 1
+  RETURN c.seq AS top, c.n AS top_n
+}
+"""
+
+APPEND = (
+    "OPTIONAL MATCH (g:Group {id: $group_id})\n"
+    + _LAST
+    + """
+WITH g, coalesce(top, 0) AS top, coalesce(top_n, -1) AS top_n, coalesce(g.lock_seq, 0) AS lock
+WITH g, lock, top, top_n,
+     CASE WHEN lock > top THEN lock WHEN lock = top THEN top ELSE top + 1 END AS seq
+WITH g, lock, seq, CASE WHEN seq = top THEN top_n + 1 ELSE 0 END AS base
+FOREACH (_ IN CASE WHEN g IS NOT NULL AND lock < seq THEN [1] ELSE [] END | SET g.lock_seq = seq)
+WITH seq, base
+UNWIND range(0, size($rows) - 1) AS i
+WITH seq, base, i, $rows[i] AS r
+CREATE (c:Change {
+  id: r.id, group_id: $group_id, seq: seq, n: base + i, kind: r.kind, target_ids: r.target_ids,
+  version_before: r.version_before, version_after: r.version_after, occurred_at: r.occurred_at,
+  recorded_at: $now, actor: r.actor, actor_role: r.actor_role, requested_by: r.requested_by,
+  reason: r.reason, consent_id: r.consent_id, source_episode_ids: r.source_episode_ids,
+  valid_from: r.valid_from, valid_to: r.valid_to, content_hash: r.content_hash,
+  payload: r.payload, payload_hash: r.payload_hash})
+RETURN count(c) AS written
+"""
+)
+
+# A page in log order after the cursor (seq, n); since/until bound recorded_at (system time).
+PAGE = """
+MATCH (c:Change {group_id: $group_id})
+WHERE c.seq >= $seq AND (c.seq > $seq OR c.n > $n)
+  AND ($since IS NULL OR c.recorded_at >= $since)
+  AND ($until IS NULL OR c.recorded_at < $until)
+  AND ($target IS NULL OR $target IN c.target_ids)
+RETURN c {.*} AS change
+ORDER BY c.seq, c.n
+LIMIT $limit
+"""
+
+# Forget: the content goes from every record naming a forgotten id (as a target or a source
+# episode); ids, kinds, times, hashes and the records themselves stay.
+REDACT = """
+MATCH (c:Change {group_id: $group_id})
+WHERE c.payload IS NOT NULL
+  AND ($ids IS NULL OR any(t IN c.target_ids WHERE t IN $ids)
+       OR any(e IN c.source_episode_ids WHERE e IN $ids))
+SET c.payload = null, c.redacted_at = $now
+RETURN count(c) AS redacted
+"""
+
+# The facts of ``ids`` that ARCHIVE_FACTS archived at ``now`` (for their change records).
+ARCHIVED_AT = """
+UNWIND $ids AS fid
+MATCH (f:Fact {id: fid, group_id: $group_id})
+WHERE f.status = 'archived' AND f.archived_at = $now
+RETURN f.id AS id, f.version AS version, f.statement AS statement
+"""
