@@ -275,6 +275,9 @@ def _clause_claims(clause: str, state: _State, *, last: bool) -> None:
         return
     if state.correcting and _bare(clause, state):
         return
+    made = _MADE.match(clause)
+    if made is not None and _made(made, state):  # 公司任命我为Y / 领导让我当Y
+        return
     home = _HOME_IS.match(clause)
     if home is not None and well_formed(home.group("v")):  # 成都是我现在的家
         subject = state.subject[1] if state.subject else SPEAKER
@@ -304,6 +307,24 @@ def _clause_claims(clause: str, state: _State, *, last: bool) -> None:
     state.claims.extend(claims)
 
 
+_MADE = re.compile(
+    r"^(?:公司|老板|领导|上司|单位|他们|董事会|上级|总部|学校|医院)(?:已经|最近|刚|刚刚|正式)?"
+    r"(?:让|任命|提拔|安排|派|聘|聘请|请|选|指定|升)(?P<who>我|[\u4e00-\u9fff]{2,3}?)(?:来|去)?"
+    r"(?:当|做|担任|为|成为|作为|当上)?了?(?:一名|一个|一位)?(?P<title>[^，,]+?)了?$"
+)
+
+
+def _made(m: re.Match[str], state: _State) -> bool:
+    """They made me Y: the title is the person's (the speaker for 我)."""
+    title = clean(m.group("title"))
+    if title is None or not well_formed(title) or not is_job(title):
+        return False
+    who = m.group("who")
+    subject = SPEAKER if who == "我" else who
+    state.claims.append(Claim("job_title", title, subject=subject, inferred=state.hedged))
+    return True
+
+
 _HOME_IS = re.compile(
     r"^(?:现在|目前|如今)?(?P<v>[^我你他她]{2,12}?)(?:现在|目前|如今)?(?:就)?是我(?:们)?(?:现在|目前)?的(?:新)?家了?$"
 )
@@ -312,7 +333,8 @@ _INTENT = re.compile(
 )
 _PENDING = re.compile(
     r"^(?:我|我们)?(?:已经|最近|刚|刚刚)?"
-    r"(?P<what>换工作|换了工作|换了份工作|换了一份工作|换东家|换了东家|跳槽|搬家|换了城市|换了个城市)了?$"
+    r"(?P<what>换工作|换了工作|换了份工作|换了一份工作|换了新工作|找了新工作|有了新工作|换东家|换了东家|跳槽|搬家|"
+    r"换了城市|换了个城市)了?$"
 )
 _PENDING_PREDICATE = {
     "换工作": "works_at",
@@ -324,6 +346,9 @@ _PENDING_PREDICATE = {
     "换了城市": "lives_in",
     "换了个城市": "lives_in",
     "换东家": "works_at",
+    "换了新工作": "works_at",
+    "找了新工作": "works_at",
+    "有了新工作": "works_at",
     "换了东家": "works_at",
 }
 _GONE_TO = re.compile(
@@ -616,6 +641,8 @@ _ROLE_PREDICATE = {
     "单位": "works_at",
     "雇主": "works_at",
     "东家": "works_at",
+    "新东家": "works_at",
+    "新雇主": "works_at",
     "学校": "studies_at",
     "母校": "studies_at",
     "城市": "lives_in",
