@@ -12,7 +12,8 @@ Metrics, per question type and overall (means over questions):
 - MRR: 1 / the rank of the first evidence turn (0 when none is in the top ``max(ks)``);
 - ``newest_first`` (knowledge-update questions whose answer sessions have two or more dates): the
   newest answer session ranks above every older one (absent counts as below).
-``search_ms`` is the wall time of each search (query embedding included).
+``search_ms`` is the wall time of each search (query embedding included; the group's index is
+loaded before, untimed: with one question per group, every search would otherwise be a first one).
 """
 
 from __future__ import annotations
