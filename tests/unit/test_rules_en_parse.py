@@ -48,6 +48,21 @@ def test_subjects_resolve_to_speakers_and_names_never_filler(text: str, expected
     assert rows(text) == expected
 
 
+def test_a_sentence_that_drops_its_i_is_the_speakers() -> None:
+    assert rows("Went to a concert last night!") == [("Alice", "attended", "concert", "assert")]
+    assert rows("Check out this book.") == []  # an imperative
+
+
+def test_you_and_me_as_lone_objects_are_the_speakers() -> None:
+    assert rows("I'm so proud of you!") == [("Alice", "is_proud_of", "Bob", "assert")]
+
+
+def test_had_an_event_is_attended() -> None:
+    assert rows("I had an interview for a design internship.") == [
+        ("Alice", "attended", "interview for a design internship", "assert")
+    ]
+
+
 def test_you_without_a_second_speaker_gives_nothing() -> None:
     assert rows("You won the tournament!", other=None) == []
 

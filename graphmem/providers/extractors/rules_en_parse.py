@@ -176,6 +176,10 @@ def _clause(verb: Token, speakers: Speakers) -> list[Claim]:
     if verb.dep_ == "ccomp" and _non_factive(verb.head):
         return []
     subject_token = _subject_token(verb)
+    if subject_token is None and _dropped_i(verb):  # "Went to a concert last night!"
+        return [
+            _with(c, SPEAKER, _hedged(verb)) for c in _verb_claims(verb, speakers) if c.predicate != "name"
+        ]
     if subject_token is None:
         return []
     if verb.lemma_ == "be" and subject_token.pos_ == "NOUN":
@@ -214,6 +218,21 @@ def _futurate(verb: Token) -> bool:
     )
 
 
+_DROPPED_I_VERBS = frozenset("love like enjoy adore hate miss".split())
+
+
+def _dropped_i(verb: Token) -> bool:
+    """A chat sentence that drops its "I": it opens with a past verb, a participle, a gerund or a
+    liking verb ("Went to ...", "Been checking out ...", "Love experimenting with ...");
+    imperatives ("Check out this book") and gerund subjects do not count."""
+    if verb.dep_ != "ROOT":
+        return False
+    first = next((t for t in verb.doc if t.pos_ not in ("PUNCT", "INTJ", "CCONJ", "ADV")), None)
+    if first is None or first.i != verb.i:
+        return False
+    return verb.tag_ in ("VBD", "VBN", "VBG") or (verb.lemma_ in _DROPPED_I_VERBS and verb.tag_ != "VB")
+
+
 def _with(claim: Claim, subject: str | None, inferred: bool) -> Claim:
     claim.subject = subject
     claim.inferred = claim.inferred or inferred
@@ -245,7 +264,7 @@ def _hypothetical(verb: Token) -> bool:
         for c in tok.children:
             if c.dep_ == "mark" and c.lower_ in _CONDITIONAL_MARK:
                 return True
-        if tok.lemma_ in ("wish", "imagine", "pretend", "dream") and tok is not verb:
+        if tok.lemma_ in ("wish", "imagine", "pretend", "dream") and tok.i != verb.i:
             return True
         if tok.dep_ in ("ROOT",):
             break
@@ -307,7 +326,7 @@ def _cut_clause(head: Token, words: list[Token]) -> list[Token]:
     nested = {
         u.i
         for t in words
-        if t is not head
+        if t.i != head.i
         and (
             t.dep_ in _NESTED
             or (t.dep_ == "prep" and any(c.lemma_.lower() in _DISCOURSE | _TIME_UNITS for c in t.children))
@@ -345,7 +364,7 @@ def _subject_token(verb: Token) -> Token | None:
         subj = next((c for c in tok.children if c.dep_ in _SUBJ), None)
         if subj is not None:
             return subj
-        if tok.dep_ in ("conj", "xcomp") and tok.head is not tok:
+        if tok.dep_ in ("conj", "xcomp") and tok.head.i != tok.i:
             tok = tok.head
             continue
         return None
@@ -399,6 +418,9 @@ def _verb_claims(verb: Token, speakers: Speakers) -> list[Claim]:
     job = _employment(lemma, particle, dobj, pobjs, speakers)
     if job:
         return job
+    if lemma == "have" and dobj is not None and _past(verb) and dobj.lemma_.lower() in _EVENT_NOUNS:
+        value = _phrase(dobj, speakers)  # "I had an interview for a design internship"
+        return [Claim("attended", value)] if value else []
     if lemma in _SKIP_VERBS and not (lemma == "go" and pobjs):
         return []
     if dobj is not None:
@@ -632,7 +654,12 @@ def third_person(lemma: str) -> str:
 
 
 def _phrase(head: Token, speakers: Speakers) -> str | None:
-    """The object's words: ``head``'s subtree, cut before nested clauses, with "my" → speaker's."""
+    """The object's words: ``head``'s subtree, cut before nested clauses, with "my" → speaker's;
+    a lone "you" is the other speaker ("I'm so proud of you"), a lone "me" the speaker."""
+    if head.lower_ == "you" and speakers.other and not list(head.children):
+        return speakers.other
+    if head.lower_ == "me" and speakers.speaker != "user" and not list(head.children):
+        return speakers.speaker
     if head.lower_ in _EMPTY_OBJECTS or head.pos_ == "PRON":
         return None
     words = _cut_clause(head, [t for t in head.subtree])
@@ -658,7 +685,7 @@ def _phrase(head: Token, speakers: Speakers) -> str | None:
             out.append(f"{speakers.other}'s")
         elif low in _PRONOUN_WORDS or low in _THIRD:
             return None
-        elif t.dep_ == "det" and t.head is head and i == 0:
+        elif t.dep_ == "det" and t.head.i == head.i and i == 0:
             continue
         else:
             out.append(t.text)
