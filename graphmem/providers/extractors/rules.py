@@ -1,9 +1,15 @@
 """The offline, deterministic ``rules`` extractor (English and Chinese).
 
-Steps for one episode: split sentences → per sentence, find and cut time phrases (``timeparse``) →
-parse claims (``rules_en`` / ``rules_zh``) → bind subjects (first person → the speaker, or "user")
-→ build facts (claim kind, source kind, confidence, valid_from, quote span) → collect entities
-(fact subjects/objects, capitalised names, jieba person/place/organization tags) → dedupe.
+Steps for a batch of episodes (``extract_batch``; ``extract`` is a batch of one): split sentences
+→ per sentence, find and cut time phrases (``timeparse``) → parse every English sentence of the
+batch in one spaCy pass (``en_parse``) → per sentence, claims: Chinese from ``rules_zh``; English
+from the phrasing rules (``rules_en``), kept where the parse agrees with their subject and value,
+plus the parse's own claims (``rules_en_parse``: events, open predicates, changes naming both
+values) → bind subjects (first person → the speaker, or "user"; "you" → the other speaker) →
+build facts (claim kind, source kind, confidence, valid_from, quote span) → a correction of a value
+stated earlier in the episode replaces it → quality gates and one fact per claim
+(``rules_en_gates``) → collect entities (fact subjects/objects, capitalised names, jieba
+person/place/organization tags).
 
 A time phrase dates the claims of its own clause (clauses end at "," "，" ";"), and of the clauses
 after it only when it stands alone ("Last May, ..." / "去年，..."): in "我下周一开始去腾讯上班，已经从

@@ -3,25 +3,32 @@
 For each clause head (a verb that is the root, a conjunct, or a complement with a subject of its
 own) ``parse_claims`` finds:
 
-- **subject**: I/me → the speaker; "we" → the speaker (their household or group); "you" → the other
+- **subject**: "I" → the speaker; "we" → the speaker (their household or group); "you" → the other
   speaker of a two-party session (skipped when there is none, and in "you know", "you should");
   a proper-noun name (its compound words, minus filler such as "Bet" in "Bet Max likes ..."); a
-  possessed noun with a name in apposition ("my sister Emma"). Anything else (he, she, it, this,
-  "my kids", interjections such as "Sounds like ...", "Wow") leaves the clause without facts;
-  a conjunct without a subject inherits its head's ("I live in Paris and work at Acme").
+  possessed noun with a name in apposition ("my sister Emma"); none at all in a chat sentence
+  that drops its "I" ("Went to a concert!"). Anything else (he, she, it, this, "my kids",
+  interjections such as "Sounds like ...", "Wow") leaves the clause without facts; a conjunct
+  without a subject inherits its head's ("I live in Paris and work at Acme").
 - **predicate**: the verb lemma with its particle and the preposition that carries the object,
-  mapped to the canonical vocabulary (``_CANONICAL``: live in → lives_in, go to + event → attended,
-  work at/for → works_at, ...); anything else becomes an open predicate named by the verb's
-  third-person form plus particle and preposition ("signs_up_for", "paints").
+  mapped to the canonical vocabulary (``_CANONICAL``: live in → lives_in, went to + event →
+  attended, work at/for → works_at, ...); events (attended, visited, met) only in the past tense;
+  anything else becomes an open predicate named by the verb's third-person form plus particle and
+  preposition ("signs_up_for", "paints"; a passive "is_blessed_with"; "I'm grateful for X"
+  "is_grateful_for"). "Walter's apartment is in X", "Rachel's employer is Y" are lives_in/works_at.
 - **object**: the direct object, or the object of the preposition, or the gerund complement
-  ("went camping"), as the dependency subtree of its head cut before relative clauses and other
-  clauses, capped in length; "my" inside it becomes the speaker's name ("Melanie's kids").
+  ("went camping"), as the dependency subtree of its head with nested clauses, discourse and
+  duration phrases left out, capped in length; "my" inside it becomes the speaker's name
+  ("Melanie's kids"); generic and light-verb objects ("others", "make a difference") give nothing.
 - **polarity and modality**: a negated clause gives nothing (ends are the phrasings' job); a clause
-  under "if", "would", "could", "should", "wish" gives nothing; "might", "may", "maybe",
-  "probably", "I think" make it ``inferred``; "going to"/"will"/"plan to"/"want to" + verb is a plan
-  (``plans``, inferred).
-- **moves naming both places** ("moved from Boston to Denver", "left Boston for Denver"): lives_in
-  the new place, and an end of lives_in at the old one.
+  under "if", "would", "could", "can", "should", a non-factive head ("It's important we ...") gives
+  nothing; "might", "may", "maybe", "probably", "I think" make it ``inferred``; "going to"/"will"/
+  "plan to" + a verb with a complement is a plan (``plans``, inferred); a present progressive of
+  motion ("I'm heading to ...") is neither an event nor a fact.
+- **changes naming both values** ("moved from Boston to Denver", "left Boston for Denver", "jumped
+  ship from X to Y", "switched from architect to pharmacist"): the old value asserted one second
+  before the new (``Claim.before``); employment said with other verbs ("began a role at X", "took a
+  job with X", "signed on with X", "transferred to X").
 
 The quality gates that every claim passes (resolved subject, well-formed object, no first- or
 second-person word left) live in ``rules_en_gates``.
