@@ -426,10 +426,10 @@ def test_rules_extractor_satisfies_the_port() -> None:
 
 
 def test_importing_the_extractor_does_no_work() -> None:
-    """Importing must not load jieba or dateparser (STYLE §9: importing a module does nothing)."""
+    """Importing must not load jieba, dateparser or spaCy (STYLE §9: importing a module does nothing)."""
     code = (
         "import sys, graphmem.providers.extractors.rules; "
-        "print(sorted(m for m in ('jieba', 'dateparser') if m in sys.modules))"
+        "print(sorted(m for m in ('jieba', 'dateparser', 'spacy') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
