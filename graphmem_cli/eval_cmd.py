@@ -15,6 +15,7 @@ SUBCOMMANDS = {
     "ingest": "graphmem_cli.eval_ingest_cmd:ingest_speed",
     "facts": "graphmem_cli.eval_facts_cmd:facts",
     "load": "graphmem_cli.eval_load_cmd:load",
+    "tenants": "graphmem_cli.eval_tenants_cmd:tenants",
 }
 
 

@@ -1,0 +1,364 @@
+"""``graphmem eval tenants``: many tenants, most of them cold, under Zipf traffic (EVAL.md §8).
+
+1. seed ``tenants`` groups of long-tailed sizes (Pareto quantiles from ``min_nodes`` up to
+   ``max_nodes``: most small, a few large), each the synthetic tenant of ``eval.synthetic`` through
+   the library (episodes through extraction, plus explicit facts; the hashing embedder by default,
+   384-d under the stored model's name, so seeding is bounded by extraction and Neo4j);
+2. start a fresh ``graphmem serve`` on a free loopback port (``eval.load.server``): every tenant
+   index is cold;
+3. drive ``searches`` searches from ``clients`` concurrent clients at tenants drawn by a Zipf law
+   (popularity rank independent of size, a fixed seed), each query one of that tenant's own
+   synthetic queries;
+4. report first-search and steady-state latency p50/p99 by tenant size bucket, how each search was
+   served (the in-process index or the Neo4j channels, read off the response's ``timings_ms``), the
+   worker processes' resident memory, and the index bytes and evictions where ``/metrics`` exposes
+   them;
+5. forget the groups (unless ``keep``).
+
+Loopback only, bounded by ``seconds`` and the request count.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import os
+import random
+import re
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from eval.load import LoadConfig, server
+from eval.metrics import percentile
+from eval.synthetic import Tenant
+from graphmem.memory import GraphMemory
+from graphmem.providers.embedders.hashing import HashingEmbedder
+from graphmem.store import snapshot
+
+Log = Callable[[str], None]
+BUCKETS = ((0, 100), (100, 1_000), (1_000, 5_000), (5_000, 20_000), (20_000, None))
+QUERIES_PER_TENANT = 32
+SEED_CONCURRENCY = 2
+METRIC = re.compile(r"^(graphmem_tenant_index_[a-z_]+)(?:\{[^}]*\})?\s+([0-9.eE+-]+)$", re.M)
+
+
+@dataclass(frozen=True)
+class TenantsConfig:
+    tenants: int = 40
+    min_nodes: int = 40
+    max_nodes: int = 5_000
+    searches: int = 400
+    clients: int = 1
+    zipf: float = 1.1
+    seconds: float = 300.0
+    seed: int = 7
+    k: int = 10
+    workers: int | None = None
+    url: str | None = None  # a running server (loopback only): not restarted
+    prefix: str | None = None  # group names; with keep, a rerun reuses the seeded groups
+    keep: bool = False
+    load_embedder: str = "hashing"  # or "configured"
+    timeout_s: float = 60.0
+
+
+@dataclass(frozen=True)
+class Spec:
+    group: str
+    target_nodes: int
+    seed: int
+
+    def tenant(self) -> Tenant:
+        return Tenant(max(4, self.target_nodes // 4), self.target_nodes // 2, seed=self.seed)
+
+
+@dataclass
+class Sample:
+    group: str
+    first: bool
+    ms: float
+    served_by: str  # "index" | "neo4j" | "error"
+    index_wait_ms: float | None = None
+
+
+@dataclass
+class Traffic:
+    samples: list[Sample] = field(default_factory=list)
+    errors: dict[str, int] = field(default_factory=dict)
+
+
+def sizes(cfg: TenantsConfig) -> list[int]:
+    """Long-tailed target sizes: Pareto quantiles ``min * u^(-1/alpha)`` at u = (r + 0.5) / T,
+    with alpha chosen so that the largest is ``max_nodes``. Most tenants sit near ``min_nodes``."""
+    t = cfg.tenants
+    if cfg.max_nodes <= cfg.min_nodes or t == 1:
+        return [cfg.max_nodes] * t
+    alpha = math.log(2 * t) / math.log(cfg.max_nodes / cfg.min_nodes)
+    return [min(cfg.max_nodes, round(cfg.min_nodes * ((r + 0.5) / t) ** (-1 / alpha))) for r in range(t)]
+
+
+def specs(cfg: TenantsConfig, prefix: str) -> list[Spec]:
+    return [Spec(f"{prefix}-{i:04d}-n{n}", n, cfg.seed * 10_007 + i) for i, n in enumerate(sizes(cfg))]
+
+
+def zipf_picks(n_tenants: int, n: int, s: float, seed: int) -> list[int]:
+    """``n`` tenant indexes drawn with P(rank r) ~ 1 / r^s, ranks a seeded permutation of the tenants."""
+    rng = random.Random(seed)
+    ranked = list(range(n_tenants))
+    rng.shuffle(ranked)
+    weights = [1.0 / (r + 1) ** s for r in range(n_tenants)]
+    return [ranked[r] for r in rng.choices(range(n_tenants), weights=weights, k=n)]
+
+
+def bucket(nodes: int) -> str:
+    for low, high in BUCKETS:
+        if high is None or nodes < high:
+            return f"{low}-{high}" if high is not None else f">={low}"
+    raise AssertionError("unreachable")
+
+
+def seed_memory(memory: GraphMemory, cfg: TenantsConfig) -> GraphMemory:
+    if cfg.load_embedder == "configured":
+        return memory
+    if cfg.load_embedder != "hashing":
+        raise ValueError(f"unknown load embedder {cfg.load_embedder!r}")
+    real = memory.ctx.embedder
+    return GraphMemory(replace(memory.ctx, embedder=HashingEmbedder(real.dimension, name=real.model_name)))
+
+
+async def node_count(memory: GraphMemory, group: str) -> int:
+    state = await snapshot.group_state(memory.ctx.store, group_id=group)
+    return 0 if state is None else state.episodes + state.facts + state.entities
+
+
+async def seed_one(loader: GraphMemory, spec: Spec) -> None:
+    tenant = spec.tenant()
+    episodes = list(tenant.episodes())
+    for start in range(0, len(episodes), 250):
+        await loader.add_episodes(spec.group, episodes[start : start + 250])
+    facts = list(tenant.facts())
+    for start in range(0, len(facts), 500):
+        await loader.add_facts(spec.group, facts[start : start + 500])
+
+
+async def seed(memory: GraphMemory, cfg: TenantsConfig, plan: list[Spec], log: Log) -> dict[str, int]:
+    """Seed every tenant not seeded yet (a reused prefix keeps its groups); returns node counts."""
+    loader = seed_memory(memory, cfg)
+    gate = asyncio.Semaphore(SEED_CONCURRENCY)
+    done = [0]
+    began = time.perf_counter()
+
+    async def one(spec: Spec) -> None:
+        async with gate:
+            if await node_count(memory, spec.group) == 0:
+                await seed_one(loader, spec)
+            done[0] += 1
+            if done[0] % 10 == 0 or spec.target_nodes >= 1_000:
+                log(f"tenants: seeded {done[0]}/{len(plan)} ({time.perf_counter() - began:.0f} s)")
+
+    await asyncio.gather(*(one(s) for s in sorted(plan, key=lambda s: -s.target_nodes)))
+    return {s.group: await node_count(memory, s.group) for s in plan}
+
+
+def served_by(timings: dict[str, Any]) -> str:
+    """The in-process index fuses under ``fuse``; the Neo4j-channel path has no such stage."""
+    return "index" if "fuse" in timings else "neo4j"
+
+
+async def _client(
+    base: str,
+    cfg: TenantsConfig,
+    work: asyncio.Queue[tuple[str, str]],
+    seen: set[str],
+    deadline: float,
+    traffic: Traffic,
+) -> None:
+    async with httpx.AsyncClient(base_url=base, timeout=cfg.timeout_s) as client:
+        while time.monotonic() < deadline:
+            try:
+                group, query = work.get_nowait()
+            except asyncio.QueueEmpty:
+                return
+            first = group not in seen
+            seen.add(group)
+            began = time.perf_counter()
+            try:
+                response = await client.post(f"/v1/groups/{group}/search", json={"query": query, "k": cfg.k})
+                ms = (time.perf_counter() - began) * 1000
+                if response.status_code >= 400:
+                    kind = f"http_{response.status_code}"
+                    traffic.errors[kind] = traffic.errors.get(kind, 0) + 1
+                    continue
+                timings = response.json().get("timings_ms") or {}
+                wait = timings.get("index:wait")
+                traffic.samples.append(Sample(group, first, ms, served_by(timings), wait))
+            except httpx.HTTPError as exc:
+                kind = type(exc).__name__
+                traffic.errors[kind] = traffic.errors.get(kind, 0) + 1
+
+
+async def drive(base: str, cfg: TenantsConfig, plan: list[Spec]) -> Traffic:
+    queries = {s.group: s.tenant().queries(QUERIES_PER_TENANT) for s in plan}
+    rng = random.Random(cfg.seed + 1)
+    work: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
+    for i in zipf_picks(len(plan), cfg.searches, cfg.zipf, cfg.seed):
+        group = plan[i].group
+        work.put_nowait((group, rng.choice(queries[group])))
+    traffic, seen = Traffic(), set[str]()
+    deadline = time.monotonic() + cfg.seconds
+    await asyncio.gather(*(_client(base, cfg, work, seen, deadline, traffic) for _ in range(cfg.clients)))
+    return traffic
+
+
+def _ms(values: list[float]) -> dict[str, Any]:
+    if not values:
+        return {"n": 0, "p50_ms": None, "p99_ms": None}
+    return {
+        "n": len(values),
+        "p50_ms": round(percentile(values, 50), 1),
+        "p99_ms": round(percentile(values, 99), 1),
+    }
+
+
+def summarise(traffic: Traffic, nodes: dict[str, int]) -> dict[str, Any]:
+    """First-search and steady-state latency by size bucket, and how the searches were served."""
+    by: dict[str, dict[str, Any]] = {}
+    for low, _high in BUCKETS:
+        name = bucket(low)
+        groups = [g for g, n in nodes.items() if bucket(n) == name]
+        if groups:
+            by[name] = {"tenants": len(groups), "nodes_max": max(nodes[g] for g in groups)}
+    for name, row in by.items():
+        picked = [s for s in traffic.samples if bucket(nodes[s.group]) == name]
+        first = [s for s in picked if s.first]
+        row["tenants_searched"] = len({s.group for s in picked})
+        row["first"] = _ms([s.ms for s in first])
+        row["first_index_wait"] = _ms([s.index_wait_ms for s in first if s.index_wait_ms is not None])
+        row["first_served_by"] = _counts(s.served_by for s in first)
+        row["steady"] = _ms([s.ms for s in picked if not s.first])
+        row["steady_served_by"] = _counts(s.served_by for s in picked if not s.first)
+    every = traffic.samples
+    return {
+        "searches": len(every),
+        "errors": sum(traffic.errors.values()),
+        "error_kinds": traffic.errors,
+        "first": _ms([s.ms for s in every if s.first]),
+        "steady": _ms([s.ms for s in every if not s.first]),
+        "by_size": by,
+    }
+
+
+def _counts(values: Any) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for v in values:
+        out[v] = out.get(v, 0) + 1
+    return out
+
+
+def _listening_pids(port: int) -> list[int]:
+    """This user's processes holding the loopback socket listening on ``port`` (server + workers)."""
+    inodes: set[str] = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            cols = line.split()
+            if cols[3] == "0A" and int(cols[1].rsplit(":", 1)[1], 16) == port:
+                inodes.add(cols[9])
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            links = {os.readlink(fd) for fd in (entry / "fd").iterdir()}
+        except OSError:
+            continue
+        if any(f"socket:[{i}]" in links for i in inodes):
+            pids.append(int(entry.name))
+    return sorted(pids)
+
+
+def _rss_mb(pid: int) -> float | None:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        return None
+    return None
+
+
+def worker_memory(base: str) -> dict[str, Any]:
+    """Resident memory of the processes serving ``base`` (with several workers, the supervisor too)."""
+    port = int(base.rsplit(":", 1)[1])
+    return {str(pid): _rss_mb(pid) for pid in _listening_pids(port)}
+
+
+def index_metrics(base: str) -> dict[str, float]:
+    """``graphmem_tenant_index_*`` samples of ``/metrics`` (one worker's), summed over labels; empty
+    when the server exposes none."""
+    try:
+        text = httpx.get(f"{base}/metrics", timeout=10).text
+    except httpx.HTTPError:
+        return {}
+    out: dict[str, float] = {}
+    for name, value in METRIC.findall(text):
+        out[name] = out.get(name, 0.0) + float(value)
+    return out
+
+
+async def forget(memory: GraphMemory, groups: list[str]) -> None:
+    for group in groups:
+        await memory.forget_group(group, purge_tombstones=True)
+
+
+async def run_tenants(
+    memory: GraphMemory, cfg: TenantsConfig, env: dict[str, str], log: Log
+) -> dict[str, Any]:
+    prefix = cfg.prefix or f"tenants-{uuid.uuid4().hex[:8]}"
+    plan = specs(cfg, prefix)
+    began = time.perf_counter()
+    try:
+        nodes = await seed(memory, cfg, plan, log)
+        seed_s = time.perf_counter() - began
+        log(
+            f"tenants: {len(plan)} seeded, {sum(nodes.values())} nodes in {seed_s:.0f} s; starting the server"
+        )
+        with server(LoadConfig(url=cfg.url, workers=cfg.workers), env) as base:
+            began = time.perf_counter()
+            traffic = await drive(base, cfg, plan)
+            drive_s = time.perf_counter() - began
+            memory_mb = worker_memory(base)
+            metrics = index_metrics(base)
+    finally:
+        if not cfg.keep:
+            await forget(memory, [s.group for s in plan])
+    return {
+        "prefix": prefix,
+        "tenants": len(plan),
+        "nodes": {"total": sum(nodes.values()), "max": max(nodes.values()), "median": _median(nodes)},
+        "restarted": cfg.url is None,
+        "workers": cfg.workers,
+        "clients": cfg.clients,
+        "zipf": cfg.zipf,
+        "seed_seconds": round(seed_s, 1),
+        "drive_seconds": round(drive_s, 1),
+        **summarise(traffic, nodes),
+        "worker_rss_mb": memory_mb,
+        "index_bytes": metrics.get("graphmem_tenant_index_bytes"),
+        "index_tenants": metrics.get("graphmem_tenant_index_tenants"),
+        "evictions": metrics.get("graphmem_tenant_index_evictions_total"),
+        "kept": cfg.keep,
+    }
+
+
+def _median(nodes: dict[str, int]) -> int:
+    values = sorted(nodes.values())
+    return values[len(values) // 2] if values else 0

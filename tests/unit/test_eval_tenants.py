@@ -1,0 +1,62 @@
+"""``graphmem eval tenants``' pure parts: long-tailed sizes, Zipf picks, buckets, the summary."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from eval.tenants import Sample, TenantsConfig, Traffic, bucket, served_by, sizes, summarise, zipf_picks
+
+
+def test_sizes_are_long_tailed_from_min_to_max() -> None:
+    got = sizes(TenantsConfig(tenants=40, min_nodes=40, max_nodes=5_000))
+    assert len(got) == 40
+    assert max(got) == 5_000
+    assert min(got) >= 40
+    assert got == sorted(got, reverse=True)
+    assert sum(n < 200 for n in got) > 30  # most are small
+    assert sum(n >= 1_000 for n in got) <= 3  # a few are large
+
+
+def test_zipf_picks_favour_a_few_tenants_and_are_seeded() -> None:
+    picks = zipf_picks(50, 2_000, 1.1, seed=3)
+    assert picks == zipf_picks(50, 2_000, 1.1, seed=3)
+    counts = Counter(picks).most_common()
+    assert counts[0][1] > 10 * counts[-1][1]
+    assert all(0 <= p < 50 for p in picks)
+
+
+def test_buckets_cover_every_size() -> None:
+    assert [bucket(n) for n in (0, 99, 100, 999, 1_000, 5_000, 19_999, 20_000, 10**6)] == [
+        "0-100",
+        "0-100",
+        "100-1000",
+        "100-1000",
+        "1000-5000",
+        "5000-20000",
+        "5000-20000",
+        ">=20000",
+        ">=20000",
+    ]
+
+
+def test_summary_splits_first_from_steady_searches_by_bucket() -> None:
+    traffic = Traffic(
+        samples=[
+            Sample("a", True, 50.0, "neo4j"),
+            Sample("a", False, 10.0, "index"),
+            Sample("a", False, 12.0, "index"),
+            Sample("b", True, 300.0, "index", index_wait_ms=250.0),
+        ]
+    )
+    out = summarise(traffic, {"a": 50, "b": 3_000, "c": 60})
+    small, big = out["by_size"]["0-100"], out["by_size"]["1000-5000"]
+    assert (small["tenants"], small["tenants_searched"]) == (2, 1)
+    assert small["first"]["n"] == 1 and small["first_served_by"] == {"neo4j": 1}
+    assert small["steady"] == {"n": 2, "p50_ms": 11.0, "p99_ms": 12.0}
+    assert big["first_index_wait"]["p50_ms"] == 250.0
+    assert out["searches"] == 4 and out["first"]["n"] == 2
+
+
+def test_served_by_reads_the_index_fusion_stage() -> None:
+    assert served_by({"index:state": 1.0, "fuse": 0.3}) == "index"
+    assert served_by({"index:state": 1.0, "bm25:episode": 5.0, "hydrate": 3.0}) == "neo4j"
