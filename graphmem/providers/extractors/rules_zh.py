@@ -464,6 +464,17 @@ _LATER = frozenset(
 )
 
 
+def _adverb(tok: Tok) -> bool:
+    """An adverb outside the vocabulary (最终, 果断, 彻底): jieba's d / ad tags, skipped before the
+    verb; never one glued to a value (从小米), never a frame verb."""
+    return (
+        tok.flag in ("d", "ad", "dg")
+        and tok.word[0] not in _GLUE
+        and tok.word not in FRAME_VERBS
+        and tok.word not in ("不是", "是")
+    )
+
+
 def _time_word(tok: Tok) -> bool:
     """A time word the time parser left (当年, 那时候, 末): jieba's t / f tags, never a frame verb."""
     return (
@@ -486,6 +497,9 @@ def _clause(clause: str, state: _State) -> list[Claim]:
     toks = tokens(clause)
     if not toks:
         return []
+    lead = _lead(toks)
+    if lead:  # 所以我…, 后来我…, 对了我…: the subject after a discourse word
+        toks = toks[lead:]
     found = _subject(toks)
     claims: list[Claim] = []
     pro_drop = False
@@ -515,6 +529,24 @@ def _clause(clause: str, state: _State) -> list[Claim]:
         claim.subject = subject[1]
         claims.append(claim)
     return claims
+
+
+_DISCOURSE = frozenset(
+    "所以 然后 于是 不过 但是 但 可是 而且 另外 对了 其实 话说 总之 反正 后来 之后 接着 因此 因为 所以说 "
+    "现在 目前 如今 最近 那 那么 结果 原来 本来 好消息是 告诉你".split()
+)
+
+
+def _lead(toks: list[Tok]) -> int:
+    """How many discourse words (所以, 后来, 对了) open the clause before a subject (0 when none)."""
+    i = 0
+    while i < len(toks) - 1 and (
+        toks[i].word in _DISCOURSE
+        or (toks[i].flag == "c" and toks[i].word not in ("不是", "和", "跟", "与", "同"))
+        or (toks[i].word in ("对", "了") and toks[0].word == "对")
+    ):
+        i += 1
+    return i if i and _subject(toks[i:]) is not None else 0
 
 
 def _subject(toks: list[Tok]) -> tuple[tuple[str, str | None], int, list[Claim]] | None:
@@ -601,7 +633,7 @@ def _predicate(toks: list[Tok], i: int, state: _State, *, pro_drop: bool) -> lis
         elif word in HEDGE:
             hedged = True
         elif word not in ADVERBS and word not in _MODAL_SKIP and not DURATION.match(word):
-            if not _time_word(toks[i]):
+            if not _time_word(toks[i]) and not _adverb(toks[i]):
                 break
         i += 1
     if plan:
