@@ -16,9 +16,10 @@ class SearchConfig(BaseModel):
     # Chosen by `graphmem eval recipes` (eval/recipe_select.py: the best worst-case gain over the best
     # single channel on LoCoMo dev and a LongMemEval dev subset, every candidate in its table):
     # z-scored fusion with vectors at 0.5 keeps RRF's LoCoMo R@10 (0.708 vs 0.711) and lifts R@1
-    # (0.351 vs 0.327) and R@5 (0.634 vs 0.612); on LongMemEval it does not fall below BM25 at R@1
-    # as RRF did. Tenant-local BM25 over stemmed, session-context search text carries episode
-    # recall; graph expansion stays at 0.1; facts rank below episodes unless asked for.
+    # (0.351 vs 0.327) and R@5 (0.634 vs 0.612); on a 6-question LongMemEval dev subset R@1 is 0.222
+    # against RRF's 0.056 (rank-bm25 0.278: a sample too small to settle it). Tenant-local BM25
+    # over stemmed, session-context search text carries episode recall; graph expansion stays at
+    # 0.1; facts rank below episodes unless asked for.
     weights: dict[str, float] = Field(default_factory=lambda: {"bm25": 1.0, "vector": 0.5, "graph": 0.1})
     targets: tuple[str, ...] = ("fact", "episode")
     type_weights: dict[str, float] = Field(
