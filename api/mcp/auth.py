@@ -15,6 +15,8 @@ from mcp.server.auth.provider import AccessToken
 
 from api.auth import LOCAL_ADMIN, KeyRing, Principal, Role
 from graphmem.errors import Forbidden, GraphMemError, InvalidInput, Unauthorized
+from graphmem.memory import changes
+from graphmem.models.changes import Actor, ChangeMeta
 
 ROLES: tuple[Role, ...] = ("agent", "analyst", "admin")
 
@@ -77,8 +79,10 @@ def scoped_group(principal: Principal, group_id: str | None) -> str:
 
 
 def writable_group(principal: Principal, group_id: str | None) -> str:
+    """The group a write tool may write, and the key as the change log's actor of the call."""
     group = scoped_group(principal, group_id)
     principal.require_write(group)
+    changes.set_meta(ChangeMeta(actor=Actor.api_key(principal.key_id, principal.role)))
     return group
 
 
