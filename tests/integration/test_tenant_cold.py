@@ -1,0 +1,107 @@
+"""A cold tenant's first search returns what its warm searches return: the same hits in the same
+order (issue 22). A worker that has never seen the tenant (a restart, a deploy, an eviction) loads
+its index on that first search; however the load is done, the ranking must not depend on it."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from graphmem.config import Settings
+from graphmem.memory import GraphMemory
+from graphmem.models import EpisodeIn
+from graphmem.models.fact import FactIn
+from graphmem.models.search import SearchResult
+from graphmem.providers.embedders.minilm_onnx import MiniLMOnnxEmbedder
+from graphmem.providers.extractors.rules import RulesExtractor
+from graphmem.store.driver import Store
+from tests.conftest import utc
+
+TURNS = [
+    "I moved to Porto last spring and I love the river",
+    "My sister Ana works at Globex as a nurse",
+    "We adopted a grey cat called Pixel",
+    "Pixel knocked the plant over again this morning",
+    "I started pottery lessons on Tuesdays",
+    "Ana says Globex is hiring more engineers this year",
+    "The best ramen I ever had was in a tiny place in Osaka",
+    "I am applying to a master's program at ETH",
+    "My neighbour's dog keeps visiting our garden",
+    "We spent the holidays with my parents in Lisbon",
+    "I quit my job at Initech, the commute was too long",
+    "Pottery is harder than it looks but it is fun",
+]
+QUERIES = ["where does Dana live", "Pixel the cat", "who works at Globex", "pottery lessons", "ramen Osaka"]
+
+
+def _turns() -> list[EpisodeIn]:
+    return [
+        EpisodeIn(
+            content=text,
+            speaker="Dana",
+            session_id=f"s{i // 4}",
+            external_id=f"c{i}",
+            reference_time=utc(2024, 3, 1 + i, 10, 0),
+        )
+        for i, text in enumerate(TURNS)
+    ]
+
+
+def _facts() -> list[FactIn]:
+    return [
+        FactIn(subject="Dana", predicate="lives_in", object="Porto", valid_from=utc(2024, 3, 1)),
+        FactIn(subject="Ana", predicate="works_at", object="Globex", valid_from=utc(2023, 1, 1)),
+        FactIn(subject="Dana", predicate="has_pet", value="Pixel", valid_from=utc(2024, 3, 3)),
+    ]
+
+
+def _ranking(result: SearchResult) -> list[tuple[str, str, float | None]]:
+    return [(h.type, h.id, h.score) for h in result.ranked]
+
+
+def _indexed(result: SearchResult) -> bool:
+    """The Neo4j channels read the tenant's sizes; the tenant index does not."""
+    return "sizes" not in result.timings_ms
+
+
+@pytest.fixture
+async def fresh(settings: Settings, embedder: MiniLMOnnxEmbedder) -> AsyncIterator[GraphMemory]:
+    """A memory with its own driver and an empty tenant index registry: a freshly started worker."""
+    store = Store.connect(
+        settings.neo4j_uri or "", auth=settings.neo4j_auth_tuple, database=settings.neo4j_database
+    )
+    memory = await GraphMemory.open(store=store, embedder=embedder, extractor=RulesExtractor(), migrate=False)
+    yield memory
+    await memory.close()
+
+
+@pytest.fixture
+async def seeded(memory: GraphMemory, group: str) -> AsyncIterator[str]:
+    await memory.add_episodes(group, _turns())
+    await memory.add_facts(group, _facts())
+    yield group
+    await memory.forget_group(group, purge_tombstones=True)
+
+
+async def test_a_cold_first_search_equals_the_warm_ones(fresh: GraphMemory, seeded: str) -> None:
+    for query in QUERIES:
+        fresh.searcher.indexes.drop(seeded) if fresh.searcher.indexes else None
+        cold = await fresh.search(seeded, query)
+        warm = await fresh.search(seeded, query)
+        again = await fresh.search(seeded, query)
+        assert _indexed(cold) and _indexed(warm)
+        assert cold.ranked, query
+        assert _ranking(cold) == _ranking(warm) == _ranking(again), query
+
+
+async def test_a_cold_worker_answers_as_a_warm_one(
+    memory: GraphMemory, fresh: GraphMemory, seeded: str
+) -> None:
+    """Two workers, one warm and one that has never seen the tenant, give the same results."""
+    for query in QUERIES:
+        await memory.search(seeded, query)  # warm in the writer's worker
+    for query in QUERIES:
+        cold = await fresh.search(seeded, query)
+        warm = await memory.search(seeded, query)
+        assert _ranking(cold) == _ranking(warm), query
