@@ -241,3 +241,12 @@ def test_compounds_are_joined_and_names_left_alone() -> None:
     assert words == ["我", "从", "北京", "搬到", "了", "上海"]
     toks = tokens("我入职了蔚来汽车")
     assert span(toks, 3)[0] == "蔚来汽车"
+
+
+def test_a_later_correction_about_someone_else_is_a_whole_clause() -> None:
+    """Regression: after 我之前记错了 the clause 林娜在美团上班 was read as one bare corrected value
+    (predicate unknown, so dropped) instead of a clause with its own subject and frame."""
+    assert rows("你周末过得怎么样？我之前记错了，林娜在美团上班。") == [
+        ("林娜", "works_at", "美团", "correct")
+    ]
+    assert rows("我说错了，张伟住在杭州。") == [("张伟", "lives_in", "杭州", "correct")]

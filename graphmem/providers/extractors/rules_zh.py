@@ -424,8 +424,9 @@ def _bare(clause: str, state: _State) -> bool:
     if m is None or len(tokens(clause)) > 6:
         return False
     value = clean(m.group("v"), place=True)
-    if value is None or not well_formed(value) or frame_claims(tokens(clause), 0):
-        return False
+    toks = tokens(clause)
+    if value is None or not well_formed(value) or frame_claims(toks, 0) or _subject(toks) is not None:
+        return False  # a clause of its own (林娜在美团上班), not a bare value
     wrong = state.wrong
     if wrong is not None and wrong.predicate:
         state.claims.append(
