@@ -148,6 +148,14 @@ class Store:
                 result = await session.run(query, params)
                 return [plain(record) async for record in result]
 
+    async def read_values(self, query: str, **params: Any) -> list[list[Any]]:
+        """``read``, each record as its list of values as the driver decoded them: no temporal
+        conversion, no walk of nested lists (for queries that return plain values only)."""
+        with map_neo4j_errors():
+            async with self._driver.session(database=self.database, default_access_mode="READ") as session:
+                result = await session.run(query, params)
+                return [record.values() async for record in result]
+
     async def write(self, query: str, **params: Any) -> list[dict[str, Any]]:
         async with self.transaction(write=True) as tx:
             result = await tx.run(query, params)

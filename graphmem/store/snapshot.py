@@ -78,6 +78,23 @@ async def load_page(
     return await store.read(query, group_id=group_id, after=after_id, limit=limit)
 
 
+async def load_columns(
+    store: Store, *, group_id: str, label: str, after_id: str, limit: int
+) -> list[dict[str, Any]]:
+    """``load_page``'s rows (the same keys and values), read as one record of columns: the fast
+    way to load a whole group (no per-record framing, times as integers on the wire)."""
+    query = _query(q.LOAD_COLUMNS, label)
+    found = await store.read_values(query, group_id=group_id, after=after_id, limit=limit)
+    names = q.COLUMNS[label]
+    times = [i for i, name in enumerate(names) if name in q.TIME_COLUMNS]
+    rows = []
+    for values in found[0][0] if found else []:
+        for i in times:
+            values[i] = from_micros(values[i])
+        rows.append(dict(zip(names, values, strict=True)))
+    return rows
+
+
 async def changed(store: Store, *, group_id: str, label: str, since: int, limit: int) -> list[dict[str, Any]]:
     """Up to ``limit`` nodes of ``label`` in the group stamped with a revision after ``since``,
     in (rev, id) order; each node once, in its current state."""

@@ -15,6 +15,7 @@ from graphmem.models.fact import FactIn
 from graphmem.models.search import SearchResult
 from graphmem.providers.embedders.minilm_onnx import MiniLMOnnxEmbedder
 from graphmem.providers.extractors.rules import RulesExtractor
+from graphmem.store import snapshot
 from graphmem.store.driver import Store
 from tests.conftest import utc
 
@@ -105,3 +106,23 @@ async def test_a_cold_worker_answers_as_a_warm_one(
         cold = await fresh.search(seeded, query)
         warm = await memory.search(seeded, query)
         assert _ranking(cold) == _ranking(warm), query
+
+
+async def test_a_load_by_columns_reads_the_same_rows_as_a_load_by_rows(
+    memory: GraphMemory, seeded: str
+) -> None:
+    """``load_columns`` (one record a page, times as integers) and ``load_page`` (a record a node)
+    give the same rows, page by page: two spellings of one query must not drift apart."""
+    store = memory.ctx.store
+    for label in ("episode", "fact", "entity"):
+        after, pages = "", 0
+        while True:
+            rows = await snapshot.load_page(store, group_id=seeded, label=label, after_id=after, limit=5)
+            columns = await snapshot.load_columns(
+                store, group_id=seeded, label=label, after_id=after, limit=5
+            )
+            assert columns == rows, label
+            if not rows:
+                break
+            after, pages = rows[-1]["id"], pages + 1
+        assert pages >= 1, label

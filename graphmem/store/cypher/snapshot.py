@@ -64,3 +64,57 @@ WITH n ORDER BY n.rev, n.id LIMIT $limit
 {_ROWS[label]}"""
     for label, name in _LABEL.items()
 }
+
+# Full loads as columns: ``load_page``'s nodes and fields, the page as one record (``rows``: one list
+# per node, in ``COLUMNS`` order) with times as epoch microseconds (``micros``). A record per node
+# cost more than the query itself: Bolt framing per record and the driver's DateTime decoding
+# (about 0.2 ms each, four per fact) made 3,126 facts take 5.5 s as rows and 1.1 s as columns on the
+# shared dev Neo4j (`graphmem eval tenants --profile`).
+_COLUMN_EXPRESSIONS = {
+    "episode": (
+        ("id", "n.id"),
+        ("rev", "n.rev"),
+        ("reference_time", micros("n.reference_time")),
+        ("search_text", "n.search_text"),
+        ("speaker_terms", "n.speaker_terms"),
+        ("terms", "n.terms"),
+        ("text", "n.content"),
+        ("embedding", "n.embedding"),
+        ("mentions", "[(n)-[:MENTIONS]->(x:Entity) | x.id]"),
+    ),
+    "fact": (
+        ("id", "n.id"),
+        ("rev", "n.rev"),
+        ("search_text", "n.search_text"),
+        ("embedding", "n.embedding"),
+        ("subject_id", "n.subject_id"),
+        ("object_id", "n.object_id"),
+        ("status", "coalesce(n.status, 'active')"),
+        ("expired_at", micros("n.expired_at")),
+        ("valid_from", micros("n.valid_from")),
+        ("valid_to", micros("n.valid_to")),
+        ("evidence", "COUNT { (n)-[:EVIDENCED_BY]->(:Episode) }"),
+        ("recorded_at", micros("n.recorded_at")),
+        ("evidence_ids", "[(n)-[:EVIDENCED_BY]->(x:Episode) | x.id]"),
+        ("text", "n.statement"),
+        ("confidence", "n.confidence"),
+        ("tier", "n.tier"),
+    ),
+    "entity": (
+        ("id", "n.id"),
+        ("rev", "n.rev"),
+        ("search_text", "n.search_text"),
+        ("text", "n.name"),
+        ("embedding", "n.embedding"),
+    ),
+}
+COLUMNS = {label: tuple(name for name, _ in exprs) for label, exprs in _COLUMN_EXPRESSIONS.items()}
+TIME_COLUMNS = frozenset({"reference_time", "expired_at", "valid_from", "valid_to", "recorded_at"})
+
+LOAD_COLUMNS = {
+    label: f"""
+{scan} n.id > $after
+WITH n ORDER BY n.id LIMIT $limit
+RETURN collect([{", ".join(expr for _, expr in _COLUMN_EXPRESSIONS[label])}]) AS rows"""
+    for label, scan in _GROUP_SCAN.items()
+}
