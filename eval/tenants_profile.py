@@ -11,6 +11,7 @@ its index ``repeats`` times the way ``TenantIndexes`` does on a first search, ti
 - ``apply_split``: one extra load under cProfile, ``TenantIndex.apply`` split into the vector
   conversion (``Vectors.set_many``) and the text analysis (BM25 postings, episode fields,
   adjacency and columns), as shares of the unprofiled ``apply_ms``;
+- ``columns_read``: the same nodes read by ``snapshot.load_columns`` instead (wall and CPU ms);
 - ``finish_ms``: ``TenantIndex.finish`` (the HNSW builds the configured ANN threshold asks for),
   and ``hnsw_build_ms``: an HNSW graph over all of the tenant's vectors, the cost a threshold of 0
   would add.
@@ -94,6 +95,21 @@ def _hnsw_ms(dimension: int, vectors: list[list[float]]) -> float:
     return (time.perf_counter() - began) * 1000
 
 
+async def _columns_ms(memory: GraphMemory, group: str) -> dict[str, float]:
+    """The same nodes read by ``snapshot.load_columns`` (a page as one record of columns)."""
+    began, cpu = time.perf_counter(), time.process_time()
+    for label in TARGETS:
+        after = ""
+        while True:
+            rows = await snapshot.load_columns(
+                memory.ctx.store, group_id=group, label=label, after_id=after, limit=PAGE
+            )
+            if len(rows) < PAGE:
+                break
+            after = rows[-1]["id"]
+    return {"wall_ms": (time.perf_counter() - began) * 1000, "cpu_ms": (time.process_time() - cpu) * 1000}
+
+
 async def _registry_ms(memory: GraphMemory, group: str) -> float:
     ctx = memory.ctx
     registry = TenantIndexes(
@@ -118,6 +134,7 @@ def _median(runs: list[dict[str, Any]], *path: str) -> float:
 
 async def profile_one(memory: GraphMemory, group: str, repeats: int) -> dict[str, Any]:
     registry = [await _registry_ms(memory, group) for _ in range(repeats)]
+    columns = [await _columns_ms(memory, group) for _ in range(repeats)]
     runs = []
     vectors: list[list[float]] = []
     for _ in range(repeats):
@@ -145,6 +162,7 @@ async def profile_one(memory: GraphMemory, group: str, repeats: int) -> dict[str
         "registry_ms": round(statistics.median(registry), 1),
         "by_label": labels,
         "total": totals,
+        "columns_read": {k: _median(columns, k) for k in ("wall_ms", "cpu_ms")},
         "apply_split": _apply_split(profile),
         "finish_ms": _median(runs, "finish_ms"),
         "hnsw_build_ms": round(_hnsw_ms(memory.ctx.embedder.dimension, vectors), 1),

@@ -36,13 +36,13 @@ def _table(r: dict[str, Any]) -> str:
 
 def _profile_table(r: dict[str, Any]) -> str:
     lines = [
-        f"{'nodes':>6} {'registry':>9} {'neo4j':>7} {'transfer':>9} {'(cpu)':>7} {'apply':>7}  apply split       "
+        f"{'nodes':>6} {'registry':>9} {'neo4j':>7} {'transfer':>9} {'(cpu)':>7} {'apply':>7} {'columns':>8}  apply split       "
         f"{'finish':>7} {'hnsw(all)':>9}  (ms, median)"
     ]
     for p in r["profiles"]:
         t, s = p["total"], p["apply_split"]
         lines.append(
-            f"{p['nodes']:>6} {p['registry_ms']:>9} {t['server_ms']:>7} {t['client_ms']:>9} {t['client_cpu_ms']:>7} {t['apply_ms']:>7}  "
+            f"{p['nodes']:>6} {p['registry_ms']:>9} {t['server_ms']:>7} {t['client_ms']:>9} {t['client_cpu_ms']:>7} {t['apply_ms']:>7} {p['columns_read']['wall_ms']:>8}  "
             f"vec {s['vectors']:.2f} text {s['text_and_columns']:.2f}  {p['finish_ms']:>7} {p['hnsw_build_ms']:>9}"
         )
     return "\n".join(lines)
