@@ -84,3 +84,33 @@ def list_changes(
                 return
 
     run_async(with_memory(cfg, work))
+
+
+@changes_group.command("replay")
+@click.option("--group", "group_id", required=True, help="The group whose log is replayed.")
+@click.option("--until", type=click.DateTime(), default=None, help="Replay records up to this time (UTC).")
+@click.option("--into", default=None, help="The scratch group (default: <group>-replay-<time>).")
+@guarded
+def replay_changes(group_id: str, until: datetime | None, into: str | None) -> None:
+    """Rebuild a group's facts from its episodes and change log into a scratch group.
+
+    Prints a JSON report: transactions and episodes replayed, facts created, records skipped by
+    kind (writes without episodes hold no content to replay), episodes forgotten since.
+
+    \b
+    Example:
+      graphmem changes replay --group team-a --until 2026-06-01T00:00:00
+    """
+    from dataclasses import asdict
+
+    from graphmem.clock import as_utc, utc_now
+
+    cfg = settings()
+    ensure_server(cfg)
+    target = into or f"{group_id}-replay-{utc_now():%Y%m%dT%H%M%S}"
+
+    async def work(memory: GraphMemory) -> dict[str, Any]:
+        report = await memory.replay_changes(group_id, target, until=as_utc(until) if until else None)
+        return asdict(report)
+
+    click.echo(json.dumps(run_async(with_memory(cfg, work)), default=str))

@@ -9,10 +9,11 @@ from typing import Any
 
 from graphmem.clock import Clock, utc_now
 from graphmem.config import Settings
-from graphmem.memory import browse, changes, corrections, ingestion, lifecycle, reads, scopes
+from graphmem.memory import browse, changes, corrections, ingestion, lifecycle, reads, replay, scopes
 from graphmem.memory.browse import GroupSummary, SessionTurn
 from graphmem.memory.context import MemoryContext
 from graphmem.memory.ingestion import PreparedBatch
+from graphmem.memory.replay import ReplayReport
 from graphmem.memory.write_gate import WriteGate
 from graphmem.models.changes import ChangePage
 from graphmem.models.entity import EntityRecord
@@ -282,6 +283,13 @@ class GraphMemory:
         return await changes.read_changes(
             self.ctx, group_id, since=since, until=until, target=target, cursor=cursor, limit=limit
         )
+
+    async def replay_changes(
+        self, group_id: str, into: str, *, until: datetime | None = None
+    ) -> ReplayReport:
+        """Rebuild the group's facts in the scratch group ``into`` from its episodes and change
+        log, up to ``until`` (graphmem/memory/replay.py says what replays and what does not)."""
+        return await replay.replay(self.ctx, group_id, into, until=until)
 
     async def list_groups(self, group_ids: Sequence[str] | None = None) -> list[GroupSummary]:
         """Groups holding memory (of ``group_ids`` only, when given)."""

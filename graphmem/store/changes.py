@@ -48,3 +48,13 @@ async def page(
         limit=limit,
     )
     return [r["change"] for r in rows]
+
+
+async def episodes_for_replay(store: Store, *, group_id: str, ids: list[str]) -> list[dict[str, Any]]:
+    return await store.read(q.EPISODES_FOR_REPLAY, group_id=group_id, ids=ids) if ids else []
+
+
+async def rename_facts(store: Store, *, group_id: str, rows: list[dict[str, str]]) -> int:
+    if not rows:
+        return 0
+    return int((await store.write(q.RENAME_FACTS, group_id=group_id, rows=rows))[0]["renamed"])

@@ -70,3 +70,21 @@ MATCH (f:Fact {id: fid, group_id: $group_id})
 WHERE f.status = 'archived' AND f.archived_at = $now
 RETURN f.id AS id, f.version AS version, f.statement AS statement
 """
+
+# Replay: the stored episodes a log names (forgotten ones are simply missing).
+EPISODES_FOR_REPLAY = """
+UNWIND $ids AS eid
+MATCH (e:Episode {id: eid})
+WHERE e.group_id = $group_id
+RETURN e.id AS id, e.external_id AS external_id, e.session_id AS session_id, e.source AS source,
+       e.speaker AS speaker, e.content AS content, e.reference_time AS reference_time
+"""
+
+# Replay: give facts of the scratch group the ids derived from the live ones.
+RENAME_FACTS = """
+UNWIND $rows AS r
+MATCH (f:Fact {id: r.old})
+WHERE f.group_id = $group_id
+SET f.id = r.new
+RETURN count(f) AS renamed
+"""
