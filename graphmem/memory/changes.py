@@ -265,12 +265,13 @@ async def record_forget(
 ) -> None:
     """Forget: strip the content of every earlier record naming what went, then one ``forget``
     record (targets: what was asked for and the facts deleted with it; payload: no content, the
-    forgotten episodes' content hashes) and a record per surviving fact the forget re-resolved."""
-    if not ctx.change_log:
-        return
+    forgotten episodes' content hashes) and a record per surviving fact the forget re-resolved.
+    The content goes from records written earlier even while the log is switched off."""
     deleted = sorted({i for p in plans for i in p.delete_ids})
     gone = sorted(set(targets) | set(deleted))
     await repo.redact(tx, group_id=group_id, ids=None if scope == "group" else gone, now=now)
+    if not ctx.change_log:
+        return
     meta = current()
     rows = [
         record(

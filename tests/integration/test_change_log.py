@@ -197,6 +197,16 @@ async def test_the_log_can_be_switched_off(memory: GraphMemory, group: str) -> N
     assert (await quiet.changes(group)).changes == []
 
 
+async def test_forget_strips_content_while_the_log_is_off(memory: GraphMemory, group: str) -> None:
+    """A forget with the log switched off must still take the content out of earlier records."""
+    ids = await ingest(memory, group, STORY[:2])
+    quiet = GraphMemory(replace(memory.ctx, change_log=False, search_index=False))
+    await quiet.forget_episode(group, ids["e2"])
+    log = await _log(memory, group, target=ids["e2"])
+    assert log and all(c.payload is None for c in log)
+    assert "forget" not in {c.kind for c in await _log(memory, group)}
+
+
 async def test_filters_and_bad_input(memory: GraphMemory, group: str) -> None:
     await ingest(memory, group, STORY[:2])
     log = await _log(memory, group)
