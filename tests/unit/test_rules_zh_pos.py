@@ -250,3 +250,16 @@ def test_a_later_correction_about_someone_else_is_a_whole_clause() -> None:
         ("林娜", "works_at", "美团", "correct")
     ]
     assert rows("我说错了，张伟住在杭州。") == [("张伟", "lives_in", "杭州", "correct")]
+
+
+def test_a_hedged_change_not_yet_done_is_a_plan() -> None:
+    """有可能搬去X (may move) is a plan; 好像跳槽到X了 (seems to have moved) a hedged, inferred fact."""
+    (maybe,) = facts("林娜有可能搬去成都。")
+    assert (maybe.subject, maybe.predicate, maybe.source_kind) == ("林娜", "plans", "inferred")
+    (seems,) = facts("林娜好像跳槽到美团了。")
+    assert (seems.predicate, seems.literal, seems.source_kind) == ("works_at", "美团", "inferred")
+
+
+def test_an_adverb_the_hmm_glued_to_a_name_is_split_off() -> None:
+    """Regression: 林娜正打算辞职 gave the subject 林娜正."""
+    assert [f.subject for f in facts("林娜正打算辞职。")] == ["林娜"]

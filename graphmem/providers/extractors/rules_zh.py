@@ -44,8 +44,12 @@ from graphmem.providers.extractors.rules_zh_tokens import (
     FUTURE,
     HEDGE,
     HEDGE_LEAD,
+    JOB_PROMOTE,
+    MOVE_TO,
     NEG,
     PLAN,
+    SWITCH,
+    WORK_TO,
     Tok,
     at,
     is_stop,
@@ -465,6 +469,14 @@ _LATER = frozenset(
 )
 
 
+_CHANGE_VERBS = MOVE_TO | WORK_TO | JOB_PROMOTE | SWITCH | frozenset("搬 跳槽 去 来 到".split())
+
+
+def _undone_change(toks: list[Tok], i: int) -> bool:
+    """A change verb (搬去, 跳槽到, 升为) with no 了/过 after it: it has not happened yet."""
+    return at(toks, i, _CHANGE_VERBS) and not any(t.word in ("了", "过") for t in toks[i:])
+
+
 def _adverb(tok: Tok) -> bool:
     """An adverb outside the vocabulary (最终, 果断, 彻底): jieba's d / ad tags, skipped before the
     verb; never one glued to a value (从小米), never a frame verb."""
@@ -642,6 +654,8 @@ def _predicate(toks: list[Tok], i: int, state: _State, *, pro_drop: bool) -> lis
     claims = frame_claims(toks, i) or _unglued(toks, i)
     if future and claims and not neg:  # 我明年会搬到X: said ahead, a plan until it happens
         return _plan(toks, i, "")
+    if (hedged or state.hedged) and claims and not neg and _undone_change(toks, i):
+        return _plan(toks, i, "")  # 林娜有可能搬去成都: a possible move, not a hedged state
     if neg:
         claims = claims or bare_zai(toks, i)
         if neg in ("没", "没有") and toks[-1].word != "了":

@@ -145,6 +145,7 @@ class Tok:
         return self.flag == "x" and bool(_PUNCT.match(self.word))
 
 
+_NAME_TAIL = frozenset("正也都还就又才刚曾已在想要会")
 _MODALS = FUTURE | PLAN | NEG | frozenset({"能"})
 _SPLIT = {
     "不住": ("不", "住"),
@@ -165,6 +166,8 @@ def join_compounds(pairs: Iterable[tuple[str, str]]) -> list[Tok]:
     toks: list[Tok] = []
     for word, flag in pairs:
         parts = _SPLIT.get(word)
+        if parts is None and flag.startswith("nr") and len(word) == 3 and word[-1] in _NAME_TAIL:
+            parts = (word[:2], word[2])  # the HMM read 林娜正(打算) as one name
         if parts is None and len(word) >= 2 and word[0] in "我你他她" and word[1:] in _MODALS:
             parts = (word[0], word[1:])  # 我会/搬到 → 我 会 搬到
         toks.extend([Tok(p, "d" if p in NEG else "v") for p in parts] if parts else [Tok(word, flag)])
