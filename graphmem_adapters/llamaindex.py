@@ -2,8 +2,8 @@
 
 - ``GraphMemRetriever(client, group)``: a ``BaseRetriever`` whose nodes are graphmem's search hits
   in fused rank order: a fact's node holds its statement, an episode's node its content, and the
-  metadata carries the provenance (``episode_ids``, ``external_ids``, ``session_ids``, ``speakers``,
-  ``quotes``, validity interval, ``source_kind``...). Use it in a query engine like any retriever.
+  metadata carries the provenance (``episode_ids``, ``external_ids``, ``session_ids``, ``speakers``
+  on every node; a fact's ``quotes``, validity interval, ``source_kind``...). Use it in a query engine like any retriever.
 - ``GraphMemMemoryBlock(client=..., group=...)``: a memory block of ``llama_index.core.memory.Memory``.
   ``aget`` searches with the latest user message and returns graphmem's context block; ``aput``
   (messages flushed from short-term memory) ingests each message with text as an episode, spoken
@@ -73,6 +73,11 @@ def nodes_from(result: SearchResult) -> list[NodeWithScore]:
             "session_id": episode.session_id,
             "speaker": episode.speaker,
             "reference_time": _iso(episode.reference_time),
+            # the provenance keys of a fact's node, so every node can be cited the same way
+            "episode_ids": [episode.id],
+            "external_ids": [episode.external_id] if episode.external_id else [],
+            "session_ids": [episode.session_id] if episode.session_id else [],
+            "speakers": [episode.speaker] if episode.speaker else [],
         }
         node = TextNode(id_=episode.id, text=episode.content, metadata=metadata)
         nodes[("episode", episode.id)] = NodeWithScore(node=node, score=h.score)

@@ -47,7 +47,8 @@ async def test_the_retriever_returns_hits_with_provenance(served: Served) -> Non
         assert meta["episode_ids"] == [added.episodes[0].id] and meta["external_ids"] == ["li-e1"]
         assert meta["session_ids"] == ["li-1"] and meta["speakers"] == ["Gina"]
         episodes = [n for n in nodes if n.node.metadata["type"] == "episode"]
-        assert any(n.node.get_content() == "I live in Madrid." for n in episodes)
+        own = next(n for n in episodes if n.node.get_content() == "I live in Madrid.")
+        assert own.node.metadata["external_ids"] == ["li-e1"] and own.node.metadata["speakers"] == ["Gina"]
 
         async with async_client(served, "agent_a") as amemory:
             again = await GraphMemRetriever(memory, group, async_client=amemory, k=3).aretrieve("Gina Madrid")
