@@ -36,13 +36,13 @@ fuzz: install  ## the property tests with fresh random examples, ten times as ma
 	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -q -p no:cacheprovider tests/property
 
 lint: install
-	$(BIN)/ruff check graphmem ingest api eval graphmem_cli tests
+	$(BIN)/ruff check graphmem graphmem_adapters ingest api eval graphmem_cli tests
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 
 format: install
-	$(BIN)/ruff format graphmem ingest api eval graphmem_cli tests
-	$(BIN)/ruff check --fix graphmem ingest api eval graphmem_cli tests
+	$(BIN)/ruff format graphmem graphmem_adapters ingest api eval graphmem_cli tests
+	$(BIN)/ruff check --fix graphmem graphmem_adapters ingest api eval graphmem_cli tests
 
 neo4j-start: install
 	$(BIN)/graphmem neo4j start
