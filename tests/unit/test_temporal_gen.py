@@ -35,12 +35,33 @@ def _rows(split: str) -> list[dict[str, object]]:
 
 def test_committed_files_are_what_the_generator_writes(tmp_path: Path) -> None:
     subprocess.run(
-        [sys.executable, str(DATA / "temporal_gen.py"), "--out-dir", str(tmp_path)],
+        [sys.executable, str(DATA / "temporal_gen.py"), "--out-dir", str(tmp_path), "--heldout"],
         check=True,
         capture_output=True,
     )
-    for split, path in FILES.items():
+    for split, path in {**FILES, "heldout": DATA / "temporal_gen_heldout.jsonl"}.items():
         assert (tmp_path / path.name).read_bytes() == path.read_bytes(), split
+
+
+def test_heldout_families_are_new_and_cover_every_form() -> None:
+    phrases = _phrases()
+    spec = importlib.util.spec_from_file_location("heldout", DATA / "temporal_gen_heldout_phrases.py")
+    assert spec is not None and spec.loader is not None
+    sys.path.insert(0, str(DATA))
+    try:
+        heldout = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(heldout)
+    finally:
+        sys.path.remove(str(DATA))
+    seen = {
+        t for forms in phrases.FAMILIES.values() for listed in forms.values() for _, ts in listed for t in ts
+    }
+    for key, forms in heldout.FAMILIES.items():
+        assert set(forms) == set(phrases.FORMS), key
+        assert sum(len(f) for f in forms.values()) >= 8, key
+        assert not {t for listed in forms.values() for _, ts in listed for t in ts} & seen, key
+    cases = load_cases(DATA / "temporal_gen_heldout.jsonl", split="heldout")
+    assert len(cases) >= 100 and {c.lang for c in cases} == {"en", "zh"}
 
 
 def test_at_least_eight_families_per_predicate_and_language_and_both_splits_in_every_form() -> None:
