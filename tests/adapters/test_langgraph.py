@@ -85,6 +85,8 @@ async def test_the_store_round_trips_items(served: Served) -> None:
         hits = store.search((group, "notes"), query="Globex")
         assert hits and hits[0].key == "job" and hits[0].namespace == ns
         assert store.list_namespaces() == [(group,)]
+        store.put((group, "elsewhere"), "job", {"content": "Bob once applied to Globex."})
+        assert {h.namespace for h in store.search((group, "notes"), query="Globex")} == {ns}
 
         store.delete(ns, "pet")
         assert store.get(ns, "pet") is None
@@ -108,3 +110,29 @@ def test_an_agent_a_store_cannot_reach_group_b(served: Served) -> None:
             graph(store).invoke({"user": served.group_b, "fact": "x", "question": "Oslo"})
         assert (served.group_b,) not in store.list_namespaces()
         assert all(h.namespace[0] == served.group_a for h in store.search((served.group_a,), query="Oslo"))
+
+
+async def aremember(state: State, runtime: Runtime[None]) -> State:
+    assert runtime.store is not None
+    await runtime.store.aput((state["user"], "profile"), "job", {"content": state["fact"]})
+    return {}
+
+
+async def arecall(state: State, runtime: Runtime[None]) -> State:
+    assert runtime.store is not None
+    hits = await runtime.store.asearch((state["user"], "profile"), query=state["question"], limit=3)
+    return {"recalled": [{"key": h.key, **h.value} for h in hits]}
+
+
+async def test_an_async_graph_run_goes_through_abatch(served: Served) -> None:
+    with served.client("agent_a") as client:
+        builder = StateGraph(State)
+        builder.add_node("remember", aremember)
+        builder.add_node("recall", arecall)
+        builder.add_edge(START, "remember")
+        builder.add_edge("remember", "recall")
+        app = builder.compile(store=GraphMemStore(client))
+        out = await app.ainvoke(
+            {"user": served.group_a, "fact": "Zoe works at Hooli.", "question": "Where does Zoe work?"}
+        )
+    assert out["recalled"][0] == {"key": "job", "content": "Zoe works at Hooli."}
