@@ -17,7 +17,9 @@ of a new value replaces the stored episode (``on_conflict=replace``: its facts a
 - ``list_namespaces``: the ``(group_id,)`` namespaces of the key's groups (the API lists groups,
   not the sessions inside them).
 
-``abatch`` runs ``batch`` in a worker thread (the sync client is thread-safe).
+An item's ``created_at`` and ``updated_at`` are its episode's ``ingested_at`` (a put that replaces
+the value moves both). ``abatch`` runs ``batch`` in a worker thread (the sync client is
+thread-safe).
 """
 
 from __future__ import annotations
