@@ -12,6 +12,7 @@ from graphmem.retrieval.config import SearchConfig
 Key = tuple[str, str]  # (type, id)
 _WORD = re.compile(r"\w+", re.UNICODE)
 DAY_S = 86400.0
+ZSCORE_PRIOR = 3.0  # pseudo-candidates of the z-score shrinkage (``zscore``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +93,9 @@ def fuse(
 
 def zscore(channels: Mapping[str, Mapping[Key, float]], weights: Mapping[str, float]) -> dict[Key, float]:
     """Σ_channel weight × z, z = (score − mean) / std over the channel's candidates; a candidate the
-    channel did not return gets its lowest z. Returned through a logistic: in (0, 1), same order."""
+    channel did not return gets its lowest z. A channel's z-scores are shrunk by n / (n + ZSCORE_PRIOR)
+    for its n candidates: over two or three candidates z is always about ±1, which would turn a near
+    tie into a gap no rerank boost can close. Returned through a logistic: in (0, 1), same order."""
     summed: dict[Key, float] = {}
     floors = 0.0  # Σ weight × lowest z: what every candidate gets from channels that miss it
     for name, found in channels.items():
@@ -102,6 +105,7 @@ def zscore(channels: Mapping[str, Mapping[Key, float]], weights: Mapping[str, fl
         values = list(found.values())
         mu = sum(values) / len(values)
         sd = math.sqrt(sum((v - mu) ** 2 for v in values) / len(values)) or 1.0
+        sd *= (len(values) + ZSCORE_PRIOR) / len(values)  # the small-set shrinkage
         low = (min(values) - mu) / sd
         floors += w * low
         for key, v in found.items():

@@ -142,3 +142,21 @@ def test_rerank_boosts_evidence_near_the_query_time() -> None:
     assert order == [near, far]
     order, _ = rerank([far, near], fused, features, how, newest=None, limit=2)  # no time in the query
     assert order == [far, near]
+
+
+def test_zscore_keeps_a_near_tie_between_two_facts_a_near_tie() -> None:
+    """Regression: over a channel's two candidates z-scores are always ±1, so z-scored fusion
+    turned a near tie (an inferred older employer vs the stated current one) into a gap the tier
+    damping could not close, and search answered the inferred fact (temporal suite
+    en-explicit-013). The small-set shrinkage leaves the tier to decide."""
+    old, new = ("fact", "amazon"), ("fact", "goldman")
+    bm25, vector = {old: 2.1, new: 2.0}, {old: 0.60, new: 0.58}
+    fused = zscore({"bm25:fact": bm25, "vector:fact": vector}, {"bm25:fact": 0.5, "vector:fact": 0.25})
+    features = {
+        old: Features(datetime(2019, 1, 1, tzinfo=UTC).timestamp(), 1.0, True, "Umar works at Amazon"),
+        new: Features(
+            datetime(2022, 1, 1, tzinfo=UTC).timestamp(), 1.0, False, "Umar works at Goldman Sachs"
+        ),
+    }
+    order, _ = rerank([old, new], fused, features, RECIPES["calibrated"], newest=None, limit=2)
+    assert order == [new, old]
