@@ -64,6 +64,7 @@ class TenantsConfig:
     prefix: str | None = None  # group names; with keep, a rerun reuses the seeded groups
     keep: bool = False
     load_embedder: str = "hashing"  # or "configured"
+    index_max_bytes: int | None = None  # GRAPHMEM_INDEX_MAX_BYTES of the server this starts
     timeout_s: float = 60.0
 
 
@@ -331,6 +332,8 @@ async def run_tenants(
         log(
             f"tenants: {len(plan)} seeded, {sum(nodes.values())} nodes in {seed_s:.0f} s; starting the server"
         )
+        if cfg.index_max_bytes is not None:
+            env = {**env, "GRAPHMEM_INDEX_MAX_BYTES": str(cfg.index_max_bytes)}
         with server(LoadConfig(url=cfg.url, workers=cfg.workers), env) as base:
             began = time.perf_counter()
             traffic = await drive(base, cfg, plan)
@@ -346,6 +349,7 @@ async def run_tenants(
         "nodes": {"total": sum(nodes.values()), "max": max(nodes.values()), "median": _median(nodes)},
         "restarted": cfg.url is None,
         "workers": cfg.workers,
+        "index_max_bytes": cfg.index_max_bytes,
         "clients": cfg.clients,
         "zipf": cfg.zipf,
         "seed_seconds": round(seed_s, 1),
@@ -354,7 +358,7 @@ async def run_tenants(
         "worker_rss_mb": memory_mb,
         "index_bytes": metrics.get("graphmem_tenant_index_bytes"),
         "index_tenants": metrics.get("graphmem_tenant_index_tenants"),
-        "evictions": metrics.get("graphmem_tenant_index_evictions_total"),
+        "evictions": metrics.get("graphmem_tenant_index_evictions"),
         "kept": cfg.keep,
     }
 

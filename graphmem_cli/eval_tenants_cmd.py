@@ -89,6 +89,12 @@ def _sizes(value: str | None) -> list[int] | None:
     help="Embedder the tenants are seeded with (queries always use the configured one).",
 )
 @click.option(
+    "--index-max-bytes",
+    type=click.IntRange(min=1),
+    default=None,
+    help="GRAPHMEM_INDEX_MAX_BYTES of the server this command starts (default: its own setting).",
+)
+@click.option(
     "--profile",
     "profile_sizes",
     default=None,
@@ -111,6 +117,7 @@ def tenants(
     prefix: str | None,
     keep: bool,
     load_embedder: str,
+    index_max_bytes: int | None,
     profile_sizes: str | None,
     repeats: int,
     as_json: bool,
@@ -144,6 +151,7 @@ def tenants(
         prefix=prefix,
         keep=keep,
         load_embedder=load_embedder,
+        index_max_bytes=index_max_bytes,
     )
     sizes = _sizes(profile_sizes)
 
