@@ -82,6 +82,7 @@ def candidates() -> dict[str, SearchConfig]:
     the boost near a time the query names."""
     base = RECIPES["default"]
     grid: list[tuple[str, float, dict[str, float] | None, float | None, float]] = [
+        ("rrf", 0.25, None, None, 0.0),
         ("rrf", 0.5, None, None, 0.0),
         ("rrf", 1.0, None, None, 0.0),
         ("rrf", 0.25, _fields(1.0, 0.5, 0.5), None, 0.0),

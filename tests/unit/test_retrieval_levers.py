@@ -158,5 +158,5 @@ def test_zscore_keeps_a_near_tie_between_two_facts_a_near_tie() -> None:
             datetime(2022, 1, 1, tzinfo=UTC).timestamp(), 1.0, False, "Umar works at Goldman Sachs"
         ),
     }
-    order, _ = rerank([old, new], fused, features, RECIPES["calibrated"], newest=None, limit=2)
+    order, _ = rerank([old, new], fused, features, RECIPES["default"], newest=None, limit=2)
     assert order == [new, old]
