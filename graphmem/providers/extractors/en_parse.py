@@ -13,6 +13,11 @@ third-person statement about such a person was lost. A sentence whose first word
 not a word the lemmatizer knows (``lemma_index``) and was not tagged a proper noun is parsed again with
 that word replaced by a name the model knows (``MASK_NAME``); when the second parse reads it as a
 proper noun, the original words get the second parse's tags, heads and labels.
+
+``could_be_verb`` is the cheap check before parsing (``rules_en_gates.can_hold_claim``): a word is
+a verb candidate when the lemmatizer's verb tables know it (``lemma_index``/``lemma_exc``, or a
+regular inflection of an indexed lemma by ``lemma_rules``), or it is an auxiliary, a modal or a
+contraction's verb part ("'m", "'s", "'ve").
 """
 
 from __future__ import annotations
@@ -36,6 +41,12 @@ MASK_NAME = "Alex"
 _lock = threading.Lock()
 _nlp: Language | None = None
 _known: frozenset[str] | None = None
+_verbs: frozenset[str] | None = None
+_verb_rules: tuple[tuple[str, str], ...] = ()
+_AUX = frozenset(
+    "am is are was were be been being m s re ve d ll have has had do does did will would can could "
+    "shall should may might must wanna gonna gotta ca wo".split()
+)
 
 
 def pipeline() -> Language:
@@ -91,6 +102,28 @@ def _known_words() -> frozenset[str]:
         table = pipeline().get_pipe("lemmatizer").lookups.get_table("lemma_index")  # type: ignore[attr-defined]
         _known = frozenset(w for words in table.values() for w in words)
     return _known
+
+
+def could_be_verb(word: str) -> bool:
+    """Whether ``word`` (one word, any case) can be a verb form (see the module docstring)."""
+    verbs = _verb_forms()
+    w = word.lower().lstrip("'\u2019")
+    if w in verbs:
+        return True
+    return any(
+        w.endswith(a) and w[: len(w) - len(a)] + b in verbs for a, b in _verb_rules if len(w) > len(a) + 1
+    )
+
+
+def _verb_forms() -> frozenset[str]:
+    global _verbs, _verb_rules
+    if _verbs is None:
+        lookups = pipeline().get_pipe("lemmatizer").lookups  # type: ignore[attr-defined]
+        index = lookups.get_table("lemma_index").get("verb", [])
+        exceptions = lookups.get_table("lemma_exc").get("verb", {})
+        _verb_rules = tuple((a, b) for a, b in lookups.get_table("lemma_rules").get("verb", []))
+        _verbs = frozenset(index) | frozenset(exceptions) | _AUX
+    return _verbs
 
 
 def _unknown_leading_name(doc: Doc) -> bool:

@@ -33,6 +33,7 @@ from graphmem.providers.extractors.en_parse import parse_many
 from graphmem.providers.extractors.rules_base import Claim, ParsedSentence
 from graphmem.providers.extractors.rules_en import parse_en
 from graphmem.providers.extractors.rules_en_gates import (
+    can_hold_claim,
     gate_facts,
     merge_duplicates,
     new_claims,
@@ -149,7 +150,14 @@ class RulesExtractor:
     def extract_batch(self, requests: Sequence[ExtractRequest]) -> list[Extraction]:
         """Extractions for several episodes, their English sentences parsed in one ``nlp.pipe``."""
         split = [_split(r.content, as_utc(r.reference_time)) for r in requests]
-        english = sorted({s.text for sentences in split for s in sentences if worth_parsing(s.text, s.zh)})
+        english = sorted(
+            {
+                s.text
+                for sentences in split
+                for s in sentences
+                if worth_parsing(s.text, s.zh) and can_hold_claim(s.text)
+            }
+        )
         docs = dict(zip(english, parse_many(english), strict=True))
         return [_episode(r, sentences, docs) for r, sentences in zip(requests, split, strict=True)]
 
@@ -208,6 +216,8 @@ def _parse_english(text: str, doc: Doc | None, speakers: Speakers, future: bool)
     if fix is not None and fix.start() == 0:  # "Sorry, I mean Lyon." after "I live in Paris."
         value = _ARTICLE.sub("", fix.group("fix").strip())
         return ParsedSentence(claims=[Claim("", value, from_context=True)], correction=True)
+    if fix is None and not can_hold_claim(text):  # "Hey Mel!", "That's awesome!": nothing to parse
+        return ParsedSentence(claims=[])
     parsed = parse_en(text)
     parsed.claims = [c for c in parsed.claims if future or not c.needs_future]
     if doc is not None:

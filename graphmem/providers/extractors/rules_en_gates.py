@@ -3,6 +3,11 @@ phrasing rules' claims with the parse's.
 
 - ``worth_parsing``: which English sentences go to the parser (not questions, not one-word
   exclamations).
+- ``can_hold_claim``: the cheap check that keeps a sentence from the parser and the phrasing rules
+  altogether: it needs a verb candidate ("Hey Mel!", "Great idea!", "Good luck with Toby!" have
+  none) and a subject candidate: a first- or second-person word, a capitalised word after the
+  first, or a first word that is not a pronoun or determiner opener ("That's awesome!", "It was
+  so fun", "The kids loved it" cannot give a fact: such subjects never resolve).
 - ``subject_in_parse``: a phrasing rule's named subject must be a proper noun in the parse and no
   filler word ("Sounds likes good plan", "Bet Max likes ..." are refused).
 - ``new_claims``: the parse's claims that say something the phrasing rules did not (another
@@ -21,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from graphmem.models.extraction import ExtractedFact
 from graphmem.models.predicates import lookup
+from graphmem.providers.extractors.en_parse import could_be_verb
 from graphmem.providers.extractors.rules_base import Claim
 from graphmem.providers.extractors.rules_en_parse import NOT_SUBJECT_WORDS, Speakers
 
@@ -49,6 +55,30 @@ def worth_parsing(text: str, zh: bool) -> bool:
     """An English sentence that can hold a claim: not a question, two words or more."""
     stripped = text.strip()
     return not zh and not stripped.endswith("?") and len(stripped.split()) >= 2
+
+
+_WORDS = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?")
+_SUBJECT_WORDS = frozenset(
+    "i me my mine myself we us our ours ourselves you your yours yourself yourselves im ive ya".split()
+)
+_OPENERS = frozenset(
+    "that this it its the a an he she they them there here what those these his her their such "
+    "some everything something nothing anything each every".split()
+)
+
+
+def can_hold_claim(text: str) -> bool:
+    """Whether an English sentence has a verb candidate and a subject candidate (module docstring)."""
+    words = _WORDS.findall(text.replace("’", "'"))
+    if not words:
+        return False
+    if not any(could_be_verb(part) for w in words for part in w.split("'") if part):
+        return False
+    if any(w.split("'")[0].lower() in _SUBJECT_WORDS for w in words):
+        return True
+    if any(w[0].isupper() for w in words[1:]):
+        return True
+    return words[0].split("'")[0].lower() not in _OPENERS
 
 
 def subject_in_parse(claim: Claim, doc: Doc) -> bool:

@@ -1,0 +1,105 @@
+"""English parse cost of the ``rules`` extractor on LoCoMo turns (no database).
+
+``python -m eval.parse_cost --data locomo_dev.json [--limit N] [--batch 64]`` splits every turn
+into sentences as the extractor does and times ``en_parse.parse_many`` in batches of turns (as
+ingestion batches episodes) twice, back to back under the same load: over the sentences
+``worth_parsing`` lets through (not questions, two words or more) and over those that also pass
+``can_hold_claim`` (what the extractor parses). Then the whole ``RulesExtractor.extract_batch`` on
+the same batches. The pipeline is loaded (and warmed on one batch) before timing. Reports sentence
+counts, parse ms per turn both ways and extract ms per turn, as JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from graphmem.providers.extractors import en_parse
+from graphmem.providers.extractors.rules import ExtractRequest, RulesExtractor, split_sentences
+from graphmem.providers.extractors.rules_en_gates import can_hold_claim, worth_parsing
+
+
+def turns(path: str | Path, limit: int | None) -> list[tuple[str, str, str | None]]:
+    """(text, speaker, other speaker) of each turn, conversation by conversation, in order."""
+    out: list[tuple[str, str, str | None]] = []
+    for sample in json.loads(Path(path).read_text(encoding="utf-8")):
+        conv = sample["conversation"]
+        a, b = conv.get("speaker_a"), conv.get("speaker_b")
+        keys = sorted(
+            (k for k in conv if k.startswith("session_") and k.split("_")[-1].isdigit()),
+            key=lambda k: int(k.split("_")[-1]),
+        )
+        for key in keys:
+            for turn in conv[key] or []:
+                text = turn.get("text") or ""
+                if not text.strip():
+                    continue
+                speaker = turn.get("speaker") or ""
+                out.append((text, speaker, b if speaker == a else a))
+    return out[:limit] if limit else out
+
+
+def measure(path: str | Path, *, limit: int | None = None, batch: int = 64) -> dict[str, Any]:
+    data = turns(path, limit)
+    en_parse.pipeline()
+    batches = [data[i : i + batch] for i in range(0, len(data), batch)]
+    seen = parsed = 0
+    texts: list[list[str]] = []
+    unchecked: list[list[str]] = []
+    for chunk in batches:
+        sentences = {
+            s for text, _, _ in chunk for start, end in split_sentences(text) for s in [text[start:end]]
+        }
+        seen += len(sentences)
+        worth = sorted(s for s in sentences if worth_parsing(s, False))
+        keep = [s for s in worth if can_hold_claim(s)]
+        parsed += len(keep)
+        texts.append(keep)
+        unchecked.append(worth)
+    en_parse.parse_many(unchecked[0] if unchecked else [])  # warm
+    t0 = time.perf_counter()
+    for worth in unchecked:
+        en_parse.parse_many(worth)
+    unchecked_s = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    for keep in texts:
+        en_parse.parse_many(keep)
+    parse_s = time.perf_counter() - t0
+    extractor = RulesExtractor()
+    ref = datetime(2023, 5, 8, 13, 0, tzinfo=UTC)
+    t0 = time.perf_counter()
+    facts = 0
+    for chunk in batches:
+        requests = [ExtractRequest(text, speaker, ref, other) for text, speaker, other in chunk]
+        facts += sum(len(e.facts) for e in extractor.extract_batch(requests))
+    extract_s = time.perf_counter() - t0
+    n = max(len(data), 1)
+    return {
+        "turns": len(data),
+        "sentences": seen,
+        "sentences_worth_parsing": sum(len(w) for w in unchecked),
+        "sentences_parsed": parsed,
+        "parsed_share": round(parsed / max(seen, 1), 3),
+        "parse_ms_per_turn_without_claim_check": round(1000 * unchecked_s / n, 2),
+        "parse_ms_per_turn": round(1000 * parse_s / n, 2),
+        "extract_ms_per_turn": round(1000 * extract_s / n, 2),
+        "facts": facts,
+        "pipeline": list(en_parse.pipeline().pipe_names),
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", required=True)
+    ap.add_argument("--limit", type=int, default=None)
+    ap.add_argument("--batch", type=int, default=64)
+    args = ap.parse_args()
+    print(json.dumps(measure(args.data, limit=args.limit, batch=args.batch), indent=2))
+
+
+if __name__ == "__main__":
+    main()
