@@ -18,8 +18,9 @@ of a new value replaces the stored episode (``on_conflict=replace``: its facts a
   not the sessions inside them).
 
 An item's ``created_at`` and ``updated_at`` are its episode's ``ingested_at`` (a put that replaces
-the value moves both). ``abatch`` runs ``batch`` in a worker thread (the sync client is
-thread-safe).
+the value moves both). Each operation is written once, as the client calls it needs: ``batch``
+sends them with the sync client, ``abatch`` with ``async_client`` when one is given (else it runs
+``batch`` in a worker thread; the sync client is thread-safe).
 """
 
 from __future__ import annotations
@@ -27,11 +28,12 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Generator, Iterable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from graphmem.client import GraphMemClient
+from graphmem.client import AsyncGraphMemClient, Call, GraphMemClient
+from graphmem.client import operations as api
 from graphmem_adapters import missing_extra
 
 try:
@@ -50,6 +52,7 @@ except ImportError as exc:  # pragma: no cover - exercised without the extra
     raise missing_extra("langgraph", exc) from exc
 
 DEFAULT_SESSION = "langgraph"
+Steps = Generator[Call[Any], Any, Any]  # yields the client calls an op needs, returns its result
 SCAN_TURNS = 1000  # the most turns the API returns for one session
 
 
@@ -79,47 +82,67 @@ class GraphMemStore(BaseStore):
         graph = builder.compile(store=store)  # nodes take ``store: BaseStore`` and use it
     """
 
-    def __init__(self, client: GraphMemClient) -> None:
+    def __init__(self, client: GraphMemClient, *, async_client: AsyncGraphMemClient | None = None) -> None:
         self.client = client
+        self.async_client = async_client
 
     # --- BaseStore -------------------------------------------------------------------------------
     def batch(self, ops: Iterable[Op]) -> list[Result]:
         results: list[Result] = []
         for op in ops:
-            if isinstance(op, GetOp):
-                results.append(self._get(op.namespace, op.key))
-            elif isinstance(op, PutOp):
-                self._put(op.namespace, op.key, op.value)
-                results.append(None)
-            elif isinstance(op, SearchOp):
-                results.append(self._search(op))
-            elif isinstance(op, ListNamespacesOp):
-                results.append(self._namespaces(op))
-            else:
-                raise TypeError(f"unknown store operation: {type(op).__name__}")
+            steps = self._steps(op)
+            try:
+                call = next(steps)
+                while True:
+                    call = steps.send(self.client.send(call))
+            except StopIteration as done:
+                results.append(done.value)
         return results
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
-        return await asyncio.to_thread(self.batch, list(ops))
+        if self.async_client is None:
+            return await asyncio.to_thread(self.batch, list(ops))
+        results: list[Result] = []
+        for op in ops:
+            steps = self._steps(op)
+            try:
+                call = next(steps)
+                while True:
+                    call = steps.send(await self.async_client.send(call))
+            except StopIteration as done:
+                results.append(done.value)
+        return results
 
-    # --- operations ------------------------------------------------------------------------------
-    def _items(self, namespace: tuple[str, ...]) -> list[Item]:
+    # --- operations: each yields the client calls it needs and returns the op's result ------------
+    def _steps(self, op: Op) -> Steps:
+        if isinstance(op, GetOp):
+            return self._get(op.namespace, op.key)
+        if isinstance(op, PutOp):
+            return self._put(op.namespace, op.key, op.value)
+        if isinstance(op, SearchOp):
+            return self._search(op)
+        if isinstance(op, ListNamespacesOp):
+            return self._namespaces(op)
+        raise TypeError(f"unknown store operation: {type(op).__name__}")
+
+    def _items(self, namespace: tuple[str, ...]) -> Generator[Call[Any], Any, list[Item]]:
         group, session = session_of(namespace)
-        turns = self.client.session_episodes(group, session, last_n=SCAN_TURNS)
+        turns = yield api.session_episodes(group, session, last_n=SCAN_TURNS)
         items = [self._item(namespace, t.episode) for t in reversed(turns)]
         return [i for i in items if i is not None]
 
-    def _get(self, namespace: tuple[str, ...], key: str) -> Item | None:
-        return next((i for i in self._items(namespace) if i.key == key), None)
+    def _get(self, namespace: tuple[str, ...], key: str) -> Steps:
+        items = yield from self._items(namespace)
+        return next((i for i in items if i.key == key), None)
 
-    def _put(self, namespace: tuple[str, ...], key: str, value: Mapping[str, Any] | None) -> None:
+    def _put(self, namespace: tuple[str, ...], key: str, value: Mapping[str, Any] | None) -> Steps:
         group, session = session_of(namespace)
         if value is None:
             wanted = external_id(namespace, key)
-            for turn in self.client.session_episodes(group, session, last_n=SCAN_TURNS):
+            for turn in (yield api.session_episodes(group, session, last_n=SCAN_TURNS)):
                 if turn.episode.external_id == wanted:
-                    self.client.forget_episode(group, turn.episode.id)
-            return
+                    yield api.forget_episode(group, turn.episode.id)
+            return None
         content = json.dumps(
             {"key": key, "value": dict(value)}, ensure_ascii=False, sort_keys=True, default=str
         )
@@ -130,20 +153,23 @@ class GraphMemStore(BaseStore):
             "external_id": external_id(namespace, key),
             "reference_time": datetime.now(UTC).isoformat(),
         }
-        self.client.add_episodes(group, [episode], on_conflict="replace")
+        yield api.add_episodes(group, [episode], on_conflict="replace")
+        return None
 
-    def _search(self, op: SearchOp) -> list[SearchItem]:
+    def _search(self, op: SearchOp) -> Steps:
         if op.query:
-            found = self._query(op.namespace_prefix, op.query, op.limit + op.offset)
+            found = yield from self._query(op.namespace_prefix, op.query, op.limit + op.offset)
         else:
-            found = [self._scored(i, None) for i in self._items(op.namespace_prefix)]
+            found = [self._scored(i, None) for i in (yield from self._items(op.namespace_prefix))]
         kept = [i for i in found if _matches(i.value, op.filter)]
         return kept[op.offset : op.offset + op.limit]
 
-    def _query(self, prefix: tuple[str, ...], query: str, wanted: int) -> list[SearchItem]:
+    def _query(
+        self, prefix: tuple[str, ...], query: str, wanted: int
+    ) -> Generator[Call[Any], Any, list[SearchItem]]:
         group, _ = session_of(prefix)
         path = ".".join(prefix[1:])
-        result = self.client.search(group, query, k=min(100, max(10, 3 * wanted)))
+        result = yield api.search(group, query, k=min(100, max(10, 3 * wanted)))
         items: list[SearchItem] = []
         for hit in result.episodes:
             session = hit.episode.session_id or ""
@@ -157,8 +183,9 @@ class GraphMemStore(BaseStore):
                     break
         return items
 
-    def _namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
-        namespaces: list[tuple[str, ...]] = [(g.group_id,) for g in self.client.list_groups()]
+    def _namespaces(self, op: ListNamespacesOp) -> Steps:
+        groups = yield api.list_groups()
+        namespaces: list[tuple[str, ...]] = [(g.group_id,) for g in groups]
         for condition in op.match_conditions or ():
             path = tuple(condition.path)
             if condition.match_type == "prefix":

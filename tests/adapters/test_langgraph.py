@@ -9,9 +9,11 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.store.base import BaseStore
 
+from graphmem.client import AsyncGraphMemClient
 from graphmem.errors import Forbidden
 from graphmem_adapters.langgraph import GraphMemStore, external_id, session_of
 from tests.adapters.conftest import Served
+from tests.api.conftest import KEYS
 
 pytestmark = pytest.mark.slow
 
@@ -124,15 +126,19 @@ async def arecall(state: State, runtime: Runtime[None]) -> State:
     return {"recalled": [{"key": h.key, **h.value} for h in hits]}
 
 
-async def test_an_async_graph_run_goes_through_abatch(served: Served) -> None:
-    with served.client("agent_a") as client:
+async def test_an_async_graph_run_goes_through_abatch_on_the_async_client(served: Served) -> None:
+    async with AsyncGraphMemClient(served.server.url, api_key=KEYS["agent_a"]) as aclient:
         builder = StateGraph(State)
         builder.add_node("remember", aremember)
         builder.add_node("recall", arecall)
         builder.add_edge(START, "remember")
         builder.add_edge("remember", "recall")
-        app = builder.compile(store=GraphMemStore(client))
+        sync = served.client("agent_b")  # only the async client may be used here: B's key would fail
+        app = builder.compile(store=GraphMemStore(sync, async_client=aclient))
         out = await app.ainvoke(
             {"user": served.group_a, "fact": "Zoe works at Hooli.", "question": "Where does Zoe work?"}
         )
-    assert out["recalled"][0] == {"key": "job", "content": "Zoe works at Hooli."}
+        sync.close()
+        assert out["recalled"][0] == {"key": "job", "content": "Zoe works at Hooli."}
+        with pytest.raises(Forbidden):
+            await GraphMemStore(sync, async_client=aclient).aget((served.group_b, "secret"), "s")
