@@ -5,7 +5,7 @@
 set -uo pipefail
 BIN="${VENV:-.venv}/bin"
 
-"$BIN/ruff" check graphmem ingest api eval graphmem_cli tests || exit 1
+"$BIN/ruff" check graphmem ingest api eval graphmem_cli graphmem_adapters tests || exit 1
 "$BIN/mypy" || exit 1
 "$BIN/lint-imports" --no-cache || exit 1
 

@@ -31,11 +31,12 @@ async def list_groups(principal: PrincipalDep, memory: MemoryDep) -> GroupList:
 
 
 @router.get(
-    "/v1/groups/{group}/sessions/{session_id}/episodes",
+    "/v1/groups/{group}/sessions/{session_id:path}/episodes",
     operation_id="session_episodes",
     summary="A session's turns",
     description=(
-        "The last `last_n` episodes of a session, oldest first, each with the facts it is evidence for."
+        "The last `last_n` episodes of a session, oldest first, each with the facts it is evidence for. "
+        "A session id may hold `/` (sent as `%2F` or as is)."
     ),
     responses=errors(),
 )

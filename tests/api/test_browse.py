@@ -47,3 +47,16 @@ async def test_explorer_assets_are_served_from_the_package_without_a_cdn(api: Ap
         assert set(re.findall(r"https?://[^\s\"')]+", r.text)) <= {"http://www.w3.org/2000/svg"}
     assert (await api.client.get("/explorer/../main.py")).status_code == 404
     assert (await api.client.get("/explorer/secrets.txt")).status_code == 404
+
+
+async def test_a_session_id_with_a_slash_reads_back(api: Api) -> None:
+    """Bug: a session id holding '/' was accepted on write but its turns were a plain 404 (the router
+    decoded %2F before matching the route)."""
+    episode = {**EPISODES[0], "session_id": "thread/42", "external_id": "slash-1"}
+    assert (
+        await api.call("agent_a", "POST", f"/v1/groups/{api.group_a}/episodes", json=episode)
+    ).status_code == 201
+    for sid in ("thread%2F42", "thread/42"):
+        r = await api.call("agent_a", "GET", f"/v1/groups/{api.group_a}/sessions/{sid}/episodes")
+        assert r.status_code == 200, r.text
+        assert [t["episode"]["external_id"] for t in r.json()["turns"]] == ["slash-1"]
