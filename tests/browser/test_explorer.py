@@ -8,6 +8,7 @@ with ``GRAPHMEM_DOCS_IMG=1`` they are also written to docs/img for the README.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import uuid
@@ -86,11 +87,20 @@ async def page(browser: Browser, server: Server, group: str) -> AsyncIterator[Pa
     assert not errors, errors
 
 
-async def _shot(page: Page, name: str) -> None:
+def _keep(name: str, text: str | None = None) -> Path:
+    """The artifact's path (its folder made); ``text`` is written to it when given."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    await page.screenshot(path=str(ARTIFACTS / name), full_page=True)
+    path = ARTIFACTS / name
+    if text is not None:
+        path.write_text(text)
+    return path
+
+
+async def _shot(page: Page, name: str) -> None:
+    path = await asyncio.to_thread(_keep, name)
+    await page.screenshot(path=str(path), full_page=True)
     if os.environ.get("GRAPHMEM_DOCS_IMG"):
-        shutil.copy(ARTIFACTS / name, ROOT / "docs" / "img" / name)
+        await asyncio.to_thread(shutil.copy, path, ROOT / "docs" / "img" / name)
 
 
 async def _open_alice(page: Page) -> None:
@@ -158,21 +168,25 @@ async def test_a_2000_fact_entity_renders(browser: Browser, server: Server) -> N
     is recorded (printed and in the artifacts), not asserted."""
     gid = f"ex-big-{uuid.uuid4().hex[:8]}"
     base = f"{server.url}/v1/groups/{gid}"
-    for start in range(0, 2000, 100):
-        facts = [
-            {"subject": "Bob", "predicate": "likes", "object": f"Topic {i}",
-             "valid_from": f"20{10 + i % 14}-{1 + i % 12:02d}-01T00:00:00Z"}
-            for i in range(start, start + 100)
-        ]  # fmt: skip
-        r = httpx.post(f"{base}/facts", json={"facts": facts}, timeout=120)
-        assert r.status_code == 201, r.text
+    async with httpx.AsyncClient(timeout=120) as client:
+        for start in range(0, 2000, 100):
+            facts = [
+                {
+                    "subject": "Bob",
+                    "predicate": "likes",
+                    "object": f"Topic {i}",
+                    "valid_from": f"20{10 + i % 14}-{1 + i % 12:02d}-01T00:00:00Z",
+                }
+                for i in range(start, start + 100)
+            ]
+            r = await client.post(f"{base}/facts", json={"facts": facts})
+            assert r.status_code == 201, r.text
     context = await browser.new_context(viewport={"width": 1280, "height": 900})
     page = await context.new_page()
     await page.goto(f"{server.url}/explorer?group={gid}")
     await page.locator("#entities button", has_text="Bob").first.click()
     await expect(page.locator("#timeline .bar")).to_have_count(2000, timeout=60_000)
     render_ms = await page.evaluate("window.__explorer.renderMs.timeline")
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    (ARTIFACTS / "explorer-2000-facts.txt").write_text(f"timeline render ms: {render_ms:.1f}\n")
+    await asyncio.to_thread(_keep, "explorer-2000-facts.txt", f"timeline render ms: {render_ms:.1f}\n")
     print(f"explorer: 2000-fact timeline rendered in {render_ms:.1f} ms")
     await context.close()
