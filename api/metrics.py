@@ -4,7 +4,9 @@
   (``/v1/groups/{group}/search``), never by concrete path, so tenants and ids do not become labels;
 - ``graphmem_search_duration_seconds{recipe}``: time inside ``GraphMemory.search``;
 - ``graphmem_ingested_episodes_total{status}``, ``graphmem_ingested_facts_total{change}``;
-- ``graphmem_errors_total{code}``: error responses by stable error code.
+- ``graphmem_errors_total{code}``: error responses by stable error code;
+- ``graphmem_tenant_index_tenants``, ``graphmem_tenant_index_bytes`` (estimated) and
+  ``graphmem_tenant_index_evictions``: this worker's in-process tenant indexes, read at each scrape.
 
 With ``uvicorn --workers N`` each worker keeps its own registry and a scrape reaches one of them;
 run one worker per container (docs/deploy.md) to scrape each process separately.
@@ -12,7 +14,7 @@ run one worker per container (docs/deploy.md) to scrape each process separately.
 
 from __future__ import annotations
 
-from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
 from graphmem.models.episode import IngestResult
@@ -47,6 +49,19 @@ class Metrics:
         self.errors = Counter(
             "graphmem_errors", "Error responses by error code.", ["code"], registry=self.registry
         )
+
+        self.indexes = {
+            name: Gauge(f"graphmem_tenant_index_{name}", text, registry=self.registry)
+            for name, text in (
+                ("tenants", "Tenant indexes this worker holds."),
+                ("bytes", "Estimated bytes of this worker's tenant indexes."),
+                ("evictions", "Tenant indexes this worker has dropped for its budget since it started."),
+            )
+        }
+
+    def observe_indexes(self, stats: dict[str, int]) -> None:
+        for name, gauge in self.indexes.items():
+            gauge.set(stats.get(name, 0))
 
     def observe_ingest(self, result: IngestResult) -> None:
         for episode in result.episodes:

@@ -133,6 +133,7 @@ class Settings(BaseSettings):
     index_max_nodes: int = 1_000_000
     index_sync_limit: int = 5_000
     index_ann_threshold: int = 10_000
+    index_max_bytes: int | None = None  # the indexes' byte budget per worker (None: nodes only)
     search_default_k: int = 10
     # the change log (graphmem/memory/changes.py): a :Change record per state change, written in
     # the change's own transaction; false = none are written (reads of the log return what exists)

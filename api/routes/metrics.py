@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Request, Response
 
 from api.deps import MetricsDep
 from api.metrics import CONTENT_TYPE
@@ -14,9 +14,13 @@ router = APIRouter(tags=["health"])
     "/metrics",
     operation_id="metrics",
     summary="Prometheus metrics",
-    description="Request and search latency histograms, ingest counters, errors by code (no auth).",
+    description="Request and search latency histograms, ingest counters, errors by code, tenant "
+    "index memory and evictions (no auth).",
     response_class=Response,
     responses={200: {"content": {CONTENT_TYPE.split(";")[0]: {"schema": {"type": "string"}}}}},
 )
-async def metrics(metrics: MetricsDep) -> Response:
+async def metrics(metrics: MetricsDep, request: Request) -> Response:
+    memory = getattr(request.app.state, "memory", None)  # None while the service starts
+    if memory is not None:
+        metrics.observe_indexes(memory.index_stats())
     return Response(metrics.render(), media_type=CONTENT_TYPE)

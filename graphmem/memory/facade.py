@@ -51,6 +51,7 @@ class GraphMemory:
                 max_nodes=ctx.index_max_nodes,
                 sync_limit=ctx.index_sync_limit,
                 ann_threshold=ctx.index_ann_threshold,
+                max_bytes=ctx.index_max_bytes,
             )
             if ctx.search_index
             else None
@@ -96,6 +97,7 @@ class GraphMemory:
                 index_max_nodes=settings.index_max_nodes,
                 index_sync_limit=settings.index_sync_limit,
                 index_ann_threshold=settings.index_ann_threshold,
+                index_max_bytes=settings.index_max_bytes,
                 query_batch_window_s=settings.query_batch_window_ms / 1000,
                 change_log=settings.change_log,
                 write_gate=WriteGate(
@@ -122,6 +124,13 @@ class GraphMemory:
         their first search); False when the index is off or the tenant is empty or too big."""
         indexes = self.searcher.indexes
         return indexes is not None and await indexes.ready(group_id) is not None
+
+    def index_stats(self) -> dict[str, int]:
+        """This process's tenant indexes: ``tenants`` held, estimated ``bytes``, ``evictions`` so far."""
+        indexes = self.searcher.indexes
+        if indexes is None:
+            return {"tenants": 0, "bytes": 0, "evictions": 0}
+        return {"tenants": len(indexes.entries), "bytes": indexes.nbytes(), "evictions": indexes.evictions}
 
     async def ping(self) -> None:
         await self.ctx.store.ping()

@@ -4,6 +4,7 @@ its index on that first search; however the load is done, the ranking must not d
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import AsyncIterator
 
 import pytest
@@ -15,6 +16,7 @@ from graphmem.models.fact import FactIn
 from graphmem.models.search import SearchResult
 from graphmem.providers.embedders.minilm_onnx import MiniLMOnnxEmbedder
 from graphmem.providers.extractors.rules import RulesExtractor
+from graphmem.retrieval.tenant_index.registry import TenantIndexes
 from graphmem.store import snapshot
 from graphmem.store.driver import Store
 from tests.conftest import utc
@@ -126,3 +128,55 @@ async def test_a_load_by_columns_reads_the_same_rows_as_a_load_by_rows(
                 break
             after, pages = rows[-1]["id"], pages + 1
         assert pages >= 1, label
+
+
+@pytest.fixture
+async def second(memory: GraphMemory) -> AsyncIterator[str]:
+    group = f"t-{uuid.uuid4().hex[:12]}"
+    await memory.add_episodes(group, _turns())
+    await memory.add_facts(group, _facts())
+    yield group
+    await memory.forget_group(group, purge_tombstones=True)
+
+
+async def test_a_byte_budget_evicts_the_least_recently_used_and_holds(
+    memory: GraphMemory, seeded: str, second: str
+) -> None:
+    """Two tenants of one size under a budget that holds one: loading the second evicts the first,
+    the estimate never exceeds the budget, and a tenant evicted and loaded again answers as before."""
+    store, dimension = memory.ctx.store, memory.ctx.embedder.dimension
+    probe = TenantIndexes(store, dimension=dimension)
+    assert await probe.ready(seeded) is not None
+    one = probe.nbytes()
+    assert one > 0
+    budget = TenantIndexes(store, dimension=dimension, max_bytes=one * 3 // 2)
+    for group, evictions in ((seeded, 0), (second, 1), (seeded, 2)):
+        assert await budget.ready(group) is not None
+        assert list(budget.entries) == [group] and budget.evictions == evictions
+        assert 0 < budget.nbytes() <= one * 3 // 2
+    tight = TenantIndexes(store, dimension=dimension, max_bytes=1_000)
+    assert await tight.ready(seeded) is None and tight.nbytes() == 0  # searched in Neo4j instead
+
+
+async def test_a_tenant_evicted_and_loaded_again_answers_as_before(
+    settings: Settings, embedder: MiniLMOnnxEmbedder, memory: GraphMemory, seeded: str, second: str
+) -> None:
+    probe = TenantIndexes(memory.ctx.store, dimension=embedder.dimension)
+    await probe.ready(seeded)
+    limit = probe.nbytes() * 3 // 2  # one tenant's index fits, two do not
+    store = Store.connect(
+        settings.neo4j_uri or "", auth=settings.neo4j_auth_tuple, database=settings.neo4j_database
+    )
+    worker = await GraphMemory.open(
+        store=store, embedder=embedder, extractor=RulesExtractor(), migrate=False, index_max_bytes=limit
+    )
+    try:
+        first = [_ranking(await worker.search(seeded, q)) for q in QUERIES]
+        for q in QUERIES:
+            await worker.search(second, q)  # evicts the first tenant's index
+        stats = worker.index_stats()
+        assert stats["evictions"] >= 1 and 0 < stats["bytes"] <= limit
+        again = [_ranking(await worker.search(seeded, q)) for q in QUERIES]
+        assert again == first
+    finally:
+        await worker.close()

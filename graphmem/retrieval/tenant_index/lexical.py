@@ -37,13 +37,21 @@ class Lexical:
                 del self.postings[term][slot]
                 self.cache.pop(term, None)
             self.total_length -= int(self.length.data[slot])
-        bag = Counter(text.split())
+        tokens = text.split()
+        bag = Counter(tokens)
+        postings = self.postings
         for term, tf in bag.items():
-            self.postings.setdefault(term, {})[slot] = tf
-            self.cache.pop(term, None)
+            posting = postings.get(term)
+            if posting is None:
+                postings[term] = {slot: tf}
+            else:
+                posting[slot] = tf
+        if self.cache:  # empty while a tenant loads: nothing to invalidate
+            for term in bag:
+                self.cache.pop(term, None)
         self.texts[slot] = text
-        self.length[slot] = sum(bag.values())
-        self.total_length += sum(bag.values())
+        self.length[slot] = len(tokens)
+        self.total_length += len(tokens)
         self.size = max(self.size, slot + 1)
 
     def _arrays(self, term: str) -> tuple[np.ndarray, np.ndarray]:

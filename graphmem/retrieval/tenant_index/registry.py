@@ -8,7 +8,9 @@ therefore sees every write acknowledged before it began, from any process.
 
 Small tenants (``sync_limit`` nodes) load on their first search; bigger ones load in the
 background while searches use the Neo4j channels; the least recently used indexes are dropped past
-``max_nodes`` in all. A stale index keeps serving while its replacement builds: its hits are
+``max_nodes`` nodes or ``max_bytes`` bytes in all (``tenant_index.memory``'s estimate), and a tenant
+whose index alone would not fit the byte budget is searched in Neo4j. A load reads each label's
+pages as columns (``snapshot.load_columns``: one record a page). A stale index keeps serving while its replacement builds: its hits are
 re-read and re-checked in Neo4j, so it can miss fresh nodes but never return forgotten ones.
 """
 
@@ -22,6 +24,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from graphmem.retrieval.tenant_index.index import TARGETS, TenantIndex
+from graphmem.retrieval.tenant_index.memory import index_bytes
 from graphmem.store import snapshot
 from graphmem.store.driver import Store
 from graphmem.store.snapshot import GroupState
@@ -40,9 +43,13 @@ class TenantIndexes:
         max_nodes: int = 1_000_000,
         sync_limit: int = 5_000,
         ann_threshold: int = 10_000,
+        max_bytes: int | None = None,
     ) -> None:
         self.store, self.dimension = store, dimension
         self.max_nodes, self.sync_limit, self.ann_threshold = max_nodes, sync_limit, ann_threshold
+        self.max_bytes = max_bytes
+        self.bytes: dict[str, int] = {}  # group -> its index's estimated bytes
+        self.evictions = 0
         self.entries: OrderedDict[str, TenantIndex] = OrderedDict()
         self.locks: dict[str, asyncio.Lock] = {}
         self.builds: dict[str, asyncio.Task[None]] = {}
@@ -64,7 +71,7 @@ class TenantIndexes:
     async def ready(self, group_id: str) -> TenantIndex | None:
         """Load (or finish loading) the tenant's index now, however big; for warm-up and benchmarks."""
         state = await self.state(group_id)
-        if state is None or _nodes(state) > self.max_nodes:
+        if state is None or not self._fits(state):
             return None
         if group_id not in self.entries:
             self._build_later(group_id, state)
@@ -76,6 +83,11 @@ class TenantIndexes:
 
     def drop(self, group_id: str) -> None:
         self.entries.pop(group_id, None)
+        self.bytes.pop(group_id, None)
+
+    def nbytes(self) -> int:
+        """The estimated bytes of every index this process holds (``tenant_index.memory``)."""
+        return sum(self.bytes.values())
 
     async def close(self) -> None:
         for task in self.builds.values():
@@ -96,7 +108,7 @@ class TenantIndexes:
             else:
                 self._build_later(group_id, state)
         if index is None:
-            if _nodes(state) > self.max_nodes:
+            if not self._fits(state):
                 return None
             if _nodes(state) > self.sync_limit:
                 self._build_later(group_id, state)
@@ -104,15 +116,25 @@ class TenantIndexes:
             index = await self._build(group_id, state)
             self._install(index)
         if state.seq > index.seq:
+            before = index.size
             await self._catch_up(index, state.seq)
+            if group_id in self.bytes:  # scaled, not recounted: a recount walks every posting
+                self.bytes[group_id] = self.bytes[group_id] * index.size // max(before, 1)
         return index
+
+    def _fits(self, state: GroupState) -> bool:
+        """Whether the tenant's index may be held: at most ``max_nodes`` nodes and, by a generous
+        per-node estimate, at most ``max_bytes``."""
+        if _nodes(state) > self.max_nodes:
+            return False
+        return self.max_bytes is None or _nodes(state) * _node_bytes(self.dimension) <= self.max_bytes
 
     async def _build(self, group_id: str, state: GroupState) -> TenantIndex:
         index = TenantIndex(group_id, self.dimension, self.ann_threshold, state.seq, state.created_at)
         for label in TARGETS:
             after = ""
             while True:
-                rows = await snapshot.load_page(
+                rows = await snapshot.load_columns(
                     self.store, group_id=group_id, label=label, after_id=after, limit=PAGE
                 )
                 if not rows:
@@ -164,10 +186,26 @@ class TenantIndexes:
         self.builds[group_id] = asyncio.create_task(run())
 
     def _install(self, index: TenantIndex) -> None:
+        """Hold ``index`` as the most recently used, then drop the least recently used ones until
+        the node and byte budgets hold again (the new one stays: ``_fits`` admitted it)."""
         self.entries[index.group_id] = index
         self.entries.move_to_end(index.group_id)
-        while len(self.entries) > 1 and sum(i.size for i in self.entries.values()) > self.max_nodes:
-            self.entries.popitem(last=False)
+        self.bytes[index.group_id] = index_bytes(index)
+        while len(self.entries) > 1 and self._over():
+            group_id, _ = self.entries.popitem(last=False)
+            self.bytes.pop(group_id, None)
+            self.evictions += 1
+
+    def _over(self) -> bool:
+        if sum(i.size for i in self.entries.values()) > self.max_nodes:
+            return True
+        return self.max_bytes is not None and self.nbytes() > self.max_bytes
+
+
+def _node_bytes(dimension: int) -> int:
+    """A generous estimate of one node's index bytes (its vector twice, for column growth, plus
+    text, postings and ids), to refuse a tenant too big for the budget before loading it."""
+    return 8 * dimension + 2_000
 
 
 def _nodes(state: GroupState) -> int:
