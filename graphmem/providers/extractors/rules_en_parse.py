@@ -235,6 +235,8 @@ def _dropped_i(verb: Token) -> bool:
     if verb.dep_ != "ROOT":
         return False
     first = next((t for t in verb.doc if t.pos_ not in ("PUNCT", "INTJ", "CCONJ", "ADV")), None)
+    if first is not None and first.lower_ == "been" and first.head.i == verb.i and first.dep_ == "aux":
+        return verb.tag_ == "VBG"  # "Been working on a new painting."
     if first is None or first.i != verb.i:
         return False
     return verb.tag_ in ("VBD", "VBN", "VBG") or (verb.lemma_ in _DROPPED_I_VERBS and verb.tag_ != "VB")
@@ -291,6 +293,23 @@ def _hedged(verb: Token) -> bool:
     return verb.dep_ == "ccomp" and head.lemma_ in _HEDGE_VERBS
 
 
+# a plan is an intended action: "I'll always cherish it", "I will love it" state no plan
+_NOT_PLANNED = frozenset(
+    "love like cherish enjoy appreciate remember miss treasure adore hate be feel know think hope".split()
+)
+
+
+def _conditional_or_habitual(verb: Token) -> bool:
+    """ "I'll reach out if I need help" (an "if"/"unless" clause under the verb), "I'll always
+    love reading" (always/never/forever): an offer or a disposition, not a plan."""
+    for c in verb.children:
+        if c.dep_ == "advcl" and any(m.dep_ == "mark" and m.lower_ in ("if", "unless") for m in c.children):
+            return True
+        if c.dep_ == "advmod" and c.lower_ in ("always", "never", "forever"):
+            return True
+    return False
+
+
 def _plan(verb: Token) -> str | None:
     """ "I'm going to paint", "I will visit Rome", "I plan to learn X": the planned verb phrase."""
     future = any(c.lower_ in ("will", "'ll", "shall", "wo") for c in _auxes(verb))
@@ -300,14 +319,16 @@ def _plan(verb: Token) -> str | None:
         if xcomp is None or not any(c.dep_ == "aux" and c.lower_ == "to" for c in xcomp.children):
             return None
         target, future = xcomp, True
-    if not future or target.lemma_ in _SKIP_VERBS | {"see", "make", "find", "help"}:
+    if not future or target.lemma_ in _SKIP_VERBS | {"see", "make", "find", "help"} | _NOT_PLANNED:
         return None
     if not any(c.dep_ in ("dobj", "prep", "xcomp", "prt") for c in target.children):
+        return None
+    if _conditional_or_habitual(verb) or (target is not verb and _conditional_or_habitual(target)):
         return None
     words = [t for t in target.subtree if t.i >= target.i and t.dep_ not in ("punct", "cc")]
     words = _cut_clause(target, words)
     words = _trim(words)
-    if not words or len(words) > _MAX_OBJECT_TOKENS + 1:
+    if len(words) < 2 or len(words) > _MAX_OBJECT_TOKENS + 1:  # "I'll be tuning in": no object
         return None
     if (_PRONOUN_WORDS | _THIRD) & {t.lower_ for t in words}:
         return None
@@ -381,8 +402,10 @@ def _subject_token(verb: Token) -> Token | None:
 def _resolve_subject(tok: Token, verb: Token, speakers: Speakers) -> tuple[str | None, bool] | None:
     """(subject name or SPEAKER, is first person); None when it cannot be resolved."""
     low = tok.lower_
-    if low in _FIRST or low in _WE:
+    if low in _FIRST or low in _WE or (low == "me" and tok.dep_ == "nsubj"):  # "Me and Jo went"
         return SPEAKER, True
+    if any(c.dep_ == "conj" and (c.lower_ in _FIRST or c.lower_ in _WE) for c in tok.children):
+        return SPEAKER, True  # "My husband and I went camping": the speaker (their household)
     if low in _YOU:
         if speakers.other is None or verb.lemma_ in _SKIP_VERBS or verb.tag_ == "VB":
             return None
@@ -415,6 +438,8 @@ def _name(tok: Token) -> str | None:
 
 def _verb_claims(verb: Token, speakers: Speakers) -> list[Claim]:
     lemma = verb.lemma_.lower()
+    if verb.dep_ == "xcomp" and verb.head.lemma_ == "use" and verb.head.tag_ == "VBD":
+        return []  # "I used to love / live in X": a past habit, not what holds now
     particle = next((c.lower_ for c in verb.children if c.dep_ == "prt"), None)
     dobj = next((c for c in verb.children if c.dep_ in ("dobj", "obj")), None)
     preps = [c for c in verb.children if c.dep_ in ("prep", "dative") and c.pos_ == "ADP"]
@@ -449,6 +474,19 @@ def _verb_claims(verb: Token, speakers: Speakers) -> list[Claim]:
 
 
 _PLACE_PREPS = frozenset({"to", "into", "at", "in", "on", "for", "with"})
+_DEMONSTRATIVES = frozenset("this that".split())
+
+
+def _anaphoric(obj: Token, predicate: str | None) -> bool:
+    """An object that points back into the conversation is no fact: a singular demonstrative
+    ("I love this series", "I finished that one"), and for a preference also "the" before a
+    common noun ("I love the color", "glad you liked the suggestion")."""
+    if obj.pos_ == "PROPN":
+        return False
+    dets = {c.lower_ for c in obj.children if c.dep_ in ("det", "predet")}
+    if dets & _DEMONSTRATIVES:
+        return True
+    return predicate in ("likes", "dislikes") and "the" in dets
 
 
 def _with_place(claim: Claim, pobjs: list[tuple[Token, Token]], speakers: Speakers) -> Claim:
@@ -471,6 +509,8 @@ def _object_claim(
     if value is None or obj.lemma_.lower() in _LIGHT_OBJECTS or obj.lemma_.lower() in _TIME_UNITS:
         return []
     predicate = _CANONICAL.get((lemma, particle, prep)) or _CANONICAL.get((lemma, None, prep))
+    if predicate not in ("attended", "visited", "met") and _anaphoric(obj, predicate):
+        return []
     if predicate in ("attended", "visited", "met") and not _past(verb):
         predicate = None  # "I go to the gym" is a habit (goes_to), not an event
     elif predicate == "attended" and lemma == "go":

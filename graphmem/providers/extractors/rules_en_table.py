@@ -47,6 +47,26 @@ def _simple(predicate: str, mode: str, kind: ClaimKind = "assert") -> Build:
     return build
 
 
+# "I love the color", "I'm a fan of this genre", "I love all the yellow leaves": an object that
+# points back into the conversation (a demonstrative, or "the" before a common noun) is no lasting
+# preference; "I used to love X" is a past one
+_ANAPHORIC = re.compile(r"^(?:[Aa]ll\s+)?(?:(?:[Tt]his|[Tt]hat|[Tt]hese|[Tt]hose)\b|[Tt]he\s+(?![A-Z]))")
+_USED_TO = re.compile(r"\bused to\s*$", re.IGNORECASE)
+_LINGER = re.compile(r"\s+(?:lately|recently|right now|these days|too|as well|even more)\s*$", re.IGNORECASE)
+
+
+def _preference(predicate: str) -> Build:
+    def build(m: re.Match[str]) -> list[Claim]:
+        raw = m.group("obj").strip()
+        if _ANAPHORIC.match(raw) or _USED_TO.search(m.string[: m.start()]):
+            return []
+        obj = object_for("phrase", raw)
+        obj = None if obj is None else _LINGER.sub("", obj) or None
+        return [] if obj is None else [Claim(predicate, obj)]
+
+    return build
+
+
 def _lives(m: re.Match[str]) -> list[Claim]:
     place = home_place(m.group("obj"))
     return [] if place is None else [Claim("lives_in", place)]
@@ -262,22 +282,22 @@ _RULE_TABLE: tuple[tuple[str, Build], ...] = (
     # likes / dislikes / prefers
     (
         rf"{_BE} (?:an? )?(?:big |huge |great |massive |die-hard |long-time )?fans? of (?P<obj>.+)",
-        _simple("likes", "phrase"),
+        _preference("likes"),
     ),
     (
         rf"{_BE} (?:really |so )?(?:into|passionate about|obsessed with|crazy about|fond of) "
         r"(?P<obj>.+)",
-        _simple("likes", "phrase"),
+        _preference("likes"),
     ),
     (
         rf"{_STARTING}(?:(?:have|has) (?:liked|loved|enjoyed)|like|likes|liking|love|loves|loving|"
         r"enjoy|enjoys|enjoying|adore|adores) (?P<obj>.+)",
-        _simple("likes", "phrase"),
+        _preference("likes"),
     ),
     (
         rf"{_STARTING}(?:hate|hates|hating|dislike|dislikes|disliking|detest|detests|loathe|"
         r"loathes|cannot stand|can not stand) (?P<obj>.+)",
-        _simple("dislikes", "phrase"),
+        _preference("dislikes"),
     ),
     (r"(?:prefer|prefers) (?P<obj>.+)", _prefers),
     # plans
