@@ -156,6 +156,10 @@ async def test_a_byte_budget_evicts_the_least_recently_used_and_holds(
         assert 0 < budget.nbytes() <= one * 3 // 2
     tight = TenantIndexes(store, dimension=dimension, max_bytes=1_000)
     assert await tight.ready(seeded) is None and tight.nbytes() == 0  # searched in Neo4j instead
+    probe.max_bytes = 1_000  # a held tenant that no longer fits the budget is dropped on its next search
+    async with probe.acquire(seeded, await probe.state(seeded)) as index:
+        assert index is None
+    assert probe.nbytes() == 0 and seeded not in probe.entries
 
 
 async def test_a_tenant_evicted_and_loaded_again_answers_as_before(

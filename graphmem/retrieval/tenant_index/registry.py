@@ -100,6 +100,9 @@ class TenantIndexes:
             self.drop(group_id)
             return None
         index = self.entries.get(group_id)
+        if index is not None and not self._fits(state):  # grew past a budget: Neo4j from now on
+            self.drop(group_id)
+            index = None
         if index is not None and (index.stale or _reset(index, state)):
             index.stale = True
             if _nodes(state) <= self.sync_limit:
