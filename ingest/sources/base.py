@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import gzip
 import io
+import json
 import os
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from pathlib import Path
@@ -236,3 +237,41 @@ def message_item(
         external_id=text_field(record, columns["external_id"]),
     )
     return group_id, episode
+
+
+TurnOutcome = tuple[str, EpisodeIn | RecordError, Any]
+"""(group id, the turn's episode or why it was refused, the raw turn) from a JSON document's unit."""
+
+
+def load_json_list(path: str | Path) -> list[Any]:
+    """A whole-file JSON document as a list of its units (a single object is one unit)."""
+    with open_binary(path) as fh:
+        data = fh.read()
+    try:
+        document = json.loads(data.decode("utf-8-sig"))
+    except (ValueError, RecursionError) as exc:
+        raise RecordError(f"malformed JSON document: {str(exc)[:200]}") from None
+    return document if isinstance(document, list) else [document]
+
+
+def dump_json(value: Any) -> str | None:
+    """A refused JSON record, as the raw text kept with its rejection (bounded)."""
+    return raw_text(json.dumps(value, ensure_ascii=False, default=str)[:4000])
+
+
+def read_json_turns(
+    path: str | Path, units: list[Any], turns: Callable[[Any], Iterable[TurnOutcome]], start_line: int
+) -> Iterator[SourceItem]:
+    """One item per turn of every unit (a conversation, a question), numbered across the file, from
+    ``start_line`` on (resume)."""
+    name = str(path)
+    index = 0
+    for unit in units:
+        for group_id, outcome, raw in turns(unit):
+            index += 1
+            if index <= start_line:
+                continue
+            if isinstance(outcome, RecordError):
+                yield rejected(name, index, 0, str(outcome), dump_json(raw), group_id=group_id)
+            else:
+                yield SourceItem(name, index, 0, group_id, outcome)

@@ -9,7 +9,6 @@ turns. The file is one JSON document and is loaded whole.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from datetime import datetime, tzinfo
@@ -20,9 +19,10 @@ from graphmem.models.episode import EpisodeIn
 from ingest.sources.base import (
     RecordError,
     SourceItem,
+    TurnOutcome,
     build_episode,
-    open_binary,
-    raw_text,
+    load_json_list,
+    read_json_turns,
     reference_time,
     rejected,
     resolve_group,
@@ -40,35 +40,12 @@ def read_locomo(
     start_line: int = 0,
 ) -> Iterator[SourceItem]:
     """Yield one item per turn of every conversation in a LoCoMo JSON file."""
-    name = str(path)
     try:
-        samples = _load(path)
+        samples = load_json_list(path)
     except RecordError as exc:
-        yield rejected(name, 0, 0, str(exc), None)
+        yield rejected(str(path), 0, 0, str(exc), None)
         return
-    index = 0
-    for sample in samples:
-        for group_id, outcome, raw in _sample_turns(sample, zone, group):
-            index += 1
-            if index <= start_line:
-                continue
-            if isinstance(outcome, RecordError):
-                yield rejected(name, index, 0, str(outcome), _dump(raw), group_id=group_id)
-            else:
-                yield SourceItem(name, index, 0, group_id, outcome)
-
-
-def _load(path: str | Path) -> list[Any]:
-    with open_binary(path) as fh:
-        data = fh.read()
-    try:
-        document = json.loads(data.decode("utf-8-sig"))
-    except (ValueError, RecursionError) as exc:
-        raise RecordError(f"malformed JSON document: {str(exc)[:200]}") from None
-    return document if isinstance(document, list) else [document]
-
-
-TurnOutcome = tuple[str, EpisodeIn | RecordError, Any]
+    yield from read_json_turns(path, samples, lambda sample: _sample_turns(sample, zone, group), start_line)
 
 
 def _sample_turns(sample: Any, zone: tzinfo, group: str | None) -> Iterator[TurnOutcome]:
@@ -90,10 +67,6 @@ def _sample_turns(sample: Any, zone: tzinfo, group: str | None) -> Iterator[Turn
         for turn in turns:
             outcome = when if isinstance(when, RecordError) else _turn(turn, when, session_id)
             yield group_id, outcome, turn
-
-
-def _dump(value: Any) -> str | None:
-    return raw_text(json.dumps(value, ensure_ascii=False, default=str)[:4000])
 
 
 def _unpack(sample: Any) -> tuple[str, dict[str, Any]]:

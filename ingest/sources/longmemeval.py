@@ -11,7 +11,6 @@ eval reads them: ``eval.longmemeval_data``). ``line`` is a running turn index; a
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from datetime import datetime, tzinfo
@@ -22,9 +21,10 @@ from graphmem.models.episode import EpisodeIn
 from ingest.sources.base import (
     RecordError,
     SourceItem,
+    TurnOutcome,
     build_episode,
-    open_binary,
-    raw_text,
+    load_json_list,
+    read_json_turns,
     reference_time,
     rejected,
     resolve_group,
@@ -55,41 +55,22 @@ def read_longmemeval(
     start_line: int = 0,
 ) -> Iterator[SourceItem]:
     """Yield one item per haystack turn of every question in a LongMemEval JSON file."""
-    name = str(path)
     try:
         questions = load_questions(path)
     except RecordError as exc:
-        yield rejected(name, 0, 0, str(exc), None)
+        yield rejected(str(path), 0, 0, str(exc), None)
         return
-    index = 0
-    for question in questions:
-        for group_id, outcome, raw in _question_turns(question, zone, group):
-            index += 1
-            if index <= start_line:
-                continue
-            if isinstance(outcome, RecordError):
-                yield rejected(name, index, 0, str(outcome), _dump(raw), group_id=group_id)
-            else:
-                yield SourceItem(name, index, 0, group_id, outcome)
+    yield from read_json_turns(path, questions, lambda q: _question_turns(q, zone, group), start_line)
 
 
 def load_questions(path: str | Path) -> list[Any]:
     """The file's questions (a list; a single question object is accepted too)."""
-    with open_binary(path) as fh:
-        data = fh.read()
-    try:
-        document = json.loads(data.decode("utf-8-sig"))
-    except (ValueError, RecursionError) as exc:
-        raise RecordError(f"malformed JSON document: {str(exc)[:200]}") from None
-    return document if isinstance(document, list) else [document]
+    return load_json_list(path)
 
 
 def question_group(question_id: str, group: str | None) -> str:
     """The group id of a question's haystack (``<group>-<question_id>``, or the id alone)."""
     return resolve_group(f"{group}-{question_id}" if group else question_id, None)
-
-
-TurnOutcome = tuple[str, EpisodeIn | RecordError, Any]
 
 
 def _question_turns(question: Any, zone: tzinfo, group: str | None) -> Iterator[TurnOutcome]:
@@ -145,7 +126,3 @@ def _turn(turn: Any, when: datetime, session_id: str, number: int) -> EpisodeIn 
         )
     except RecordError as exc:
         return exc
-
-
-def _dump(value: Any) -> str | None:
-    return raw_text(json.dumps(value, ensure_ascii=False, default=str)[:4000])
