@@ -40,13 +40,20 @@ NEW = HashingEmbedder(48, name="fake/new")
 def own(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
     data = tmp_path_factory.mktemp("n4-reembed")
     cfg = Settings().model_copy(
-        update={"neo4j_uri": None, "neo4j_dir": data, "neo4j_port": PORT, "neo4j_heap": "512m"}
+        update={
+            "neo4j_uri": None,
+            "neo4j_dir": data,
+            "neo4j_port": PORT,
+            "neo4j_http_port": 0,
+            "neo4j_heap": "512m",
+        }
     )
     # `graphmem neo4j start` in a child process: the detached server's Popen handle stays there
     env = {k: v for k, v in os.environ.items() if k != "NEO4J_URI"}
     env |= {
         "GRAPHMEM_NEO4J_DIR": str(data),
         "GRAPHMEM_NEO4J_PORT": str(PORT),
+        "GRAPHMEM_NEO4J_HTTP_PORT": "0",  # Bolt only: the suite's own Neo4j holds the HTTP port
         "GRAPHMEM_NEO4J_HEAP": "512m",
         "GRAPHMEM_NEO4J_PAGECACHE_MB": "64",
     }
