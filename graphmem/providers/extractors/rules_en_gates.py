@@ -67,13 +67,18 @@ _OPENERS = frozenset(
 )
 
 
+_PLACE_PREPOSITIONS = frozenset({"in", "at", "from", "to", "on", "near"})
+
+
 def can_hold_claim(text: str) -> bool:
     """Whether an English sentence has a verb candidate and a subject candidate (module docstring)."""
     words = _WORDS.findall(text.replace("’", "'"))
     if not words:
         return False
     if not any(could_be_verb(part) for w in words for part in w.split("'") if part):
-        return False
+        # a verbless fragment can still place someone somewhere: "In Tokyo for a conference!",
+        # "Back home from Nairobi now." (a name after the first word, and a place preposition)
+        return any(w[0].isupper() for w in words[1:]) and any(w.lower() in _PLACE_PREPOSITIONS for w in words)
     if any(w.split("'")[0].lower() in _SUBJECT_WORDS for w in words):
         return True
     if any(w[0].isupper() for w in words[1:]):
