@@ -78,8 +78,9 @@ class Settings(BaseSettings):
     neo4j_stuck_query_grace_s: float = 2.0
     java_home: Path | None = Field(default=None, validation_alias=_env("JAVA_HOME"))
 
-    # concurrent searches' query embeddings wait this long to share one model call (0 = off)
-    query_batch_window_ms: float = Field(default=0.5, ge=0, le=50)
+    # queries arriving while one is embedded share the next model call; this extra wait lets more
+    # join a call (0 = none, so a lone search pays nothing)
+    query_batch_window_ms: float = Field(default=0.0, ge=0, le=50)
     # write admission (graphmem/memory/write_gate.py): writes to one group queue in the process, FIFO;
     # past these depths, or after waiting this long, a write gets 429 overloaded with Retry-After
     write_queue_per_group: int = Field(default=256, ge=1)

@@ -27,7 +27,7 @@ class MemoryContext:
     index_sync_limit: int = 5_000
     index_ann_threshold: int = 10_000
     index_max_bytes: int | None = None
-    query_batch_window_s: float = 0.0005
+    query_batch_window_s: float = 0.0
     write_gate: WriteGate = field(default_factory=WriteGate)
     change_log: bool = True  # append a :Change record per state change (graphmem.memory.changes)
 

@@ -56,12 +56,8 @@ class GraphMemory:
             if ctx.search_index
             else None
         )
-        # concurrent searches' query embeddings share one model call (0: each its own)
-        queries = (
-            CoalescingEmbedder(ctx.embedder, window_s=ctx.query_batch_window_s)
-            if ctx.query_batch_window_s > 0
-            else ctx.embedder
-        )
+        # queries arriving while one is embedded share the next model call (no wait unless configured)
+        queries = CoalescingEmbedder(ctx.embedder, window_s=ctx.query_batch_window_s)
         self.searcher = Searcher(ctx.store, queries, ctx.clock, ctx.vector_exact_threshold, indexes)
 
     @classmethod

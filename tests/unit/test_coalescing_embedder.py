@@ -31,9 +31,11 @@ class _Counting:
         return self.inner.embed(texts)
 
 
-def test_concurrent_queries_share_model_calls_and_get_their_own_vectors() -> None:
+@pytest.mark.parametrize("window_s", [0.0, 0.001])
+def test_concurrent_queries_share_model_calls_and_get_their_own_vectors(window_s: float) -> None:
+    """With no window (the default) queries that arrive while a call runs share the next one."""
     inner = _Counting()
-    coalescing = CoalescingEmbedder(inner, window_s=0.001)
+    coalescing = CoalescingEmbedder(inner, window_s=window_s)
     texts = [f"query number {i}" for i in range(17)]
     with ThreadPoolExecutor(max_workers=17) as pool:
         futures = [pool.submit(coalescing.embed_query, t) for t in texts]

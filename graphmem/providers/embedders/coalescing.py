@@ -2,9 +2,10 @@
 
 Searches embed their query in a worker thread (``asyncio.to_thread``). Under load several of them
 do so at once, and one batched ONNX call for n queries costs much less than n calls. The first
-caller to arrive becomes the leader: it waits ``window_s`` (sub-millisecond) for others to join,
-embeds everything queued (at most ``max_batch`` a call, repeated until the queue is empty) and
-hands each caller its row. A lone search pays only the window.
+caller to arrive becomes the leader: it embeds everything queued (at most ``max_batch`` a call,
+repeated until the queue is empty) and hands each caller its row, so queries that arrive while a
+call runs share the next one. ``window_s`` (default 0) makes the leader wait first for more to
+join; with 0 a lone search pays only a lock.
 """
 
 from __future__ import annotations
