@@ -260,11 +260,16 @@ def dump_json(value: Any) -> str | None:
 
 
 def read_json_turns(
-    path: str | Path, units: list[Any], turns: Callable[[Any], Iterable[TurnOutcome]], start_line: int
+    path: str | Path, turns: Callable[[Any], Iterable[TurnOutcome]], start_line: int
 ) -> Iterator[SourceItem]:
-    """One item per turn of every unit (a conversation, a question), numbered across the file, from
-    ``start_line`` on (resume)."""
+    """One item per turn of every unit (a conversation, a question) of a whole-file JSON document,
+    numbered across the file, from ``start_line`` on (resume); a malformed document is one rejection."""
     name = str(path)
+    try:
+        units = load_json_list(path)
+    except RecordError as exc:
+        yield rejected(name, 0, 0, str(exc), None)
+        return
     index = 0
     for unit in units:
         for group_id, outcome, raw in turns(unit):

@@ -21,10 +21,8 @@ from ingest.sources.base import (
     SourceItem,
     TurnOutcome,
     build_episode,
-    load_json_list,
     read_json_turns,
     reference_time,
-    rejected,
     resolve_group,
     text_field,
 )
@@ -40,12 +38,7 @@ def read_locomo(
     start_line: int = 0,
 ) -> Iterator[SourceItem]:
     """Yield one item per turn of every conversation in a LoCoMo JSON file."""
-    try:
-        samples = load_json_list(path)
-    except RecordError as exc:
-        yield rejected(str(path), 0, 0, str(exc), None)
-        return
-    yield from read_json_turns(path, samples, lambda sample: _sample_turns(sample, zone, group), start_line)
+    yield from read_json_turns(path, lambda sample: _sample_turns(sample, zone, group), start_line)
 
 
 def _sample_turns(sample: Any, zone: tzinfo, group: str | None) -> Iterator[TurnOutcome]:

@@ -26,7 +26,6 @@ from ingest.sources.base import (
     load_json_list,
     read_json_turns,
     reference_time,
-    rejected,
     resolve_group,
     text_field,
 )
@@ -55,12 +54,7 @@ def read_longmemeval(
     start_line: int = 0,
 ) -> Iterator[SourceItem]:
     """Yield one item per haystack turn of every question in a LongMemEval JSON file."""
-    try:
-        questions = load_questions(path)
-    except RecordError as exc:
-        yield rejected(str(path), 0, 0, str(exc), None)
-        return
-    yield from read_json_turns(path, questions, lambda q: _question_turns(q, zone, group), start_line)
+    yield from read_json_turns(path, lambda q: _question_turns(q, zone, group), start_line)
 
 
 def load_questions(path: str | Path) -> list[Any]:
