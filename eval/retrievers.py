@@ -5,6 +5,8 @@ small interface: ``search(group_id, query, k, as_of) -> external ids, best first
 - ``vector``, ``hybrid``, ``graphmem``: ``GraphMemory.search`` with recipes ``vector``, ``hybrid``
   (bm25 + vector) and ``default`` (bm25 + vector + graph), mapped to external ids by
   ``SearchResult.source_external_ids()`` (a fact hit brings the turns that evidence it);
+- ``graphmem-neo4j``: ``graphmem`` with the in-process tenant index off (every search served by the
+  Neo4j source): beside ``graphmem`` in one run, it checks that both sources rank alike;
 - ``graphiti``: graphiti-core's hybrid search over a copy of the same episodes and facts
   (``eval.baselines.graphiti``);
 - any ``SearchConfig`` under a name of its own (``config_retriever``: the recipe selection).
@@ -17,7 +19,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -27,8 +29,8 @@ from graphmem.models.episode import EpisodeIn
 from graphmem.models.search import SearchRequest
 from graphmem.retrieval.config import SearchConfig
 
-RETRIEVERS = ("rank-bm25", "vector", "hybrid", "graphmem", "graphiti")
-RECIPES = {"vector": "vector", "hybrid": "hybrid", "graphmem": "default"}
+RETRIEVERS = ("rank-bm25", "vector", "hybrid", "graphmem", "graphmem-neo4j", "graphiti")
+RECIPES = {"vector": "vector", "hybrid": "hybrid", "graphmem": "default", "graphmem-neo4j": "default"}
 
 Log = Callable[[str], None]
 
@@ -196,6 +198,8 @@ async def open_retriever(
         return BM25Retriever.build(corpora)
     if name == "graphiti":
         return await GraphitiRetriever.build(memory, settings, corpora, keep, log)
+    if name == "graphmem-neo4j":  # the same store and caches, no tenant index
+        memory = GraphMemory(replace(memory.ctx, search_index=False))
     return ConfigRetriever(name, memory, recipe=RECIPES[name], seconds=ingest_seconds)
 
 

@@ -46,7 +46,7 @@ def retrieval_options(out_help: str) -> Callable[[F], F]:
             "--retriever",
             default="graphmem",
             show_default=True,
-            help="rank-bm25 | vector | hybrid | graphmem | graphiti | all (every one, side by side).",
+            help="rank-bm25 | vector | hybrid | graphmem | graphmem-neo4j (tenant index off) | graphiti | all.",
         ),
         click.option("--k", "k", default="1,5,10,25", show_default=True, help="Comma-separated cut-offs."),
         click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None, help=out_help),
