@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from graphmem.models.browse import SessionDigest, SessionWindow
 from graphmem.models.common import UtcDatetime
 from graphmem.models.entity import EntityRecord
 from graphmem.models.episode import EpisodeRecord
@@ -21,6 +22,8 @@ class SearchRequest(BaseModel):
     as_of: UtcDatetime | None = None
     include_history: bool = False
     token_budget: int = Field(default=1000, ge=0, le=32_000)
+    # short-term memory in the same call: the session's digest (graphmem/memory/sessions.py)
+    session: SessionWindow | None = None
 
 
 class Hit(BaseModel):
@@ -56,6 +59,7 @@ class SearchResult(BaseModel):
     entities: list[EntityHit] = []
     ranked: list[Hit] = []
     context: str = ""
+    session: SessionDigest | None = None  # when the request named a session
     timings_ms: dict[str, float] = {}
 
     def source_external_ids(self) -> list[str]:
