@@ -86,6 +86,8 @@ class Settings(BaseSettings):
     write_queue_per_group: int = Field(default=256, ge=1)
     write_queue_total: int = Field(default=2048, ge=1)
     write_wait_s: float = Field(default=30.0, gt=0)
+    # group commit: writes queued for one group share one transaction, up to this many (1 = off)
+    write_batch_max: int = Field(default=32, ge=1)
     embedder: str = "minilm"
     # hashing's size, and the size the openai embedder must answer (required there; checked on the
     # first response); for minilm and local the model fixes it (a set value must agree)
@@ -139,6 +141,11 @@ class Settings(BaseSettings):
     # the change log (graphmem/memory/changes.py): a :Change record per state change, written in
     # the change's own transaction; false = none are written (reads of the log return what exists)
     change_log: bool = True
+    # PII redaction on write (graphmem/privacy, docs/lifecycle.md): emails, phones, cards, Chinese
+    # resident IDs, IBANs and IP addresses become per-group tokens before anything stores, embeds,
+    # extracts or indexes the text; originals only in the AES-GCM vault under pii_key
+    pii_redact: bool = False
+    pii_key: SecretStr | None = None
 
     decay_half_life_days: float = 90.0
     archive_threshold: float = 0.05
