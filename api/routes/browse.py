@@ -1,4 +1,4 @@
-"""Browsing: the groups a key can read, and a session's turns in order."""
+"""Browsing: the groups a key can read, a group's sessions (cursor-paginated), a session's turns."""
 
 from __future__ import annotations
 
@@ -7,10 +7,16 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Query
 
 from api.deps import MemoryDep, PrincipalDep, ReadGroup
-from api.schemas.browse import GroupList, SessionTurns
+from api.schemas.browse import GroupList, SessionList, SessionTurns
 from api.schemas.common import errors
 
 router = APIRouter(tags=["browse"])
+
+Cursor = Annotated[
+    str | None,
+    Query(min_length=1, max_length=2000, description="The previous page's `next_cursor`."),
+]
+PageLimit = Annotated[int, Query(ge=1, le=1000, description="Items per page.")]
 
 SessionId = Annotated[str, Path(min_length=1, max_length=200, description="The episodes' `session_id`.")]
 
@@ -50,3 +56,21 @@ async def session_episodes(
     return SessionTurns.model_validate(
         {"group_id": group, "session_id": session_id, "turns": [t.model_dump() for t in turns]}
     )
+
+
+@router.get(
+    "/v1/groups/{group}/sessions",
+    operation_id="list_sessions",
+    summary="A group's sessions",
+    description=(
+        "The group's sessions in `session_id` order, each with its episode count, the number of "
+        "facts its episodes are evidence for and the reference times of its first and last "
+        "episodes. Cursor-paginated: pass `next_cursor` back as `cursor` while `has_more`."
+    ),
+    responses=errors(),
+)
+async def list_sessions(
+    group: ReadGroup, memory: MemoryDep, cursor: Cursor = None, limit: PageLimit = 100
+) -> SessionList:
+    page = await memory.list_sessions(group, cursor=cursor, limit=limit)
+    return SessionList.model_validate(page.model_dump())

@@ -1,4 +1,5 @@
-"""Episodes: ingest (one or a batch, idempotent), read with supported facts, forget."""
+"""Episodes: ingest (one or a batch, idempotent), list (filtered, cursor-paginated), read with
+supported facts, forget."""
 
 from __future__ import annotations
 
@@ -7,10 +8,12 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Body, Header, Path, Query, Response
 
 from api.deps import MemoryDep, MetricsDep, ReadGroup, SettingsDep, WriteGroup
+from api.schemas.browse import EpisodeList
 from api.schemas.common import errors
 from api.schemas.episodes import EpisodeBody, EpisodeCreate, EpisodeDetail, IngestResponse
 from api.schemas.lifecycle import ForgetResponse
 from graphmem.errors import PayloadTooLarge
+from graphmem.models.common import UtcDatetime
 
 router = APIRouter(prefix="/v1/groups/{group}", tags=["episodes"])
 
@@ -92,6 +95,52 @@ async def add_episodes(
     if result.created == 0:
         response.status_code = 200
     return IngestResponse.model_validate(result.model_dump())
+
+
+@router.get(
+    "/episodes",
+    operation_id="list_episodes",
+    summary="List episodes",
+    description=(
+        "The group's episodes in reference-time order (then id; `order=desc` newest first), each "
+        "with the ids of the facts it is evidence for. Filters: `session_id`, `speaker`, and "
+        "`from <= reference_time < to`. Cursor-paginated: pass `next_cursor` back as `cursor` "
+        "(with the same `order`) while `has_more`."
+    ),
+    responses=errors(),
+)
+async def list_episodes(
+    group: ReadGroup,
+    memory: MemoryDep,
+    session_id: Annotated[
+        str | None, Query(min_length=1, max_length=200, description="Only this session.")
+    ] = None,
+    speaker: Annotated[
+        str | None, Query(min_length=1, max_length=200, description="Only this speaker.")
+    ] = None,
+    start: Annotated[
+        UtcDatetime | None, Query(alias="from", description="reference_time >= from (ISO 8601).")
+    ] = None,
+    end: Annotated[
+        UtcDatetime | None, Query(alias="to", description="reference_time < to (ISO 8601).")
+    ] = None,
+    order: Annotated[Literal["asc", "desc"], Query(description="Oldest (`asc`) or newest first.")] = "asc",
+    cursor: Annotated[
+        str | None, Query(min_length=1, max_length=2000, description="The previous page's `next_cursor`.")
+    ] = None,
+    limit: Annotated[int, Query(ge=1, le=1000, description="Episodes per page.")] = 100,
+) -> EpisodeList:
+    page = await memory.list_episodes(
+        group,
+        session_id=session_id,
+        speaker=speaker,
+        start=start,
+        end=end,
+        order=order,
+        cursor=cursor,
+        limit=limit,
+    )
+    return EpisodeList.model_validate(page.model_dump())
 
 
 @router.get(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from api.schemas.facts import FactPublic
+from graphmem.models.browse import EpisodePage, SessionPage
 from graphmem.models.episode import EpisodeRecord
 
 
@@ -32,3 +33,13 @@ class SessionTurns(BaseModel):
     group_id: str
     session_id: str
     turns: list[SessionTurnPublic]
+
+
+class SessionList(SessionPage):
+    """A page of the group's sessions in session-id order: episode and fact counts, the reference
+    times of the first and last episodes. ``next_cursor`` (while ``has_more``) reads on."""
+
+
+class EpisodeList(EpisodePage):
+    """A page of the group's episodes in reference-time order (then id), each with the ids of the
+    facts it is evidence for. ``next_cursor`` (while ``has_more``) reads on."""
