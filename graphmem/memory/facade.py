@@ -5,16 +5,27 @@ from __future__ import annotations
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from graphmem.clock import Clock, utc_now
 from graphmem.config import Settings
-from graphmem.memory import browse, changes, corrections, ingestion, lifecycle, reads, replay, scopes
-from graphmem.memory.browse import GroupSummary, SessionTurn
+from graphmem.memory import (
+    browse,
+    changes,
+    corrections,
+    ingestion,
+    lifecycle,
+    reads,
+    replay,
+    scopes,
+    sessions,
+)
+from graphmem.memory.browse import GroupSummary
 from graphmem.memory.context import MemoryContext
 from graphmem.memory.ingestion import PreparedBatch
 from graphmem.memory.replay import ReplayReport
 from graphmem.memory.write_gate import WriteGate
+from graphmem.models.browse import EpisodePage, SessionDigest, SessionPage, SessionTurn, SessionWindow
 from graphmem.models.changes import ChangePage
 from graphmem.models.entity import EntityRecord
 from graphmem.models.episode import EpisodeIn, EpisodeRecord, IngestResult
@@ -253,10 +264,21 @@ class GraphMemory:
     async def search(self, group_id: str, query: str | SearchRequest, **options: Any) -> SearchResult:
         """Hybrid search (bm25 + vector + graph, fused and reranked) with provenance."""
         req = query if isinstance(query, SearchRequest) else SearchRequest(query=query, **options)
+        if req.session is not None:  # short-term memory beside the long-term hits
+            return await sessions.search_with_session(
+                self.ctx, lambda r: self.searcher.search(group_id, r), req, [group_id]
+            )
         return await self.searcher.search(group_id, req)
 
     async def search_groups(self, group_ids: Sequence[str], request: SearchRequest) -> SearchResult:
         """One search over several groups, fused by rank, each hit labelled with its group."""
+        if request.session is not None:
+            return await sessions.search_with_session(
+                self.ctx,
+                lambda r: scopes.search_groups(self.searcher, group_ids, r),
+                request,
+                list(group_ids),
+            )
         return await scopes.search_groups(self.searcher, group_ids, request)
 
     async def cypher(
@@ -303,6 +325,42 @@ class GraphMemory:
     async def session_turns(self, group_id: str, session_id: str, *, last_n: int = 100) -> list[SessionTurn]:
         """A session's last ``last_n`` turns, oldest first, with the facts each produced."""
         return await browse.session_turns(self.ctx, group_id, session_id, last_n=last_n)
+
+    async def list_sessions(
+        self, group_id: str, *, cursor: str | None = None, limit: int = 100
+    ) -> SessionPage:
+        """The group's sessions in id order with counts and first/last times (cursor-paginated)."""
+        return await browse.list_sessions(self.ctx, group_id, cursor=cursor, limit=limit)
+
+    async def list_episodes(
+        self,
+        group_id: str,
+        *,
+        session_id: str | None = None,
+        speaker: str | None = None,
+        start: datetime | None = None,
+        end: datetime | None = None,
+        order: Literal["asc", "desc"] = "asc",
+        cursor: str | None = None,
+        limit: int = 100,
+    ) -> EpisodePage:
+        """The group's episodes by reference time, ``start <= reference_time < end``, filtered by
+        session and speaker when given (cursor-paginated)."""
+        return await browse.list_episodes(
+            self.ctx,
+            group_id,
+            session_id=session_id,
+            speaker=speaker,
+            start=start,
+            end=end,
+            order=order,
+            cursor=cursor,
+            limit=limit,
+        )
+
+    async def session_digest(self, group_id: str, window: SessionWindow) -> SessionDigest:
+        """A session's current facts, key turns and newest turns, with their text (no model)."""
+        return await sessions.session_digest(self.ctx, group_id, window)
 
     # lifecycle (docs/lifecycle.md)
     async def forget_episode(self, group_id: str, episode_id: str) -> ForgetReport:
