@@ -11,6 +11,10 @@ Steps, all in one process and one after another:
 5. forget the group unless it is kept.
 
 ``ratio`` = ingest episodes/s ÷ embed-only episodes/s; the target is >= 0.8 (issue 6).
+``prepare_seconds`` / ``commit_seconds``: the runner's two stages summed over the batches (a batch
+prepares, i.e. extracts and embeds, while the one before it commits), so the report says which one
+bounds the rate. With the ``openai`` embedder, ``graphmem eval ingest --embed-concurrency 1,2,4``
+repeats the run once per endpoint concurrency (EVAL.md §7).
 """
 
 from __future__ import annotations
@@ -112,6 +116,8 @@ async def run_ingest_speed(memory: GraphMemory, opts: IngestSpeedOptions, log: L
         "rejected": summary.rejected,  # a rate over a file whose records were refused means little
         "batches": summary.batches,
         "ingest_seconds": round(summary.seconds, 1),
+        "prepare_seconds": round(summary.prepare_seconds, 3),
+        "commit_seconds": round(summary.commit_seconds, 3),
         "ingest_episodes_per_s": round(summary.episodes_per_s, 2),
         "embed_only_per_s": round(embed, 2),
         "embed_only_before_after": [round(embed_before, 2), round(embed_after, 2)],

@@ -8,7 +8,17 @@ from typing import Any
 
 import click
 
-from graphmem_cli.common import count_option, guarded, run_eval
+from graphmem.errors import ConfigError
+from graphmem_cli.common import (
+    count_option,
+    ensure_server,
+    guarded,
+    log_to_stderr,
+    run_async,
+    run_eval,
+    settings,
+    with_memory,
+)
 
 
 def _table(r: dict[str, Any]) -> str:
@@ -16,6 +26,7 @@ def _table(r: dict[str, Any]) -> str:
         ("episodes read / ingested", f"{r['episodes']:,} / {r['ingested']:,} ({r['batches']} batches)"),
         ("duplicates / rejected", f"{r['duplicates']:,} / {r['rejected']:,}"),
         ("ingest", f"{r['ingest_episodes_per_s']} episodes/s ({r['ingest_seconds']} s)"),
+        ("stages (summed)", f"prepare {r['prepare_seconds']} s, commit {r['commit_seconds']} s"),
         ("embed only", f"{r['embed_only_per_s']} episodes/s (before, after: {r['embed_only_before_after']})"),
         ("ratio (target >= 0.8)", str(r["ratio"])),
         ("peak RSS", f"{r['peak_rss_mb']} MiB"),
@@ -23,6 +34,39 @@ def _table(r: dict[str, Any]) -> str:
     ]
     width = max(len(k) for k, _ in rows)
     return "\n".join(f"{k.ljust(width)}  {v}" for k, v in rows)
+
+
+def _concurrencies(value: str | None) -> tuple[int, ...] | None:
+    if value is None:
+        return None
+    try:
+        counts = tuple(int(v) for v in value.split(",") if v.strip())
+    except ValueError as exc:
+        raise click.BadParameter("a comma-separated list of counts, e.g. 1,2,4") from exc
+    if not counts or any(not 1 <= c <= 256 for c in counts):
+        raise click.BadParameter("each concurrency must be 1..256")
+    return counts
+
+
+def _sweep(opts: Any, concurrencies: tuple[int, ...]) -> dict[str, Any]:
+    """One run per endpoint concurrency, each with its own memory (the endpoint embedder's bound
+    on requests in flight is fixed when it is built)."""
+    from eval.ingest_speed import run_ingest_speed
+
+    cfg = settings()
+    if cfg.embedder != "openai":
+        raise ConfigError(
+            f"--embed-concurrency needs GRAPHMEM_EMBEDDER=openai (it is {cfg.embedder})",
+            details={"field": "GRAPHMEM_EMBEDDER"},
+        )
+    ensure_server(cfg)
+    runs = []
+    for n in concurrencies:
+        run_cfg = cfg.model_copy(update={"embed_concurrency": n})
+        log_to_stderr(f"endpoint concurrency {n} ({cfg.embed_batch_size} texts per request)")
+        report = run_async(with_memory(run_cfg, lambda m: run_ingest_speed(m, opts, log_to_stderr)))
+        runs.append({"embed_concurrency": n, "embed_batch_size": cfg.embed_batch_size, **report})
+    return {"runs": runs}
 
 
 @click.command("ingest")
@@ -42,6 +86,13 @@ def _table(r: dict[str, Any]) -> str:
     default=1000,
     help="Texts the embed-only rate is measured on (before and after ingesting).",
 )
+@click.option(
+    "--embed-concurrency",
+    "embed_concurrency",
+    default=None,
+    help="openai embedder: run once per endpoint concurrency (GRAPHMEM_EMBED_CONCURRENCY), e.g. 1,2,4; "
+    'the JSON is then {"runs": [...]}.',
+)
 @click.option("--group", default=None, help="Group to ingest into (default: a fresh one).")
 @click.option("--keep", is_flag=True, help="Keep the group (default: forget it afterwards).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object last.")
@@ -53,18 +104,21 @@ def ingest_speed(
     batch_size: int,
     concurrency: int,
     embed_sample: int,
+    embed_concurrency: str | None,
     group: str | None,
     keep: bool,
     as_json: bool,
 ) -> None:
     """Time batch ingestion of a one-tenant synthetic JSONL file against the embedder alone.
 
-    Prints ingest episodes/s, embed-only episodes/s on the same texts, their ratio, peak RSS and
-    the load average (the host's other work changes both rates).
+    Prints ingest episodes/s, embed-only episodes/s on the same texts, their ratio, the time the
+    batches spent preparing (extract, embed) and committing, peak RSS and the load average (the
+    host's other work changes both rates).
 
     \b
     Example:
       graphmem eval ingest --episodes 20000 --json
+      GRAPHMEM_EMBEDDER=openai ... graphmem eval ingest --episodes 2000 --embed-concurrency 1,2,4
     """
     from eval.ingest_speed import IngestSpeedOptions, run_ingest_speed
 
@@ -78,6 +132,14 @@ def ingest_speed(
         group=group,
         keep=keep,
     )
+    sweep = _concurrencies(embed_concurrency)
+    if sweep is not None:
+        runs = _sweep(opts, sweep)
+        for r in runs["runs"]:
+            click.echo(f"endpoint concurrency {r['embed_concurrency']}\n{_table(r)}")
+        if as_json:
+            click.echo(json.dumps(runs))
+        return
     result = run_eval(lambda memory, _cfg, log: run_ingest_speed(memory, opts, log))
     click.echo(_table(result))
     if as_json:

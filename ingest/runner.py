@@ -247,12 +247,16 @@ class _Run:
             task.result()  # a fatal error surfaces here
 
     async def _process(self, group: str, entries: list[_Entry], after: asyncio.Task[None] | None) -> None:
+        began = time.perf_counter()
         prepared = await self._prepare(group, entries)  # overlaps the previous batch's commit
+        self.summary.prepare_seconds += time.perf_counter() - began
         if after is not None:
             await asyncio.wait([after])
             if after.cancelled() or after.exception() is not None:
                 return  # the run is failing; this batch stays unacknowledged
+        began = time.perf_counter()
         await self._commit(group, entries, prepared)
+        self.summary.commit_seconds += time.perf_counter() - began
         for entry in entries:
             entry.ticket.done = True
         self._settle()

@@ -26,7 +26,10 @@ class Summary:
 
     ``ingested`` episodes were created, ``duplicates`` were already stored (a re-run or a
     resume), ``forgotten`` were skipped because they had been forgotten (see
-    ``--allow-forgotten``), ``rejected`` went to the dead-letter file.
+    ``--allow-forgotten``), ``rejected`` went to the dead-letter file. ``prepare_seconds`` and
+    ``commit_seconds`` add up the two stages over the batches: a batch prepares while the one before
+    it commits, so the slower stage bounds the rate (``seconds`` is close to it when the pipeline
+    keeps it busy).
     """
 
     checkpoint: str = ""
@@ -40,6 +43,8 @@ class Summary:
     batches: int = 0
     retries: int = 0
     seconds: float = 0.0
+    prepare_seconds: float = 0.0  # batches' preparing (extract + embed), summed: overlaps commits
+    commit_seconds: float = 0.0  # batches' write transactions, summed
     facts: Counter[str] = field(default_factory=Counter)
     error: str | None = None
 
@@ -83,6 +88,8 @@ class Summary:
             "batches": self.batches,
             "retries": self.retries,
             "seconds": round(self.seconds, 3),
+            "prepare_seconds": round(self.prepare_seconds, 3),
+            "commit_seconds": round(self.commit_seconds, 3),
             "episodes_per_s": round(self.episodes_per_s, 2),
             "checkpoint": self.checkpoint,
             "dead_letter": self.dead_letter,

@@ -140,3 +140,14 @@ async def test_crash_after_a_pipelined_commit_adds_no_duplicate(
     resumed = await run_ingest(memory, options(tmp_path, path, group=group, batch_size=4, resume=True))
     assert (resumed.read, resumed.duplicates, resumed.ingested) == (6, 4, 2)
     assert await stored_ids(store, group) == sorted(f"e{i}" for i in range(10))
+
+
+async def test_the_summary_adds_up_each_stage(tmp_path: Path) -> None:
+    """``prepare_seconds`` and ``commit_seconds`` (what `graphmem eval ingest` reports to show which
+    stage bounds the rate) cover every batch: the fake sleeps 10 ms preparing and 20 ms committing."""
+    path = write(tmp_path / "m.jsonl", [message(i) for i in range(12)])
+    summary = await run_ingest(TwoPhaseFake(), options(tmp_path, path, batch_size=3))
+    assert summary.batches == 4
+    assert summary.prepare_seconds >= 4 * 0.01 and summary.commit_seconds >= 4 * 0.02
+    data = summary.to_dict()
+    assert data["prepare_seconds"] > 0 and data["commit_seconds"] > 0

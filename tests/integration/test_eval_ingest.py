@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from eval.ingest_speed import IngestSpeedOptions, run_ingest_speed, write_tenant
@@ -30,11 +31,24 @@ async def test_eval_ingest_reports_rates_and_forgets_its_group(
     report = await run_ingest_speed(memory, opts, lambda message: None)
     assert (report["episodes"], report["ingested"], report["batches"], report["error"]) == (40, 40, 3, None)
     assert (report["duplicates"], report["rejected"]) == (0, 0)
-    for key in ("ingest_episodes_per_s", "embed_only_per_s", "ratio", "peak_rss_mb"):
+    for key in ("ingest_episodes_per_s", "embed_only_per_s", "ratio", "peak_rss_mb", "commit_seconds"):
         assert report[key] > 0
     assert set(report["load_average"]) == {"before", "ingest_start", "ingest_end"}
     async with store.transaction(write=False) as tx:
         assert (await run(tx, GROUP_EPISODES, g=group))[0]["n"] == 0
+
+
+def test_the_endpoint_concurrency_sweep_needs_the_endpoint_embedder(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GRAPHMEM_EMBEDDER", "hashing")
+    result = CliRunner().invoke(cli, ["eval", "ingest", "--embed-concurrency", "1,2"])
+    assert result.exit_code == 1 and "needs GRAPHMEM_EMBEDDER=openai" in result.output
+
+
+@pytest.mark.parametrize("value", ["0", "1,x", ","])
+def test_the_endpoint_concurrencies_are_counts(value: str) -> None:
+    result = CliRunner().invoke(cli, ["eval", "ingest", "--embed-concurrency", value])
+    assert result.exit_code == 2
+    assert "each concurrency must be 1..256" in result.output or "comma-separated" in result.output
 
 
 def test_cli_help_has_an_example() -> None:
