@@ -111,6 +111,7 @@ class GraphMemory:
                     per_group=settings.write_queue_per_group,
                     total=settings.write_queue_total,
                     wait_s=settings.write_wait_s,
+                    batch_max=settings.write_batch_max,
                 ),
             )
         except BaseException:

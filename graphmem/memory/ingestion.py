@@ -375,8 +375,8 @@ async def _commit(
         )
         return _CommitResult({p.key for p in live}, existing, fw.changes)
 
-    async with ctx.write_gate.slot(group_id):
-        return await ctx.store.execute(work)
+    # writes queued for this group meanwhile share the transaction (group commit), each its own result
+    return await ctx.write_gate.commit(group_id, work, ctx.store.execute, rows=len(prepared) + len(drafts))
 
 
 def _earliest_by_session(prepared: list[Prepared]) -> dict[str, datetime]:

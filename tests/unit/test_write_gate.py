@@ -65,3 +65,115 @@ async def test_a_full_queue_or_a_long_wait_is_overloaded_with_a_retry_hint() -> 
     await task
     await asyncio.gather(*waiting, return_exceptions=True)
     assert gate.queued == 0 and not gate._locks
+
+
+class FakeStore:
+    """A transaction runner that records what each transaction ran (no database: the gate's logic)."""
+
+    def __init__(self) -> None:
+        self.transactions: list[list[int]] = []
+
+    async def execute(self, work):  # type: ignore[no-untyped-def]
+        tx: list[int] = []
+        await asyncio.sleep(0.005)  # a transaction takes a while, so writes queue behind it
+        result = await work(tx)
+        if -1 in tx:
+            raise ValueError("the transaction failed")  # rolled back: nothing of it is kept
+        self.transactions.append(tx)
+        return result
+
+
+def _work(i: int):  # type: ignore[no-untyped-def]
+    async def work(tx: list[int]) -> str:
+        if i < 0:
+            tx.append(-1)
+            return "bad"
+        tx.append(i)
+        return f"result {i}"
+
+    return work
+
+
+async def test_group_commit_gives_each_writer_its_own_result_in_fewer_transactions() -> None:
+    store, gate = FakeStore(), WriteGate()
+    results = await asyncio.gather(*(gate.commit("g", _work(i), store.execute) for i in range(20)))
+    assert results == [f"result {i}" for i in range(20)]
+    assert sorted(i for tx in store.transactions for i in tx) == list(range(20))
+    assert [i for tx in store.transactions for i in tx] == list(range(20))  # arrival order
+    assert len(store.transactions) < 20 and gate.stats.transactions == len(store.transactions)
+    assert gate.queued == 0 and not gate._locks and not gate._pending and not gate._runners
+
+
+async def test_one_failing_write_fails_alone_the_others_are_written_one_by_one() -> None:
+    """A combined transaction that fails is retried write by write: the bad write gets its own
+    error, every other write its own result, and nothing of the failed combination is kept."""
+    store, gate = FakeStore(), WriteGate()
+    ids = [0, 1, 2, -1, 4, 5]
+    first = asyncio.create_task(gate.commit("g", _work(100), store.execute))
+    await asyncio.sleep(0)  # the first write runs alone; the rest queue behind it, together
+    outcomes = await asyncio.gather(
+        *(gate.commit("g", _work(i), store.execute) for i in ids), return_exceptions=True
+    )
+    assert await first == "result 100"
+    assert [str(o) for o in outcomes] == [
+        "result 0",
+        "result 1",
+        "result 2",
+        "the transaction failed",
+        "result 4",
+        "result 5",
+    ]
+    assert store.transactions == [[100], [0], [1], [2], [4], [5]]
+    assert gate.stats.fallbacks == 1
+
+
+async def test_batch_bounds_and_batch_max_one_turns_group_commit_off() -> None:
+    store, gate = FakeStore(), WriteGate(batch_max=3)
+    await asyncio.gather(*(gate.commit("g", _work(i), store.execute) for i in range(10)))
+    assert max(len(tx) for tx in store.transactions) <= 3
+    store, gate = FakeStore(), WriteGate(batch_max=1)
+    await asyncio.gather(*(gate.commit("g", _work(i), store.execute) for i in range(5)))
+    assert store.transactions == [[0], [1], [2], [3], [4]]
+    store, gate = FakeStore(), WriteGate(batch_rows=10)
+    await asyncio.gather(*(gate.commit("g", _work(i), store.execute, rows=4) for i in range(6)))
+    assert max(len(tx) for tx in store.transactions) <= 2  # 4 + 4 rows fit, a third does not
+
+
+async def test_group_commit_queue_is_bounded_and_a_writer_gone_before_its_turn_writes_nothing() -> None:
+    store, gate = FakeStore(), WriteGate(per_group=2, wait_s=5)
+    release = asyncio.Event()
+
+    async def holder() -> None:
+        async with gate.slot("g"):
+            await release.wait()
+
+    task = asyncio.create_task(holder())
+    await asyncio.sleep(0)
+    queued = [asyncio.create_task(gate.commit("g", _work(i), store.execute)) for i in range(2)]
+    await asyncio.sleep(0)
+    with pytest.raises(Overloaded, match="group queue full"):
+        await gate.commit("g", _work(9), store.execute)
+    queued[0].cancel()
+    await asyncio.sleep(0)
+    release.set()
+    await task
+    assert await queued[1] == "result 1"
+    assert store.transactions == [[1]]
+    assert gate.queued == 0 and not gate._locks and not gate._pending
+
+
+async def test_group_commit_wait_is_bounded_by_wait_s() -> None:
+    store, gate = FakeStore(), WriteGate(wait_s=0.05)
+    release = asyncio.Event()
+
+    async def holder() -> None:
+        async with gate.slot("g"):
+            await release.wait()
+
+    task = asyncio.create_task(holder())
+    await asyncio.sleep(0)
+    with pytest.raises(Overloaded, match="waited"):
+        await gate.commit("g", _work(1), store.execute)
+    release.set()
+    await task
+    assert store.transactions == [] and gate.queued == 0 and not gate._pending
