@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
+from graphmem.errors import InvalidTimeRange
 from graphmem.models.browse import SessionDigest, SessionWindow
 from graphmem.models.common import UtcDatetime
 from graphmem.models.entity import EntityRecord
@@ -21,9 +22,19 @@ class SearchRequest(BaseModel):
     recipe: str = "default"
     as_of: UtcDatetime | None = None
     include_history: bool = False
+    # a time range [since, until): hits are episodes said in it and facts whose valid interval
+    # meets it (without as_of: facts true at some time in it, ended ones included)
+    since: UtcDatetime | None = None
+    until: UtcDatetime | None = None
     token_budget: int = Field(default=1000, ge=0, le=32_000)
     # short-term memory in the same call: the session's digest (graphmem/memory/sessions.py)
     session: SessionWindow | None = None
+
+    @model_validator(mode="after")
+    def _check_range(self) -> SearchRequest:
+        if self.since is not None and self.until is not None and self.until <= self.since:
+            raise InvalidTimeRange("until must be after since", details={"field": "until"})
+        return self
 
 
 class Hit(BaseModel):

@@ -1,10 +1,14 @@
-"""BM25 with tenant-local statistics, to rescore Lucene's candidates (pure).
+"""Okapi BM25 with tenant-local statistics (pure): the one definition both candidate sources score by.
 
 Neo4j's full-text index is shared by every tenant, so Lucene's IDF counts every tenant's documents:
 a name that is everywhere in one conversation ("Caroline") looks rare next to other tenants and
-drowns the words that matter. The channel fetches Lucene's candidates, counts each query term's
-document frequency *inside the tenant*, and rescores with Okapi BM25; IDF follows the usual
-non-negative floor for terms in more than half of the documents. Documents arrive analysed
+drowns the words that matter. Both sources therefore rank with the tenant's own statistics: the
+tenant index (``tenant_index.lexical``, numpy over its postings) and the Neo4j source
+(``retrieval.sources``: Lucene finds the tenant's matching documents and returns each one's term
+frequencies and length; ``score`` ranks them). The statistics are the same on both: a term's
+document frequency and the average length over every node of the label in the tenant (whatever
+the search's time view), ``n_docs`` the number of those nodes. IDF follows the usual non-negative
+floor for terms in more than half of the documents. Documents arrive analysed
 (``graphmem.text.search_text``: stems, no stop words), so a document's terms are its words.
 k1 0.9 and b 0.4 (Anserini's defaults) beat 1.2/0.75 on the LoCoMo dev split: short chat turns
 gain little from strong length normalisation (R@10 0.633 vs 0.611, docs/design-notes.md).
@@ -15,13 +19,64 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+K1, B = 0.9, 0.4  # the one definition: tenant_index.lexical imports them
+IDF_FLOOR = 0.25
+
+
+@dataclass(frozen=True, slots=True)
+class Stats:
+    """A label's lexical statistics in one tenant: how many nodes, and their analysed terms in all."""
+
+    n_docs: int
+    total_length: int
+
+    @property
+    def avgdl(self) -> float:
+        return max(self.total_length / self.n_docs, 1e-9) if self.n_docs else 1e-9
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """One document matching a query: its id, its frequency of each query term (in query order),
+    its length in terms, and whether the search's time view shows it."""
+
+    id: str
+    tf: tuple[int, ...]
+    length: int
+    visible: bool = True
+
+
+def score(
+    query_terms: Sequence[str], matches: Sequence[Match], stats: Stats, *, df: Mapping[str, int] | None = None
+) -> list[tuple[str, float]]:
+    """The visible ``matches`` with a positive score, best first (ties by id). ``df`` defaults to
+    the counts over ``matches`` (exact when they are every document of the tenant holding a term);
+    ``tenant_index.lexical.Lexical.scores`` computes the same numbers over its postings."""
+    if df is None:
+        df = {t: sum(1 for m in matches if m.tf[i]) for i, t in enumerate(query_terms)}
+    weights = idf({t: df.get(t, 0) for t in query_terms}, stats.n_docs) if stats.n_docs else {}
+    avgdl = stats.avgdl
+    scored = []
+    for m in matches:
+        if not m.visible:
+            continue
+        norm = K1 * (1 - B + B * m.length / avgdl)
+        total = 0.0
+        for i, t in enumerate(query_terms):
+            if m.tf[i]:
+                total += weights[t] * m.tf[i] * (K1 + 1) / (m.tf[i] + norm)
+        if total > 0:
+            scored.append((m.id, total))
+    return sorted(scored, key=lambda item: (-item[1], item[0]))
 
 
 def tokens(analysed: str) -> list[str]:
     return analysed.split()
 
 
-def idf(df: Mapping[str, int], n_docs: int, *, floor: float = 0.25) -> dict[str, float]:
+def idf(df: Mapping[str, int], n_docs: int, *, floor: float = IDF_FLOOR) -> dict[str, float]:
     raw = {t: math.log((n_docs - d + 0.5) / (d + 0.5)) for t, d in df.items()}
     positive = [v for v in raw.values() if v > 0]
     eps = floor * (sum(positive) / len(positive)) if positive else 0.01
@@ -34,10 +89,11 @@ def rescore(
     df: Mapping[str, int],
     n_docs: int,
     *,
-    k1: float = 0.9,
-    b: float = 0.4,
+    k1: float = K1,
+    b: float = B,
 ) -> list[tuple[str, float]]:
-    """Rank ``docs`` (id -> text) for ``query_terms`` with tenant-local ``df`` over ``n_docs``."""
+    """Rank ``docs`` (id -> text) for ``query_terms`` with tenant-local ``df`` over ``n_docs``, the
+    average length taken over ``docs`` (a baseline's rescoring of a candidate list)."""
     weights = idf({t: df.get(t, 0) for t in query_terms}, max(n_docs, 1))
     bags = {doc_id: Counter(tokens(text)) for doc_id, text in docs.items()}
     lengths = {doc_id: sum(bag.values()) for doc_id, bag in bags.items()}

@@ -1,13 +1,11 @@
-"""The search pipeline: run channels concurrently, fuse, hydrate, rerank, assemble context."""
+"""The search pipeline: one executor over pluggable candidate sources (``retrieval.sources``): the
+rankings of one source, fused, reranked and hydrated, then the context assembled."""
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Any
 
 import numpy as np
@@ -18,23 +16,31 @@ from graphmem.models.episode import EpisodeRecord
 from graphmem.models.search import EntityHit, EpisodeHit, FactHit, Hit, SearchRequest, SearchResult
 from graphmem.ports import Embedder
 from graphmem.providers.embedders import embed_query
-from graphmem.retrieval import bm25
 from graphmem.retrieval.config import SearchConfig, recipe
 from graphmem.retrieval.context import build_context
 from graphmem.retrieval.fusion import Features, Key, fuse, rerank
 from graphmem.retrieval.intent import adapt, time_focus
-from graphmem.retrieval.tenant_index.index import TenantIndex, View
+from graphmem.retrieval.sources import (
+    CandidateSource,
+    IndexSource,
+    LexicalStats,
+    Neo4jSource,
+    Probe,
+    Rankings,
+    SourceGone,
+    Timer,
+    channel_name,
+    merge,
+    ordered,
+    query_terms,
+)
+from graphmem.retrieval.tenant_index.index import View
 from graphmem.retrieval.tenant_index.registry import TenantIndexes
 from graphmem.store import reads, search
 from graphmem.store.driver import Store
-from graphmem.temporal.normalize import group_token, normalize_name
-from graphmem.text import analyze, has_cjk, query_terms
+from graphmem.temporal.normalize import normalize_name
 
-Hits = list[tuple[str, float]]
-Sizes = dict[str, dict[str, int]]
-DF_CAP = 2000  # in-tenant document frequencies are counted up to this many episodes
-# one thread: a search's first vector target runs there beside the others (1-2 ms saved at 100k)
-_VECTOR_POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="graphmem-vector")
+DF_CAP = 2000  # eval speed's raw Neo4j calls count in-tenant document frequencies up to this
 
 
 @dataclass
@@ -45,6 +51,7 @@ class Searcher:
     exact_threshold: int = 1_000
     indexes: TenantIndexes | None = None
     touch_delay_s: float = 0.2
+    stats: LexicalStats = field(default_factory=LexicalStats)  # the Neo4j source's BM25 statistics
     background: set[asyncio.Task[Any]] = field(default_factory=set)
     pending: dict[str, list[str]] = field(default_factory=dict)
     _flush: asyncio.Task[None] | None = None
@@ -81,57 +88,56 @@ class Searcher:
 
 
 class _Run:
+    """One search: the executor. It asks one candidate source (``retrieval.sources``: the tenant
+    index, else Neo4j) for its rankings, fuses them, reranks and hydrates, whichever source answered.
+
+    Locking: the tenant index's lock (``TenantIndexes.acquire``) is held by each of the index
+    source's steps: while the index catches up with the change feed (awaited Neo4j reads of what
+    changed since its revision) and during its in-process channel work. It is never held while the
+    query embedding computes, while hits are hydrated, or while an index loads: a tenant without an
+    index is answered by the Neo4j source with the same ranking while ``TenantIndexes`` builds one
+    in the background (small tenants excepted: up to ``sync_limit`` nodes load on the first search,
+    awaited outside the lock)."""
+
     def __init__(self, s: Searcher, group_id: str, req: SearchRequest, cfg: SearchConfig, history: bool):
         self.s, self.group_id, self.req, self.cfg, self.history = s, group_id, req, cfg, history
-        self.timings: dict[str, float] = {}
+        self.timer = Timer()
+        self.timings = self.timer.ms
         self.rankings: dict[str, list[Key]] = {}
         self.channel_scores: dict[Key, dict[str, float]] = {}
-        terms = self.terms = query_terms(req.query)
-        tok = group_token(group_id)
-        self.lucene = f"+group_token:{tok} +search_text:({' '.join(terms)})" if terms else None
-        self.time: dict[str, Any] = {"as_of": req.as_of, "history": history}
-        self._view = View(req.as_of, history)
+        self.view = View(req.as_of, history, req.since, req.until)
+        self.time: dict[str, Any] = self.view.params()
+        self.probe = Probe(group_id, query_terms(req.query), self.view, cfg)
         self.focus = time_focus(req.query, req.as_of or s.clock()) if cfg.time_weight > 0 else None
-        self._sizes_task: asyncio.Future[Sizes] | None = None
         self._embedding: asyncio.Future[np.ndarray] | None = None
 
-    def _sizes(self) -> asyncio.Future[Sizes]:
-        """The tenant's and the database's sizes, read once per search and shared by the channels."""
-        if self._sizes_task is None:
-            read = search.sizes(self.s.store, group_id=self.group_id)
-            self._sizes_task = asyncio.ensure_future(self._timed("sizes", read))
-        return self._sizes_task
-
-    async def _timed(self, name: str, aw: Awaitable[Any]) -> Any:
-        began = time.perf_counter()
-        try:
-            return await aw
-        finally:
-            self.timings[name] = (time.perf_counter() - began) * 1000
-
-    def _add(self, channel: str, target: str, hits: Hits) -> None:
-        name = f"{channel}:{target}"
-        keys = [(target, i) for i, _ in hits]
-        self.rankings[name] = keys
-        for (t, i), (_, score) in zip(keys, hits, strict=True):
-            self.channel_scores.setdefault((t, i), {})[name] = round(score, 6)
-
     def _embed(self) -> asyncio.Future[np.ndarray]:
-        """The query's embedding, computed once (in a thread) and shared by both channel paths."""
+        """The query's embedding, computed once (in a thread) and shared by the sources."""
         if self._embedding is None:
             embed = asyncio.to_thread(embed_query, self.s.embedder, self.req.query)
-            self._embedding = asyncio.ensure_future(self._timed("embed", embed))
+            self._embedding = asyncio.ensure_future(self.timer.timed("embed", embed))
         return self._embedding
+
+    def neo4j(self) -> Neo4jSource:
+        return Neo4jSource(
+            self.s.store, self.timer, stats=self.s.stats, exact_threshold=self.s.exact_threshold
+        )
 
     async def execute(self) -> SearchResult:
         began = time.perf_counter()
-        indexes = self.s.indexes
         if self.cfg.channel_on("vector"):
-            self._embed()  # started now: it runs beside the state read
-        ranked = await self._indexed_search(indexes) if indexes is not None else None
-        if ranked is None:
-            await self._channels()
-            ranked = await self._hydrate_then_rank(self._fuse())
+            self._embed()  # started now: it runs beside the state read and the lexical channels
+        source, rankings = await self._collect()
+        fusing = time.perf_counter()
+        self._set_rankings(rankings)
+        fused = self._fuse()
+        top = self._top(fused)
+        self.timings["fuse"] = (time.perf_counter() - fusing) * 1000
+        features = await source.features(self.probe, top) if top else None
+        if features is None:
+            ranked = await self._hydrate_then_rank(fused)
+        else:
+            ranked = await self._rank_then_hydrate(top, fused, features)
         began_assembly = time.perf_counter()
         result = self._result(ranked)
         self.timings["assemble"] = (time.perf_counter() - began_assembly) * 1000
@@ -140,175 +146,37 @@ class _Run:
         self.s.touch_later(self.group_id, [h.id for h in result.ranked if h.type != "entity"])
         return result
 
-    async def _indexed_search(self, indexes: TenantIndexes) -> list[Hit] | None:
-        """Channels, fusion and rerank over the tenant index, then hydration of the hits returned;
-        None when the tenant has no index (yet): the Neo4j channels answer. BM25 and the graph run
-        while the query embedding is still computing (in its thread, on the other core); the lock
-        covers catching up and the in-process work only, never an await."""
-        began = time.perf_counter()
-        state = await self._timed("index:state", indexes.state(self.group_id))
-        async with indexes.acquire(self.group_id, state) as index:
-            self.timings["index:wait"] = (time.perf_counter() - began) * 1000
-            if index is None:
-                return None
-            self._lexical_channels(index)
-        vector = await self._embed() if self.cfg.channel_on("vector") else None
-        async with indexes.acquire(self.group_id, state) as index:  # current as of state already
-            if index is None:  # dropped meanwhile (evicted): start again over Neo4j
-                self.rankings.clear()
-                self.channel_scores.clear()
-                return None
-            if vector is not None:
-                self._vector_channels(index, vector)
-            fusing = time.perf_counter()
-            fused = self._fuse()
-            top = self._top(fused)
-            features = index.features(top)
-            self.timings["fuse"] = (time.perf_counter() - fusing) * 1000
-        return await self._rank_then_hydrate(top, fused, features)
-
-    async def _channels(self) -> None:
-        cfg, n = self.cfg, self.cfg.candidates
-        jobs: list[Awaitable[None]] = []
-        targets = list(cfg.targets)
-        if cfg.channel_on("bm25") and self.lucene:
-            jobs += [self._bm25(t, n) for t in targets]
-        if cfg.channel_on("vector"):
-            jobs.append(self._vectors(targets, n))
-        if cfg.channel_on("graph") and self.lucene:
-            jobs.append(self._graph(targets, n))
-        await asyncio.gather(*jobs)
-
-    def _run_indexed(self, channel: str, target: str, hits: Callable[..., Hits], *args: Any) -> None:
-        """One in-process channel over one target, timed (the index is locked: no awaits here)."""
-        began = time.perf_counter()
-        self._add(channel, target, hits(target, *args, self.cfg.candidates, self._view))
-        self.timings[f"{channel}:{target}"] = (time.perf_counter() - began) * 1000
-
-    def _lexical_channels(self, index: TenantIndex) -> None:
-        """BM25 over every target, then the graph from the entities BM25 finds, in process."""
-        terms = list(dict.fromkeys(analyze(self.req.query)))
-        if not terms:
-            return
-        targets = list(self.cfg.targets)
-        if self.cfg.channel_on("bm25"):
-            for target in targets:
-                self._run_indexed("bm25", target, partial(index.bm25, fields=self.cfg.field_weights), terms)
-        if self.cfg.channel_on("graph"):
-            seeds = [i for i, _ in index.bm25("entity", terms, 3, self._view)]
-            for target in targets:
-                if target != "entity":
-                    self._run_indexed("graph", target, index.graph, seeds)
-
-    def _vector_channels(self, index: TenantIndex, matrix: np.ndarray) -> None:
-        """The vector channel over every target; the first target's search runs in a thread beside
-        the others (usearch and numpy release the GIL; the locked index is only read)."""
-        query = np.asarray(matrix[0], dtype=np.float32)
-        query /= max(float(np.linalg.norm(query)), 1e-12)
-        n, view = self.cfg.candidates, self._view
-
-        def search(target: str) -> tuple[Hits, float]:
+    async def _collect(self) -> tuple[CandidateSource, Rankings]:
+        """Every channel's ranking from one source: the tenant index when it holds the tenant (and
+        still does once the embedding is there), else Neo4j."""
+        indexes = self.s.indexes
+        if indexes is not None:
             began = time.perf_counter()
-            return index.vector(target, query, n, view), (time.perf_counter() - began) * 1000
+            state = await self.timer.timed("index:state", indexes.state(self.group_id))
+            source = IndexSource(indexes, state, self.timer)
+            try:
+                rankings = await source.lexical(self.probe)
+                self.timings["index:wait"] = (time.perf_counter() - began) * 1000
+                return source, await self._semantic(source, rankings)
+            except SourceGone:
+                pass  # no index (yet), or dropped meanwhile: Neo4j answers the whole search
+        neo4j = self.neo4j()
+        return neo4j, await self._semantic(neo4j, await neo4j.lexical(self.probe))
 
-        first, *rest = self.cfg.targets
-        aside = _VECTOR_POOL.submit(search, first)
-        found = {target: search(target) for target in rest}
-        found[first] = aside.result()
-        for target in self.cfg.targets:  # added in a fixed order: fusion sums in the same order
-            hits, ms = found[target]
-            self._add("vector", target, hits)
-            self.timings[f"vector:{target}"] = ms
+    async def _semantic(self, source: CandidateSource, rankings: Rankings) -> Rankings:
+        if self.probe.vector_targets():
+            merge(rankings, await source.semantic(self.probe, await self._embed()))
+        return rankings
 
-    async def _bm25(self, target: str, n: int) -> None:
-        assert self.lucene is not None
-        if target == "episode" and not has_cjk(self.req.query):
-            hits = await self._timed("bm25:episode", self._local_bm25(n))
-        else:
-            hits = await self._timed(
-                f"bm25:{target}",
-                search.bm25(
-                    self.s.store,
-                    target=target,
-                    group_id=self.group_id,
-                    lucene=self.lucene,
-                    limit=n,
-                    **self.time,
-                ),
-            )
-        self._add("bm25", target, hits)
-
-    async def _local_bm25(self, n: int) -> Hits:
-        """Lucene finds candidates; BM25 with the tenant's own statistics ranks them. The candidates,
-        the sizes and the document frequencies are read concurrently (one round trip deep)."""
-        assert self.lucene is not None
-        store, g = self.s.store, self.group_id
-        terms = sorted(self.terms)  # query_terms are distinct already
-        cands, sizes, counted = await asyncio.gather(
-            search.bm25_episode_candidates(
-                store, group_id=g, lucene=self.lucene, limit=max(4 * n, 200), **self.time
-            ),
-            self._sizes(),
-            search.term_document_frequency(store, token=group_token(g), terms=terms, cap=DF_CAP),
-        )
-        size = max(int(sizes["group"]["episodes"]), len(cands), 1)
-        cap = min(size, DF_CAP)
-        # a term counted up to the cap in a larger tenant is common: give it a half-the-tenant df
-        df = {t: (size // 2 + 1 if d >= cap and cap < size else min(d, cap)) for t, d in counted.items()}
-        return bm25.rescore(terms, {c["id"]: c["text"] or "" for c in cands}, df, size)[:n]
-
-    async def _vectors(self, targets: list[str], n: int) -> None:
-        matrix, sizes = await asyncio.gather(self._embed(), self._sizes())
-        embedding = [float(x) for x in matrix[0]]
-        plural = {"episode": "episodes", "fact": "facts", "entity": "entities"}
-
-        async def one(target: str) -> None:
-            size, total = int(sizes["group"][plural[target]]), int(sizes["total"][plural[target]])
-            exact, fetch = search.vector_plan(n, size, total, self.s.exact_threshold)
-            hits = await self._timed(
-                f"vector:{target}",
-                search.vector(
-                    self.s.store,
-                    target=target,
-                    group_id=self.group_id,
-                    embedding=embedding,
-                    limit=n,
-                    exact=exact,
-                    fetch=fetch,
-                    **self.time,
-                ),
-            )
-            self._add("vector", target, hits)
-
-        await asyncio.gather(*(one(t) for t in targets))
-
-    async def _graph(self, targets: list[str], n: int) -> None:
-        assert self.lucene is not None
-        seeds = await self._timed(
-            "graph:seeds",
-            search.bm25(
-                self.s.store,
-                target="entity",
-                group_id=self.group_id,
-                lucene=self.lucene,
-                limit=3,
-                **self.time,
-            ),
-        )
-        seed_ids = [i for i, _ in seeds]
-        if "entity" in targets:
-            self._add("bm25", "entity", seeds)
-
-        async def one(target: str) -> None:
-            hits = await self._timed(
-                f"graph:{target}",
-                search.graph(
-                    self.s.store, target=target, group_id=self.group_id, seeds=seed_ids, limit=n, **self.time
-                ),
-            )
-            self._add("graph", target, hits)
-
-        await asyncio.gather(*(one(t) for t in targets if t != "entity"))
+    def _set_rankings(self, rankings: Rankings) -> None:
+        """The rankings by channel name, in the fixed order fusion sums them in, and each
+        candidate's per-channel scores (explain)."""
+        for channel, hits in ordered(rankings).items():
+            name, target = channel_name(channel), channel[1]
+            keys = [(target, i) for i, _ in hits]
+            self.rankings[name] = keys
+            for key, (_, score) in zip(keys, hits, strict=True):
+                self.channel_scores.setdefault(key, {})[name] = round(score, 6)
 
     def _fuse(self) -> dict[Key, float]:
         weights = {
@@ -326,7 +194,7 @@ class _Run:
         """The hits for ``keys`` read from Neo4j, each re-checked against the time view there (one
         round trip); keys that are gone or outside the view are left out."""
         ids = {t: [i for tt, i in keys if tt == t] for t in ("fact", "episode", "entity")}
-        fact_rows, episodes, entities = await self._timed(
+        fact_rows, episodes, entities = await self.timer.timed(
             "hydrate", search.hydrate(self.s.store, group_id=self.group_id, ids=ids, **self.time)
         )
         facts = {r["fact"]["id"]: reads.to_fact(r) for r in fact_rows}

@@ -16,8 +16,11 @@ def _hits(rows: list[dict[str, Any]]) -> Hits:
     return [(r["id"], float(r["score"])) for r in rows]
 
 
-def _time(as_of: datetime | None, history: bool) -> dict[str, Any]:
-    return {"as_of": as_of, "history": history}
+def _time(
+    as_of: datetime | None, history: bool, since: datetime | None = None, until: datetime | None = None
+) -> dict[str, Any]:
+    """The time view's parameters (``FACT_VISIBLE`` / ``EPISODE_VISIBLE``)."""
+    return {"as_of": as_of, "history": history, "since": since, "until": until}
 
 
 async def bm25(
@@ -29,17 +32,70 @@ async def bm25(
     limit: int,
     as_of: datetime | None,
     history: bool,
+    since: datetime | None = None,
+    until: datetime | None = None,
 ) -> Hits:
     query = {"episode": q.BM25_EPISODES, "fact": q.BM25_FACTS, "entity": q.BM25_ENTITIES}[target]
-    rows = await store.read(query, group_id=group_id, lucene=lucene, limit=limit, **_time(as_of, history))
+    rows = await store.read(
+        query, group_id=group_id, lucene=lucene, limit=limit, **_time(as_of, history, since, until)
+    )
     return _hits(rows)
 
 
 async def sizes(store: Store, *, group_id: str) -> dict[str, dict[str, int]]:
-    """``{"group": the tenant's counters, "total": every tenant's}`` by label, in one round trip."""
+    """``{"group": the tenant's counters, "total": every tenant's, "state": its revision state}``
+    by label (state: ``seq``, ``reset_seq``, ``created_at`` in epoch microseconds, -1 when unset),
+    in one round trip."""
     row = (await store.read(q.SIZES, group_id=group_id))[0]
     labels = ("episodes", "facts", "entities")
-    return {"group": {k: int(row[k]) for k in labels}, "total": {k: int(row[f"all_{k}"]) for k in labels}}
+    created = row["created_at"]
+    return {
+        "group": {k: int(row[k]) for k in labels},
+        "total": {k: int(row[f"all_{k}"]) for k in labels},
+        "state": {
+            "seq": int(row["seq"]),
+            "reset_seq": int(row["reset_seq"]),
+            "created_at": -1 if created is None else int(created),
+        },
+    }
+
+
+async def lexical_matches(
+    store: Store,
+    *,
+    target: str,
+    group_id: str,
+    lucene: str,
+    terms: list[str],
+    limit: int,
+    view: dict[str, Any],
+) -> list[dict[str, Any]]:
+    """The tenant's ``target`` nodes matching ``lucene`` (at most ``limit``): ``id``, ``tf`` (the
+    frequency of each of ``terms``), ``length`` and ``visible`` (in the time ``view``)."""
+    return await store.read(
+        q.LEXICAL_MATCHES[target], group_id=group_id, lucene=lucene, terms=terms, limit=limit, **_time(**view)
+    )
+
+
+async def lexical_stats(store: Store, *, group_id: str) -> dict[str, tuple[int, int]]:
+    """``(nodes, analysed terms in all)`` of each label in the tenant, by target name."""
+    row = (await store.read(q.LEXICAL_STATS, group_id=group_id))[0]
+    return {
+        t: (int(row[p] or 0), int(row[f"{t}_terms"] or 0))
+        for t, p in (("episode", "episodes"), ("fact", "facts"), ("entity", "entities"))
+    }
+
+
+async def term_counts(
+    store: Store, *, target: str, group_id: str, queries: list[tuple[str, str]], cap: int
+) -> dict[str, int]:
+    """In-tenant document frequency of each term (``(term, Lucene query)`` pairs), up to ``cap``."""
+    if not queries:
+        return {}
+    rows = await store.read(
+        q.TERM_COUNTS[target], group_id=group_id, queries=[list(p) for p in queries], cap=cap
+    )
+    return {r["term"]: int(r["df"]) for r in rows}
 
 
 def overfetch(limit: int, group_size: int, total: int) -> int:
@@ -68,6 +124,8 @@ async def vector(
     fetch: int,
     as_of: datetime | None,
     history: bool,
+    since: datetime | None = None,
+    until: datetime | None = None,
 ) -> Hits:
     queries = {
         ("episode", True): q.VECTOR_EPISODES_EXACT,
@@ -83,7 +141,7 @@ async def vector(
         vector=embedding,
         limit=limit,
         fetch=fetch,
-        **_time(as_of, history),
+        **_time(as_of, history, since, until),
     )
     return _hits(rows)
 
@@ -102,12 +160,16 @@ async def graph(
     limit: int,
     as_of: datetime | None,
     history: bool,
+    since: datetime | None = None,
+    until: datetime | None = None,
 ) -> Hits:
     if not seeds:
         return []
     query = q.GRAPH_EXPAND if target == "fact" else q.GRAPH_EPISODES
     return _hits(
-        await store.read(query, group_id=group_id, seeds=seeds, limit=limit, **_time(as_of, history))
+        await store.read(
+            query, group_id=group_id, seeds=seeds, limit=limit, **_time(as_of, history, since, until)
+        )
     )
 
 
@@ -118,6 +180,8 @@ async def hydrate(
     ids: dict[str, list[str]],
     as_of: datetime | None,
     history: bool,
+    since: datetime | None = None,
+    until: datetime | None = None,
 ) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
     """(fact rows as ``reads.FACTS_BY_IDS`` returns them, episodes by id, entities by id) for the
     ``ids`` by type, in one round trip; facts and episodes outside the time view are left out."""
@@ -130,7 +194,7 @@ async def hydrate(
             fact_ids=ids.get("fact", []),
             episode_ids=ids.get("episode", []),
             entity_ids=ids.get("entity", []),
-            **_time(as_of, history),
+            **_time(as_of, history, since, until),
         )
     )[0]
     for r in row["facts"]:
@@ -163,10 +227,22 @@ async def touch(store: Store, *, group_id: str, ids: list[str], now: datetime) -
 
 
 async def bm25_episode_candidates(
-    store: Store, *, group_id: str, lucene: str, limit: int, as_of: datetime | None, history: bool
+    store: Store,
+    *,
+    group_id: str,
+    lucene: str,
+    limit: int,
+    as_of: datetime | None,
+    history: bool,
+    since: datetime | None = None,
+    until: datetime | None = None,
 ) -> list[dict[str, Any]]:
     return await store.read(
-        q.BM25_EPISODE_CANDIDATES, group_id=group_id, lucene=lucene, limit=limit, **_time(as_of, history)
+        q.BM25_EPISODE_CANDIDATES,
+        group_id=group_id,
+        lucene=lucene,
+        limit=limit,
+        **_time(as_of, history, since, until),
     )
 
 

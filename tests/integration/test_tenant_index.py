@@ -16,6 +16,7 @@ from graphmem.providers.embedders.minilm_numpy import MiniLMEmbedder
 from graphmem.providers.extractors.rules import RulesExtractor
 from graphmem.retrieval.config import recipe
 from graphmem.retrieval.pipeline import _features, _Run
+from graphmem.retrieval.sources import IndexSource, merge
 from graphmem.store.driver import Store
 from tests.conftest import utc
 
@@ -175,13 +176,14 @@ async def test_ranking_before_hydration_matches_ranking_after(memory: GraphMemor
         req, cfg = SearchRequest(query=query, recipe=name, k=5), recipe(name)
         run = _Run(searcher, group, req, cfg, cfg.include_history)
         vector = memory.ctx.embedder.embed([query])
-        async with indexes.acquire(group, await indexes.state(group)) as index:
-            assert index is not None
-            run._lexical_channels(index)
-            run._vector_channels(index, vector)
-            fused = run._fuse()
-            top = run._top(fused)
-            features = index.features(top)
+        source = IndexSource(indexes, await indexes.state(group), run.timer)
+        rankings = await source.lexical(run.probe)
+        merge(rankings, await source.semantic(run.probe, vector))
+        run._set_rankings(rankings)
+        fused = run._fuse()
+        top = run._top(fused)
+        features = await source.features(run.probe, top)
+        assert features is not None
         hydrated = await run._hydrate(top, fused)
         assert features == {key: _features(hit) for key, hit in hydrated.items()}
         before = await run._rank_then_hydrate(top, fused, features)

@@ -3,17 +3,21 @@
 
 Facts: from each seed entity, its visible facts (1 hop), and — through the other entities of the
 seed's unexpired facts — those entities' visible facts (2 hops, at most ``HOP2_LIMIT`` per seed).
-Score = (1 / hop) * (1 + ln(1 + evidence)) * (1 + 0.1 * paths). Episodes: those mentioning a seed,
-by the number of seeds they mention, newest first.
+Score = (1 / hop) * (1 + ln(1 + evidence)) * (1 + 0.1 * paths), ties by id. Episodes: those
+mentioning a seed, by the number of seeds they mention, newest first, then by id. ``HOP2_LIMIT`` is
+the Cypher's own constant; the spec test (tests/integration/test_engine_spec.py) holds the two
+together. Past ``HOP2_LIMIT`` 2-hop facts of one seed, the two may keep different ones.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 
 import numpy as np
 
-HOP2_LIMIT = 200
+from graphmem.store.cypher.search import HOP2_LIMIT
+
 Hits = list[tuple[int, float]]
 
 
@@ -41,6 +45,7 @@ def expand_facts(
     unexpired: np.ndarray,
     evidence: np.ndarray,
     limit: int,
+    ids: Sequence[str],
 ) -> Hits:
     facts: list[np.ndarray] = []
     hops: list[np.ndarray] = []
@@ -69,17 +74,23 @@ def expand_facts(
     hop = np.full(len(unique), 2, dtype=np.int64)
     np.minimum.at(hop, inverse, hop_rows)
     score = (1.0 / hop) * (1.0 + np.log1p(evidence[unique])) * (1.0 + 0.1 * paths)
-    order = np.lexsort((unique, -score))[:limit]
+    order = sorted(range(len(unique)), key=lambda i: (-float(score[i]), ids[int(unique[i])]))[:limit]
     return [(int(unique[i]), float(score[i])) for i in order]
 
 
 def mentioning_episodes(
-    adj: Adjacency, seeds: list[str], *, visible: np.ndarray | None, when: np.ndarray, limit: int
+    adj: Adjacency,
+    seeds: list[str],
+    *,
+    visible: np.ndarray | None,
+    when: np.ndarray,
+    limit: int,
+    ids: Sequence[str],
 ) -> Hits:
     counts: dict[int, int] = defaultdict(int)
     for seed in dict.fromkeys(seeds):
         for e in adj.of_entity.get(seed, ()):
             if visible is None or visible[e]:
                 counts[e] += 1
-    ranked = sorted(counts, key=lambda e: (-counts[e], -float(when[e]), e))[:limit]
+    ranked = sorted(counts, key=lambda e: (-counts[e], -float(when[e]), ids[e]))[:limit]
     return [(e, float(counts[e])) for e in ranked]

@@ -26,12 +26,30 @@ TARGETS = ("episode", "fact", "entity")
 MASKS_KEPT = 16
 
 
-@dataclass
+@dataclass(frozen=True)
 class View:
-    """A search's time view: ``as_of`` (valid time; None = now) and whether history is included."""
+    """A search's time view: ``as_of`` (valid time; None = now), whether history is included, and
+    a time range [``since``, ``until``) the hits' times must intersect (an episode's reference time,
+    a fact's valid interval). The rule is ``FACT_VISIBLE`` / ``EPISODE_VISIBLE`` in Cypher and
+    ``TenantIndex._mask`` in numpy; tests/unit/test_view_rules.py holds the two together."""
 
     as_of: datetime | None = None
     history: bool = False
+    since: datetime | None = None
+    until: datetime | None = None
+
+    @property
+    def ranged(self) -> bool:
+        return self.since is not None or self.until is not None
+
+    @property
+    def default(self) -> bool:
+        """Now, current facts only: the view the facts' part 0 (``vectors``) is built for."""
+        return self.as_of is None and not self.history and not self.ranged
+
+    def params(self) -> dict[str, Any]:
+        """The view as the Cypher parameters ``FACT_VISIBLE`` / ``EPISODE_VISIBLE`` read."""
+        return {"as_of": self.as_of, "history": self.history, "since": self.since, "until": self.until}
 
 
 class Target:
@@ -91,7 +109,7 @@ class TenantIndex:
         self.inferred = Column(np.bool_, False)
         self.fields = EpisodeFields()  # episodes' own / context / facts fields (field_weights)
         self.version = 0  # bumped by every apply: what the cached masks were computed at
-        self._masks: dict[tuple[str, datetime | None, bool], tuple[int, np.ndarray | None]] = {}
+        self._masks: dict[tuple[str, View], tuple[int, np.ndarray | None]] = {}
 
     # --- writes -------------------------------------------------------------------------------
     def apply(self, label: str, rows: list[dict[str, Any]]) -> int:
@@ -166,7 +184,7 @@ class TenantIndex:
     def mask(self, label: str, view: View) -> np.ndarray | None:
         """Which slots of ``label`` the view shows (None: all); cached until the next apply, since
         a search asks for the same masks in several channels (the caller must not modify it)."""
-        key = (label, view.as_of, view.history)
+        key = (label, view)
         cached = self._masks.get(key)
         if cached is not None and cached[0] == self.version:
             return cached[1]
@@ -182,16 +200,24 @@ class TenantIndex:
 
     def _mask(self, label: str, view: View) -> np.ndarray | None:
         n = len(self.targets[label].slots)
+        since = NEG_INF if view.since is None else view.since.timestamp()
+        until = POS_INF if view.until is None else view.until.timestamp()
         if label == "episode":
-            return None if view.as_of is None else self.ref_time.view(n) <= view.as_of.timestamp()
+            if view.as_of is None and not view.ranged:
+                return None
+            when = self.ref_time.view(n)
+            upto = POS_INF if view.as_of is None else view.as_of.timestamp()
+            return (when <= upto) & (when >= since) & (when < until)
         if label == "fact":
             visible = ~self.expired.view(n)
+            if view.ranged:  # the valid interval [valid_from, valid_to) meets [since, until)
+                visible &= (self.valid_from.view(n) < until) & (self.valid_to.view(n) > since)
             if view.history:
                 return visible
-            if view.as_of is None:
-                return self._default_view(slice(0, n))
-            t = view.as_of.timestamp()
             visible &= self.active.view(n)
+            if view.as_of is None:
+                return visible if view.ranged else visible & np.isposinf(self.valid_to.view(n))
+            t = view.as_of.timestamp()
             return visible & (self.valid_from.view(n) <= t) & (self.valid_to.view(n) > t)
         return None
 
@@ -209,8 +235,8 @@ class TenantIndex:
 
     def vector(self, label: str, query: np.ndarray, k: int, view: View) -> Hits:
         target = self.targets[label]
-        subset = (label, view.as_of, view.history, self.version)
-        parts = (0,) if label == "fact" and view.as_of is None and not view.history else None
+        subset = (label, view, self.version)
+        parts = (0,) if label == "fact" and view.default else None
         found = target.vectors.search(query, k, self.mask(label, view), parts=parts, subset=subset)
         return target.ids(found)
 
@@ -229,6 +255,7 @@ class TenantIndex:
                 unexpired=~self.expired.view(n),
                 evidence=self.evidence.view(n),
                 limit=k,
+                ids=target.slots.ids,
             )
         else:
             hits = mentioning_episodes(
@@ -237,6 +264,7 @@ class TenantIndex:
                 visible=self.mask("episode", view),
                 when=self.ref_time.view(n),
                 limit=k,
+                ids=target.slots.ids,
             )
         return target.ids(hits)
 

@@ -12,10 +12,8 @@ from collections import Counter
 
 import numpy as np
 
-from graphmem.retrieval.bm25 import idf
+from graphmem.retrieval.bm25 import K1, B, idf
 from graphmem.retrieval.tenant_index.columns import Column
-
-K1, B = 0.9, 0.4
 
 
 class Lexical:

@@ -9,17 +9,26 @@ def micros(expr: str) -> str:
     return f"{expr}.epochSeconds * 1000000 + {expr}.microsecond"
 
 
-# Time filters: $as_of (valid time, null = now) and $history (include superseded/ended facts).
+# Time filters: $as_of (valid time, null = now), $history (include superseded/ended facts) and the
+# range [$since, $until) (null = open) that a fact's valid interval or an episode's reference time
+# must meet; with a range and no $as_of, facts true at some time in it show, ended ones included.
+# The numpy twin is ``TenantIndex._mask`` (graphmem/retrieval/tenant_index/index.py);
+# tests/unit/test_view_rules.py runs one table of cases through both.
+HOP2_LIMIT = 200  # 2-hop facts per seed entity, here and in tenant_index/graph.py
+
 FACT_VISIBLE = """
   f.group_id = $group_id AND f.expired_at IS NULL
+  AND ($since IS NULL OR f.valid_to IS NULL OR f.valid_to > $since)
+  AND ($until IS NULL OR f.valid_from IS NULL OR f.valid_from < $until)
   AND ($history OR coalesce(f.status, 'active') = 'active')
   AND ($history OR (
-        CASE WHEN $as_of IS NULL THEN f.valid_to IS NULL
+        CASE WHEN $as_of IS NULL THEN f.valid_to IS NULL OR $since IS NOT NULL OR $until IS NOT NULL
              ELSE (f.valid_from IS NULL OR f.valid_from <= $as_of)
                   AND (f.valid_to IS NULL OR f.valid_to > $as_of) END))
 """
 
-EPISODE_VISIBLE = "e.group_id = $group_id AND ($as_of IS NULL OR e.reference_time <= $as_of)"
+EPISODE_VISIBLE = """e.group_id = $group_id AND ($as_of IS NULL OR e.reference_time <= $as_of)
+  AND ($since IS NULL OR e.reference_time >= $since) AND ($until IS NULL OR e.reference_time < $until)"""
 
 BM25_EPISODES = f"""
 CALL db.index.fulltext.queryNodes('episode_text', $lucene, {{limit: $limit}}) YIELD node AS e, score
@@ -42,7 +51,7 @@ RETURN x.id AS id, score
 VECTOR_EPISODES_ANN = f"""
 CALL db.index.vector.queryNodes('episode_embedding', $fetch, $vector) YIELD node AS e, score
 WHERE {EPISODE_VISIBLE}
-RETURN e.id AS id, score ORDER BY score DESC LIMIT $limit
+RETURN e.id AS id, score ORDER BY score DESC, id LIMIT $limit
 """
 
 # Exact scoring over the tenant. ``reference_time``/``recorded_at`` are always set; saying so lets the
@@ -51,32 +60,32 @@ VECTOR_EPISODES_EXACT = f"""
 MATCH (e:Episode {{group_id: $group_id}})
 WHERE e.reference_time IS NOT NULL AND {EPISODE_VISIBLE}
 WITH e, vector.similarity.cosine(e.embedding, $vector) AS score
-RETURN e.id AS id, score ORDER BY score DESC LIMIT $limit
+RETURN e.id AS id, score ORDER BY score DESC, id LIMIT $limit
 """
 
 VECTOR_FACTS_ANN = f"""
 CALL db.index.vector.queryNodes('fact_embedding', $fetch, $vector) YIELD node AS f, score
 WHERE {FACT_VISIBLE}
-RETURN f.id AS id, score ORDER BY score DESC LIMIT $limit
+RETURN f.id AS id, score ORDER BY score DESC, id LIMIT $limit
 """
 
 VECTOR_FACTS_EXACT = f"""
 MATCH (f:Fact {{group_id: $group_id}})
 WHERE f.recorded_at IS NOT NULL AND {FACT_VISIBLE}
 WITH f, vector.similarity.cosine(f.embedding, $vector) AS score
-RETURN f.id AS id, score ORDER BY score DESC LIMIT $limit
+RETURN f.id AS id, score ORDER BY score DESC, id LIMIT $limit
 """
 
 VECTOR_ENTITIES_EXACT = """
 MATCH (x:Entity {group_id: $group_id})
 WITH x, vector.similarity.cosine(x.embedding, $vector) AS score
-RETURN x.id AS id, score ORDER BY score DESC LIMIT $limit
+RETURN x.id AS id, score ORDER BY score DESC, id LIMIT $limit
 """
 
 VECTOR_ENTITIES_ANN = """
 CALL db.index.vector.queryNodes('entity_embedding', $fetch, $vector) YIELD node AS x, score
 WHERE x.group_id = $group_id
-RETURN x.id AS id, score ORDER BY score DESC LIMIT $limit
+RETURN x.id AS id, score ORDER BY score DESC, id LIMIT $limit
 """
 
 ENTITIES_BY_KEYS = """
@@ -86,7 +95,8 @@ RETURN x.id AS id
 """
 
 # Graph channel: seeds -> facts about them (1 hop) -> entities they point to -> their facts (2 hops);
-# episodes mentioning a seed. Score by distance and evidence count.
+# episodes mentioning a seed. Score by distance and evidence count; ties by id. The numpy twin is
+# graphmem/retrieval/tenant_index/graph.py (the same score, HOP2_LIMIT 2-hop facts per seed).
 GRAPH_EXPAND = f"""
 UNWIND $seeds AS sid
 MATCH (s:Entity {{id: sid}})
@@ -94,20 +104,22 @@ WHERE s.group_id = $group_id
 CALL (s) {{
   MATCH (f:Fact)-[:SUBJECT|OBJECT]->(s)
   WHERE {FACT_VISIBLE}
-  RETURN f, 1 AS hop
+  RETURN DISTINCT f, 1 AS hop
   UNION
-  MATCH (f1:Fact)-[:SUBJECT|OBJECT]->(s)
-  WHERE f1.group_id = $group_id AND f1.expired_at IS NULL
-  MATCH (f1)-[:SUBJECT|OBJECT]->(o:Entity)<-[:SUBJECT|OBJECT]-(f:Fact)
-  WHERE o <> s AND f <> f1 AND {FACT_VISIBLE}
+  CALL (s) {{
+    MATCH (f1:Fact)-[:SUBJECT|OBJECT]->(s)
+    WHERE f1.group_id = $group_id AND f1.expired_at IS NULL
+    MATCH (f1)-[:SUBJECT|OBJECT]->(o:Entity)<-[:SUBJECT|OBJECT]-(f:Fact)
+    WHERE o <> s AND f <> f1 AND {FACT_VISIBLE}
+    RETURN DISTINCT f
+    LIMIT {HOP2_LIMIT}
+  }}
   RETURN f, 2 AS hop
-  LIMIT 200
 }}
 WITH f, min(hop) AS hop, count(*) AS paths
-OPTIONAL MATCH (f)-[ev:EVIDENCED_BY]->()
-WITH f, hop, paths, count(ev) AS evidence
+WITH f, hop, paths, COUNT {{ (f)-[:EVIDENCED_BY]->(:Episode) }} AS evidence
 RETURN f.id AS id, (1.0 / hop) * (1.0 + log(1.0 + evidence)) * (1.0 + 0.1 * paths) AS score
-ORDER BY score DESC LIMIT $limit
+ORDER BY score DESC, id LIMIT $limit
 """
 
 GRAPH_EPISODES = f"""
@@ -116,7 +128,7 @@ MATCH (e:Episode)-[:MENTIONS]->(s:Entity {{id: sid}})
 WHERE {EPISODE_VISIBLE}
 WITH e, count(DISTINCT s) AS seeds
 RETURN e.id AS id, toFloat(seeds) AS score
-ORDER BY score DESC, e.reference_time DESC LIMIT $limit
+ORDER BY score DESC, e.reference_time DESC, id LIMIT $limit
 """
 
 # The hits' records in one round trip, re-checked against the time view: a candidate that has since
@@ -157,15 +169,70 @@ WHERE n.group_id = $group_id AND (n:Fact OR n:Episode)
 SET n.access_count = coalesce(n.access_count, 0) + 1, n.last_access_at = $now
 """
 
-# The tenant's counters and the label totals (count store, constant time) in one round trip.
-SIZES = """
-CALL () { MATCH (n:Episode) RETURN count(n) AS all_episodes }
-CALL () { MATCH (n:Fact) RETURN count(n) AS all_facts }
-CALL () { MATCH (n:Entity) RETURN count(n) AS all_entities }
-OPTIONAL MATCH (g:Group {id: $group_id})
+# The tenant's counters and revision state, and the label totals (count store, constant time), in
+# one round trip.
+SIZES = f"""
+CALL () {{ MATCH (n:Episode) RETURN count(n) AS all_episodes }}
+CALL () {{ MATCH (n:Fact) RETURN count(n) AS all_facts }}
+CALL () {{ MATCH (n:Entity) RETURN count(n) AS all_entities }}
+OPTIONAL MATCH (g:Group {{id: $group_id}})
 RETURN coalesce(g.episodes, 0) AS episodes, coalesce(g.facts, 0) AS facts,
-       coalesce(g.entities, 0) AS entities, all_episodes, all_facts, all_entities
+       coalesce(g.entities, 0) AS entities, all_episodes, all_facts, all_entities,
+       coalesce(g.lock_seq, 0) AS seq, coalesce(g.reset_seq, 0) AS reset_seq,
+       {micros("g.created_at")} AS created_at
 """
+
+# The lexical source of the Neo4j path: the tenant's documents matching any query term (Lucene
+# finds them; its scores are not used), each with its frequency of every query term ($terms, in
+# order), its length in terms and whether the time view shows it. graphmem.retrieval.bm25 ranks
+# them with the tenant's own statistics (LEXICAL_STATS), as the tenant index does.
+_INDEX_OF = {"episode": ("episode_text", "e"), "fact": ("fact_text", "f"), "entity": ("entity_text", "x")}
+_VISIBLE_OF = {"episode": EPISODE_VISIBLE, "fact": FACT_VISIBLE, "entity": "true"}
+LEXICAL_MATCHES = {
+    target: f"""
+CALL db.index.fulltext.queryNodes('{index}', $lucene, {{limit: $limit}}) YIELD node AS {v}
+WHERE {v}.group_id = $group_id
+WITH {v}, [w IN split(coalesce({v}.search_text, ''), ' ') WHERE w <> ''] AS words
+RETURN {v}.id AS id, [t IN $terms | size([w IN words WHERE w = t])] AS tf, size(words) AS length,
+       {_VISIBLE_OF[target]} AS visible
+"""
+    for target, (index, v) in _INDEX_OF.items()
+}
+
+# Per label: the tenant's nodes and their analysed terms in all (BM25's N and average length).
+LEXICAL_STATS = """
+CALL () {
+  MATCH (n:Episode {group_id: $group_id})
+  RETURN count(n) AS episodes, sum(size([w IN split(coalesce(n.search_text, ''), ' ') WHERE w <> '']))
+         AS episode_terms
+}
+CALL () {
+  MATCH (n:Fact {group_id: $group_id})
+  RETURN count(n) AS facts, sum(size([w IN split(coalesce(n.search_text, ''), ' ') WHERE w <> '']))
+         AS fact_terms
+}
+CALL () {
+  MATCH (n:Entity {group_id: $group_id})
+  RETURN count(n) AS entities, sum(size([w IN split(coalesce(n.search_text, ''), ' ') WHERE w <> '']))
+         AS entity_terms
+}
+RETURN episodes, episode_terms, facts, fact_terms, entities, entity_terms
+"""
+
+# A term's document frequency in the tenant by label (Lucene's count, up to $cap), for a query whose
+# matches outnumber what LEXICAL_MATCHES returns. $queries: [term, Lucene query] pairs.
+TERM_COUNTS = {
+    target: f"""
+UNWIND $queries AS pair
+CALL (pair) {{
+  CALL db.index.fulltext.queryNodes('{index}', pair[1], {{limit: $cap}}) YIELD node
+  WHERE node.group_id = $group_id
+  RETURN count(node) AS df
+}}
+RETURN pair[0] AS term, df
+"""
+    for target, (index, _) in _INDEX_OF.items()
+}
 
 BM25_EPISODE_CANDIDATES = f"""
 CALL db.index.fulltext.queryNodes('episode_text', $lucene, {{limit: $limit}}) YIELD node AS e, score
