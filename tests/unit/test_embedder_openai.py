@@ -213,6 +213,48 @@ def test_wrong_dimension_is_a_clear_mismatch_at_the_first_response(stub: Embeddi
     assert info.value.details["field"] == "GRAPHMEM_EMBED_DIMENSION"
 
 
+def shortening(native: int) -> Any:
+    """An endpoint like OpenAI's text-embedding-3-*: ``native``-d vectors unless the request asks
+    for ``dimensions`` (the leading values, renormalised), and 400 to a ``dimensions`` it cannot give."""
+
+    def respond(rec: Recorded) -> Reply:
+        body = rec.json()
+        size = body.get("dimensions", native)
+        if not isinstance(size, int) or not 1 <= size <= native:
+            return error(400, "invalid_dimensions")
+        full = HashingEmbedder(native).embed(list(body["input"]))[:, :size]
+        return embeddings((full / np.linalg.norm(full, axis=1, keepdims=True)).tolist())
+
+    return respond
+
+
+def test_dimensions_are_requested_only_when_configured(stub: EmbeddingsStub) -> None:
+    make(stub).embed(["x"])
+    make(stub, send_dimensions=True).embed(["y"])
+    assert "dimensions" not in stub.requests[0].json() and stub.requests[1].json()["dimensions"] == DIM
+
+
+def test_a_model_that_shortens_its_vectors_answers_the_configured_dimension(stub: EmbeddingsStub) -> None:
+    """Without the parameter a text-embedding-3-style model answers its native size, which the
+    dimension check refuses; with it, the configured size, which the check accepts."""
+    stub.otherwise(shortening(native=DIM * 4))
+    with pytest.raises(EmbeddingMismatch) as info:
+        make(stub).embed(["x"])
+    assert info.value.details["received"] == [DIM * 4]
+    got = make(stub, send_dimensions=True).embed(TEXTS)
+    assert got.shape == (len(TEXTS), DIM)
+    assert np.allclose(np.linalg.norm(got, axis=1), 1.0, atol=1e-5)
+
+
+def test_a_refused_dimensions_parameter_names_the_setting(stub: EmbeddingsStub) -> None:
+    stub.otherwise(shortening(native=DIM // 2))  # cannot give more than its native size
+    with pytest.raises(EmbedderUnavailable) as info:
+        make(stub, send_dimensions=True).embed(["x"])
+    assert info.value.details["status"] == 400 and not info.value.retryable
+    assert "GRAPHMEM_EMBED_SEND_DIMENSIONS" in info.value.message
+    assert len(stub.requests) == 2  # the first 400 is tried once more with float lists
+
+
 @pytest.mark.parametrize(
     "reply",
     [
@@ -292,15 +334,17 @@ def test_settings_are_read_from_the_environment(monkeypatch: pytest.MonkeyPatch)
         "GRAPHMEM_EMBED_API_KEY": "k",
         "GRAPHMEM_EMBED_DIMENSION": "768",
         "GRAPHMEM_EMBED_CONCURRENCY": "8",
+        "GRAPHMEM_EMBED_SEND_DIMENSIONS": "true",
     }
     for name, value in env.items():
         monkeypatch.setenv(name, value)
     embedder = embedder_from_settings(Settings())
     assert isinstance(embedder, OpenAIEmbedder)
-    assert (embedder.model_name, embedder.dimension, embedder.concurrency) == (
+    assert (embedder.model_name, embedder.dimension, embedder.concurrency, embedder.send_dimensions) == (
         "openai:nomic-embed-text",
         768,
         8,
+        True,
     )
 
 

@@ -130,4 +130,5 @@ def _openai(settings: Settings) -> Embedder:
         passage_prefix=settings.embed_passage_prefix,
         query_prefix=settings.embed_query_prefix,
         encoding=settings.embed_encoding,
+        send_dimensions=settings.embed_send_dimensions,
     )

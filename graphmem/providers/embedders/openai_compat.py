@@ -23,6 +23,11 @@ last reason; it is ``retryable`` unless the endpoint refused the request itself 
 429). No partial result is returned: one failed batch fails the call. Errors and logs carry
 statuses and error codes, never the texts or the key.
 
+Models that can shorten their vectors (OpenAI's ``text-embedding-3-*``, served Matryoshka models) are
+asked for ``GRAPHMEM_EMBED_DIMENSION`` of them with ``send_dimensions`` (``GRAPHMEM_EMBED_SEND_DIMENSIONS``):
+each request then carries ``"dimensions": <dimension>``, and the answer is still checked against it.
+A model that refuses the parameter (OpenAI answers 400) fails at once, naming the setting.
+
 The model name recorded in the graph is ``openai:<model>``, so switching to or from another provider
 is refused until ``graphmem reembed`` has run (``graphmem.store.migrations.check_embedding_model``).
 """
@@ -86,6 +91,7 @@ class OpenAIEmbedder:
         passage_prefix: str = "",
         query_prefix: str = "",
         encoding: str = "base64",
+        send_dimensions: bool = False,
     ) -> None:
         check_settings(
             base_url=base_url,
@@ -110,6 +116,7 @@ class OpenAIEmbedder:
         self.query_prefix = query_prefix
         self._api_key = api_key or None
         self.encoding = encoding
+        self.send_dimensions = send_dimensions
         self._answered = False  # a 200 seen: the server takes our encoding_format
         self._slots = threading.BoundedSemaphore(concurrency)
         self._lock = threading.Lock()
@@ -180,7 +187,9 @@ class OpenAIEmbedder:
 
     def _request(self, texts: list[str]) -> np.ndarray:
         try:
-            body = {"model": self.model, "input": texts, "encoding_format": self.encoding}
+            body: dict[str, Any] = {"model": self.model, "input": texts, "encoding_format": self.encoding}
+            if self.send_dimensions:
+                body["dimensions"] = self._dimension
             response = self._http().post(self.url, json=body)
         except httpx.TimeoutException:
             raise _Retry(f"timed out after {self.timeout_s:g}s") from None
@@ -196,7 +205,13 @@ class OpenAIEmbedder:
             self.encoding = "float"
             raise _Retry(f"HTTP {status}{error_code(response)} to base64; asking for floats", wait_s=0)
         if status != 200:
-            raise _Fatal(f"HTTP {status}{error_code(response)}", status=status)
+            hint = ""
+            if status in (400, 422) and self.send_dimensions:
+                hint = (
+                    f" (the request asked for dimensions={self._dimension}: a model that cannot "
+                    "shorten its vectors refuses it; unset GRAPHMEM_EMBED_SEND_DIMENSIONS)"
+                )
+            raise _Fatal(f"HTTP {status}{error_code(response)}{hint}", status=status)
         vectors = self._vectors(response, len(texts))
         self._answered = True
         return vectors
