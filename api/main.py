@@ -29,6 +29,7 @@ from api.routes import (
     health,
     metrics,
     search,
+    transfer,
 )
 from api.security import check_bind
 from graphmem.clock import utc_now
@@ -56,6 +57,7 @@ ROUTERS = (
     browse.router,
     explorer.router,
     changes.router,
+    transfer.router,
 )
 
 
