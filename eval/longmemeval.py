@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from eval.ingest_setup import eval_ingest
 from eval.longmemeval_data import Dataset, Haystack, load, session_of
 from eval.metrics import evidence_recall, latency_summary, mean
 from eval.retrievers import RETRIEVERS, Corpus, Log, Retriever, check_names, run_all, timed_search
@@ -53,6 +54,8 @@ class LongMemEvalOptions:
     keep: bool = False  # leave the groups in Neo4j (debugging)
     group_prefix: str | None = None  # reuse these groups (ingestion is idempotent); default: a fresh run id
     run_id: str = field(default_factory=lambda: time.strftime("%Y%m%d%H%M%S") + uuid.uuid4().hex[:6])
+    embed_cache: Path | None = None  # eval.embed_cache: embed each distinct text once across runs
+    facts: bool = True  # False: ingest without fact extraction (eval.ingest_setup.NoFacts)
 
 
 def ranked_sessions(ranked: Sequence[str]) -> list[str]:
@@ -160,14 +163,19 @@ async def run_longmemeval(
         f"{dataset.n_questions} questions, {sum(len(h.episodes) for h in dataset.haystacks)} turns "
         f"({dataset.skipped} skipped: no has_answer turn)"
     )
-    results = await run_all(
-        memory,
-        settings,
-        opts.retrievers,
-        corpora(dataset),
-        lambda retriever: score_retriever(retriever, dataset, opts.ks, log),
-        batch=opts.batch,
-        keep=opts.keep,
-        log=log,
-    )
+    with eval_ingest(memory, embed_cache=opts.embed_cache, facts=opts.facts) as cached:
+        results = await run_all(
+            memory,
+            settings,
+            opts.retrievers,
+            corpora(dataset),
+            lambda retriever: score_retriever(retriever, dataset, opts.ks, log),
+            batch=opts.batch,
+            keep=opts.keep,
+            log=log,
+        )
+        if cached is not None:
+            log(f"embedding cache: {cached.hits} texts found, {cached.misses} embedded")
+    for result in results:
+        result["facts"] = opts.facts
     return dataset, results
