@@ -7,8 +7,9 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Query
 
 from api.deps import MemoryDep, PrincipalDep, ReadGroup
-from api.schemas.browse import GroupList, SessionList, SessionTurns
+from api.schemas.browse import GroupList, SessionDigestPublic, SessionList, SessionTurns
 from api.schemas.common import errors
+from graphmem.models.browse import SessionWindow
 
 router = APIRouter(tags=["browse"])
 
@@ -74,3 +75,31 @@ async def list_sessions(
 ) -> SessionList:
     page = await memory.list_sessions(group, cursor=cursor, limit=limit)
     return SessionList.model_validate(page.model_dump())
+
+
+@router.get(
+    "/v1/groups/{group}/sessions/{session_id:path}/digest",
+    operation_id="session_digest",
+    summary="A session's digest",
+    description=(
+        "The session summed up without a model: its current facts (newest first), its key turns "
+        "(earlier turns that gave the most current facts), its newest `last_n` turns, and `context`, "
+        "their text within `token_budget`. A search gives the same digest beside its hits when the "
+        "request names the session (`session: {id, last_n}`). An unknown session has an empty digest."
+    ),
+    responses=errors(),
+)
+async def session_digest(
+    group: ReadGroup,
+    session_id: SessionId,
+    memory: MemoryDep,
+    last_n: Annotated[int, Query(ge=0, le=100, description="How many of its newest turns.")] = 10,
+    facts: Annotated[int, Query(ge=0, le=100, description="At most this many current facts.")] = 20,
+    key_turns: Annotated[int, Query(ge=0, le=20, description="How many key earlier turns.")] = 3,
+    token_budget: Annotated[int, Query(ge=0, le=8000, description="Tokens for `context`.")] = 400,
+) -> SessionDigestPublic:
+    window = SessionWindow(
+        id=session_id, last_n=last_n, facts=facts, key_turns=key_turns, token_budget=token_budget
+    )
+    digest = await memory.session_digest(group, window)
+    return SessionDigestPublic.model_validate(digest.model_dump())

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from api.schemas.facts import FactPublic
-from graphmem.models.browse import EpisodePage, SessionPage
+from graphmem.models.browse import EpisodePage, SessionDigest, SessionPage
 from graphmem.models.episode import EpisodeRecord
 
 
@@ -43,3 +43,8 @@ class SessionList(SessionPage):
 class EpisodeList(EpisodePage):
     """A page of the group's episodes in reference-time order (then id), each with the ids of the
     facts it is evidence for. ``next_cursor`` (while ``has_more``) reads on."""
+
+
+class SessionDigestPublic(SessionDigest):
+    """A session's current facts, key turns and newest turns (oldest first), and ``context``:
+    their text within the token budget, ready for a prompt."""

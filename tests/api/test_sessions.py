@@ -134,3 +134,15 @@ async def test_a_new_session_has_an_empty_digest_and_another_group_is_refused(ap
     mine = {"query": "Alice", "groups": [api.group_a], "session": {"id": "s1"}}
     found = await api.call("agent_a", "POST", "/v1/search", json=mine)
     assert found.status_code == 200 and found.json()["session"]["group_id"] == api.group_a
+
+
+async def test_the_digest_route_gives_the_same_digest_as_the_search(api: Api) -> None:
+    await _seed(api)
+    digest = await _get(api, f"/v1/groups/{api.group_a}/sessions/s1/digest", last_n=1, token_budget=300)
+    body = {"query": "Alice", "session": {"id": "s1", "last_n": 1, "token_budget": 300}}
+    r = await api.call("agent_a", "POST", f"/v1/groups/{api.group_a}/search", json=body)
+    assert r.json()["session"] == digest
+    assert digest["context"].splitlines()[0] == "Session s1 (3 turns, 2024-01-10 to 2024-06-01):"
+    assert (
+        await api.call("agent_a", "GET", f"/v1/groups/{api.group_b}/sessions/s1/digest")
+    ).status_code == 403
