@@ -88,6 +88,8 @@ class Settings(BaseSettings):
     write_wait_s: float = Field(default=30.0, gt=0)
     # group commit: writes queued for one group share one transaction, up to this many (1 = off)
     write_batch_max: int = Field(default=32, ge=1)
+    # embed new entity names and fact statements before the group lock, not inside the transaction
+    write_embed_ahead: bool = True
     embedder: str = "minilm"
     # hashing's size, and the size the openai embedder must answer (required there; checked on the
     # first response); for minilm and local the model fixes it (a set value must agree)

@@ -29,6 +29,7 @@ class MemoryContext:
     index_max_bytes: int | None = None
     query_batch_window_s: float = 0.0
     write_gate: WriteGate = field(default_factory=WriteGate)
+    write_embed_ahead: bool = True  # embed new names and statements before the group lock (ingestion)
     change_log: bool = True  # append a :Change record per state change (graphmem.memory.changes)
 
     async def embed(self, texts: Sequence[str]) -> np.ndarray:

@@ -106,6 +106,7 @@ class GraphMemory:
                 index_ann_threshold=settings.index_ann_threshold,
                 index_max_bytes=settings.index_max_bytes,
                 query_batch_window_s=settings.query_batch_window_ms / 1000,
+                write_embed_ahead=settings.write_embed_ahead,
                 change_log=settings.change_log,
                 write_gate=WriteGate(
                     per_group=settings.write_queue_per_group,

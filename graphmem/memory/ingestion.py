@@ -25,7 +25,7 @@ from graphmem.models.predicates import lookup
 from graphmem.store import context, writes
 from graphmem.store import lifecycle as lifecycle_repo
 from graphmem.store.driver import Tx
-from graphmem.temporal.normalize import group_token, normalize_name
+from graphmem.temporal.normalize import group_token, normalize_name, statement
 from graphmem.text import clean_name, clean_text, episode_fields, episode_text
 
 
@@ -35,6 +35,8 @@ class Prepared:
     key: str
     episode: EpisodeIn
     extraction: Extraction
+    # names and statements embedded before the lock (``_embed_ahead``), shared by the batch
+    ahead: dict[str, np.ndarray] = field(default_factory=dict)
 
 
 def indexed_text(ep: EpisodeIn) -> str:
@@ -212,6 +214,28 @@ def _refuse(conflicts: list[dict[str, Any]]) -> IdempotencyConflict:
     )
 
 
+async def _embed_ahead(ctx: MemoryContext, group_id: str, prepared: list[Prepared]) -> None:
+    """Embed, before the group lock, what the commit would otherwise embed under it: the names of
+    entities the group does not know yet and the statements of the batch's facts, as they will read
+    with the known entities' display names. A name that resolves otherwise under the lock (a
+    fuzzy match, a concurrent writer's new entity) is embedded there, as before."""
+    if not ctx.write_embed_ahead or not prepared:
+        return
+    drafts = _drafts(prepared)
+    wanted = _wanted_entities(prepared, drafts)
+    async with ctx.store.transaction(write=False) as tx:
+        known = await writes.find_entities(tx, group_id=group_id, keys=sorted(wanted))
+    names = {k: r["name"] for k, r in known.items()}
+    texts = {name for k, (name, _) in wanted.items() if k not in known}
+    for d in drafts:
+        value = names.get(normalize_name(d.object_name), d.value) if d.object_name else d.value
+        texts.add(statement(names.get(normalize_name(d.subject), d.subject), d.predicate, value))
+    ordered = sorted(texts)
+    ahead = dict(zip(ordered, await ctx.embed(ordered), strict=True))
+    for p in prepared:
+        p.ahead = ahead
+
+
 async def prepare_episodes(
     ctx: MemoryContext,
     group_id: str,
@@ -243,6 +267,7 @@ async def prepare_episodes(
         asyncio.to_thread(_extract, ctx, fresh), ctx.embed([indexed_text(ep) for _, ep in fresh])
     )
     prepared = [Prepared(new_ids[k], k, ep, x) for (k, ep), x in zip(fresh, extractions, strict=True)]
+    await _embed_ahead(ctx, group_id, prepared)
     return PreparedBatch(
         group_id, allow_forgotten, keyed, known, new_ids, prepared, vectors, replace, replaced
     )
@@ -329,7 +354,7 @@ async def _commit(
     # Only episodes are embedded up front (``prepare_episodes``); statements of facts that turn out
     # to be new and names of entities that turn out to be unknown are embedded inside the
     # transaction, once known.
-    vectors: dict[str, np.ndarray] = {}
+    vectors: dict[str, np.ndarray] = {t: v for p in prepared for t, v in p.ahead.items()}
     now = ctx.clock()
 
     async def work(tx: Tx) -> _CommitResult:

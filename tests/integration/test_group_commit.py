@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 
+import numpy as np
 import pytest
 
 from graphmem.errors import IdempotencyConflict
@@ -72,3 +73,52 @@ async def test_a_write_that_fails_inside_a_group_commit_fails_alone(gated: Graph
     assert all(r.episodes[0].status == "created" for r in written)
     assert (await gated.list_groups([group]))[0].episodes == 6
     assert gated.ctx.write_gate.stats.fallbacks >= 1 or gated.ctx.write_gate.stats.transactions == 7
+
+
+class LockWatchingEmbedder:
+    """The real embedder, noting for each call whether a group's write lock was held meanwhile."""
+
+    def __init__(self, inner: MiniLMOnnxEmbedder, gate: WriteGate) -> None:
+        self.inner, self.gate = inner, gate
+        self.model_name, self.dimension = inner.model_name, inner.dimension
+        self.under_lock: list[list[str]] = []
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        if any(lock.locked() for lock in self.gate._locks.values()):
+            self.under_lock.append(texts)
+        return self.inner.embed(texts)
+
+
+@pytest.mark.parametrize("ahead", [True, False])
+async def test_new_names_and_statements_are_embedded_before_the_group_lock(
+    store: Store, embedder: MiniLMOnnxEmbedder, group: str, ahead: bool
+) -> None:
+    """Regression (load issue, item 2): a write embedded the names of new entities and the
+    statements of new facts inside its transaction, holding the group's lock (and so every other
+    writer of the group) for the model's time. They are embedded before the lock; the stored
+    vectors are the same either way."""
+    gate = WriteGate()
+    watching = LockWatchingEmbedder(embedder, gate)
+    mem = await GraphMemory.open(
+        store=store,
+        embedder=watching,
+        extractor=RulesExtractor(),
+        migrate=False,
+        write_gate=gate,
+        write_embed_ahead=ahead,
+    )
+    try:
+        result = await mem.add_episodes(group, [_turn(1), _turn(2, "I moved to Lisbon.")])
+        assert sorted(c.statement for c in result.facts) == [
+            "writer1 works at Company1",
+            "writer2 lives in Lisbon",
+        ]
+        assert (watching.under_lock == []) is ahead
+        stored = await store.read(
+            "MATCH (f:Fact {group_id: $g}) RETURN f.statement AS s, f.embedding AS e", g=group
+        )
+        assert len(stored) == 2
+        for row in stored:
+            assert np.allclose(row["e"], embedder.embed([row["s"]])[0], atol=1e-5)
+    finally:
+        await mem.forget_group(group, purge_tombstones=True)
