@@ -31,7 +31,7 @@ class View:
     """A search's time view: ``as_of`` (valid time; None = now), whether history is included, and
     a time range [``since``, ``until``) the hits' times must intersect (an episode's reference time,
     a fact's valid interval). The rule is ``FACT_VISIBLE`` / ``EPISODE_VISIBLE`` in Cypher and
-    ``TenantIndex._mask`` in numpy; tests/unit/test_view_rules.py holds the two together."""
+    ``TenantIndex._mask`` in numpy; tests/integration/test_view_rules.py holds the two together."""
 
     as_of: datetime | None = None
     history: bool = False

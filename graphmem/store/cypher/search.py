@@ -13,7 +13,7 @@ def micros(expr: str) -> str:
 # range [$since, $until) (null = open) that a fact's valid interval or an episode's reference time
 # must meet; with a range and no $as_of, facts true at some time in it show, ended ones included.
 # The numpy twin is ``TenantIndex._mask`` (graphmem/retrieval/tenant_index/index.py);
-# tests/unit/test_view_rules.py runs one table of cases through both.
+# tests/integration/test_view_rules.py runs one table of cases through both.
 HOP2_LIMIT = 200  # 2-hop facts per seed entity, here and in tenant_index/graph.py
 
 FACT_VISIBLE = """
@@ -199,23 +199,22 @@ RETURN {v}.id AS id, [t IN $terms | size([w IN words WHERE w = t])] AS tf, size(
     for target, (index, v) in _INDEX_OF.items()
 }
 
-# Per label: the tenant's nodes and their analysed terms in all (BM25's N and average length).
-LEXICAL_STATS = """
-CALL () {
-  MATCH (n:Episode {group_id: $group_id})
-  RETURN count(n) AS episodes, sum(size([w IN split(coalesce(n.search_text, ''), ' ') WHERE w <> '']))
-         AS episode_terms
-}
-CALL () {
-  MATCH (n:Fact {group_id: $group_id})
-  RETURN count(n) AS facts, sum(size([w IN split(coalesce(n.search_text, ''), ' ') WHERE w <> '']))
-         AS fact_terms
-}
-CALL () {
-  MATCH (n:Entity {group_id: $group_id})
-  RETURN count(n) AS entities, sum(size([w IN split(coalesce(n.search_text, ''), ' ') WHERE w <> '']))
-         AS entity_terms
-}
+# Per label: the tenant's nodes and their analysed terms in all (BM25's N and average length), over
+# the nodes a tenant index loads (``snapshot``'s group scans, which seek the composite indexes).
+_TERMS = "[w IN split(coalesce(n.search_text, ''), ' ') WHERE w <> '']"
+LEXICAL_STATS = f"""
+CALL () {{
+  MATCH (n:Episode {{group_id: $group_id}}) WHERE n.reference_time IS NOT NULL
+  RETURN count(n) AS episodes, sum(size({_TERMS})) AS episode_terms
+}}
+CALL () {{
+  MATCH (n:Fact {{group_id: $group_id}}) WHERE n.slot IS NOT NULL
+  RETURN count(n) AS facts, sum(size({_TERMS})) AS fact_terms
+}}
+CALL () {{
+  MATCH (n:Entity {{group_id: $group_id}})
+  RETURN count(n) AS entities, sum(size({_TERMS})) AS entity_terms
+}}
 RETURN episodes, episode_terms, facts, fact_terms, entities, entity_terms
 """
 
