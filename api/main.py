@@ -28,6 +28,7 @@ from api.routes import (
     groups,
     health,
     metrics,
+    pii,
     search,
     transfer,
 )
@@ -58,6 +59,7 @@ ROUTERS = (
     explorer.router,
     changes.router,
     transfer.router,
+    pii.router,
 )
 
 

@@ -11,6 +11,7 @@ import numpy as np
 from graphmem.clock import Clock, utc_now
 from graphmem.memory.write_gate import WriteGate
 from graphmem.ports import Embedder, Extractor
+from graphmem.privacy import Redactor
 from graphmem.store.driver import Store
 
 
@@ -31,6 +32,7 @@ class MemoryContext:
     write_gate: WriteGate = field(default_factory=WriteGate)
     write_embed_ahead: bool = True  # embed new names and statements before the group lock (ingestion)
     change_log: bool = True  # append a :Change record per state change (graphmem.memory.changes)
+    redactor: Redactor | None = None  # PII tokens on write and the vault's cipher (graphmem.memory.pii)
 
     async def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embedding is CPU-bound: run it off the event loop."""

@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from graphmem.errors import Conflict, InvalidInput, NotFound
-from graphmem.memory import changes
+from graphmem.memory import changes, pii
 from graphmem.memory.context import MemoryContext
 from graphmem.memory.entities import resolve_entities
 from graphmem.memory.facts import SlotInfo, resolve_and_write
@@ -87,6 +87,8 @@ async def correct_fact(
         raise InvalidInput(
             "nothing to change: give value, object, valid_to or end", details={"field": "body"}
         )
+    value, found = pii.redact_text(ctx, group_id, value)
+    obj, found_obj = pii.redact_text(ctx, group_id, obj)
     now = ctx.clock()
 
     async def work(tx: Tx) -> None:
@@ -121,6 +123,7 @@ async def correct_fact(
             tx, group_id=group_id, slots=_slot(row, claim), vectors={}, embed_missing=ctx.embed, now=now
         )
         await changes.record_facts(tx, ctx, group_id, written, op=claim.kind, now=now)
+        await pii.write_vault(tx, ctx, group_id, found + found_obj, [value, obj], now)
         if claim.kind == "correct":
             await _link_correction(tx, group_id, fact_id, written.changes)
 

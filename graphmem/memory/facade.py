@@ -23,6 +23,7 @@ from graphmem.memory import (
 from graphmem.memory.browse import GroupSummary
 from graphmem.memory.context import MemoryContext
 from graphmem.memory.ingestion import PreparedBatch
+from graphmem.memory.pii import redact_query, reveal
 from graphmem.memory.replay import ReplayReport
 from graphmem.memory.write_gate import WriteGate
 from graphmem.models.browse import EpisodePage, SessionDigest, SessionPage, SessionTurn, SessionWindow
@@ -38,8 +39,10 @@ from graphmem.models.lifecycle import (
     MaintainReport,
     ReembedReport,
 )
+from graphmem.models.privacy import PiiReveal
 from graphmem.models.search import SearchRequest, SearchResult
 from graphmem.ports import Embedder, Extractor
+from graphmem.privacy import redactor_from_settings
 from graphmem.providers.embedders.coalescing import CoalescingEmbedder
 from graphmem.providers.embedders.factory import embedder_from_settings
 from graphmem.providers.extractors.factory import build_extractor
@@ -108,6 +111,7 @@ class GraphMemory:
                 query_batch_window_s=settings.query_batch_window_ms / 1000,
                 write_embed_ahead=settings.write_embed_ahead,
                 change_log=settings.change_log,
+                redactor=redactor_from_settings(settings),
                 write_gate=WriteGate(
                     per_group=settings.write_queue_per_group,
                     total=settings.write_queue_total,
@@ -266,6 +270,7 @@ class GraphMemory:
     async def search(self, group_id: str, query: str | SearchRequest, **options: Any) -> SearchResult:
         """Hybrid search (bm25 + vector + graph, fused and reranked) with provenance."""
         req = query if isinstance(query, SearchRequest) else SearchRequest(query=query, **options)
+        req = self._tokenise(group_id, req)
         if req.session is not None:  # short-term memory beside the long-term hits
             return await sessions.search_with_session(
                 self.ctx, lambda r: self.searcher.search(group_id, r), req, [group_id]
@@ -281,7 +286,12 @@ class GraphMemory:
                 request,
                 list(group_ids),
             )
-        return await scopes.search_groups(self.searcher, group_ids, request)
+        return await scopes.search_groups(self.searcher, group_ids, request, prepare=self._tokenise)
+
+    def _tokenise(self, group_id: str, req: SearchRequest) -> SearchRequest:
+        """The query with its PII tokenised as the group's stored text is (graphmem.memory.pii)."""
+        query = redact_query(self.ctx, group_id, req.query)
+        return req if query == req.query else req.model_copy(update={"query": query})
 
     async def cypher(
         self,
@@ -363,6 +373,10 @@ class GraphMemory:
     async def session_digest(self, group_id: str, window: SessionWindow) -> SessionDigest:
         """A session's current facts, key turns and newest turns, with their text (no model)."""
         return await sessions.session_digest(self.ctx, group_id, window)
+
+    async def reveal_pii(self, group_id: str, token: str) -> PiiReveal:
+        """The original behind a PII token, from the group's vault; recorded as ``pii_revealed``."""
+        return await reveal(self.ctx, group_id, token)
 
     # lifecycle (docs/lifecycle.md)
     async def forget_episode(self, group_id: str, episode_id: str) -> ForgetReport:

@@ -12,7 +12,7 @@ from typing import Any, Literal
 import numpy as np
 
 from graphmem.errors import IdempotencyConflict, InvalidInput, NotFound
-from graphmem.memory import changes
+from graphmem.memory import changes, pii
 from graphmem.memory.context import MemoryContext
 from graphmem.memory.drafts import Draft, from_explicit, from_extracted
 from graphmem.memory.entities import resolve_entities
@@ -22,6 +22,7 @@ from graphmem.models.episode import EpisodeIn, EpisodeOutcome, IngestResult
 from graphmem.models.extraction import ExtractedFact, Extraction
 from graphmem.models.fact import FactIn
 from graphmem.models.predicates import lookup
+from graphmem.privacy import Found
 from graphmem.store import context, writes
 from graphmem.store import lifecycle as lifecycle_repo
 from graphmem.store.driver import Tx
@@ -181,6 +182,7 @@ class PreparedBatch:
     vectors: np.ndarray
     replace: bool = False
     replaced: dict[str, str] = field(default_factory=dict)
+    vault: list[Found] = field(default_factory=list)  # PII redacted from the batch (graphmem.memory.pii)
 
 
 def _conflicts(keyed: list[tuple[str, EpisodeIn]], known: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
@@ -249,7 +251,8 @@ async def prepare_episodes(
     A key that names a stored episode with other content raises ``IdempotencyConflict`` (both
     content hashes in ``details``), unless ``replace``: then the stored episode is forgotten and the
     new content ingested in its place, in the commit's transaction."""
-    keyed = [(ep.idempotency_key(group_id), ep) for ep in map(clean_episode, episodes)]
+    cleaned, vault = pii.redact_episodes(ctx, group_id, [clean_episode(ep) for ep in episodes])
+    keyed = [(ep.idempotency_key(group_id), ep) for ep in cleaned]
     known = await _known_keys(ctx, sorted({k for k, _ in keyed}))
     conflicts = _conflicts(keyed, known)
     if conflicts and (not replace or any(c["episode_id"] is None for c in conflicts)):
@@ -269,7 +272,7 @@ async def prepare_episodes(
     prepared = [Prepared(new_ids[k], k, ep, x) for (k, ep), x in zip(fresh, extractions, strict=True)]
     await _embed_ahead(ctx, group_id, prepared)
     return PreparedBatch(
-        group_id, allow_forgotten, keyed, known, new_ids, prepared, vectors, replace, replaced
+        group_id, allow_forgotten, keyed, known, new_ids, prepared, vectors, replace, replaced, vault
     )
 
 
@@ -283,6 +286,7 @@ async def commit_episodes(ctx: MemoryContext, batch: PreparedBatch) -> IngestRes
         batch.vectors,
         allow_forgotten=batch.allow_forgotten,
         replace=batch.replaced if batch.replace else None,
+        vault=batch.vault,
     )
     outcomes: list[EpisodeOutcome] = []
     reported: set[str] = set()
@@ -323,13 +327,16 @@ def _status(row: dict[str, Any] | None, allow_forgotten: bool) -> Status | None:
 
 async def add_facts(ctx: MemoryContext, group_id: str, facts: Sequence[FactIn]) -> IngestResult:
     drafts: list[Draft] = []
+    vault: list[Found] = []
     for fact in (clean_fact(f, i) for i, f in enumerate(facts)):
+        fact, found = pii.redact_fact(ctx, group_id, fact)
+        vault += found
         base = f"explicit:{uuid.uuid4()}"
         evidence: list[str | None] = list(fact.evidence_episode_ids) or [None]
         drafts.extend(
             from_explicit(fact, ref=f"{base}:{i}", episode_id=eid) for i, eid in enumerate(evidence)
         )
-    result = await _commit(ctx, group_id, [], drafts, np.zeros((0, ctx.embedder.dimension)))
+    result = await _commit(ctx, group_id, [], drafts, np.zeros((0, ctx.embedder.dimension)), vault=vault)
     return IngestResult(episodes=[], facts=result.changes)
 
 
@@ -349,6 +356,7 @@ async def _commit(
     *,
     allow_forgotten: bool = False,
     replace: dict[str, str] | None = None,
+    vault: list[Found] | None = None,
 ) -> _CommitResult:
     wanted = _wanted_entities(prepared, drafts)
     # Only episodes are embedded up front (``prepare_episodes``); statements of facts that turn out
@@ -376,6 +384,8 @@ async def _commit(
             for d in drafts
             if d.episode_id is None or d.episode_id in live_ids or d.ref.startswith("explicit:")
         ]
+        if vault:
+            await pii.write_vault(tx, ctx, group_id, vault, _written_text(rows, kept_drafts), now)
         entities = await resolve_entities(
             tx, group_id=group_id, wanted=wanted, vectors=vectors, now=now, embed=ctx.embed
         )
@@ -402,6 +412,12 @@ async def _commit(
 
     # writes queued for this group meanwhile share the transaction (group commit), each its own result
     return await ctx.write_gate.commit(group_id, work, ctx.store.execute, rows=len(prepared) + len(drafts))
+
+
+def _written_text(rows: list[dict[str, Any]], drafts: list[Draft]) -> list[str | None]:
+    """The text a write stores: episodes' content and speaker, explicit facts' names and values."""
+    texts: list[str | None] = [t for r in rows for t in (r["content"], r["speaker"])]
+    return texts + [t for d in drafts for t in (d.subject, d.object_name, d.value)]
 
 
 def _earliest_by_session(prepared: list[Prepared]) -> dict[str, datetime]:

@@ -10,7 +10,7 @@ rank. Every hit is labelled with its group; the context block is assembled from 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from graphmem.errors import InvalidInput
 from graphmem.models.search import EntityHit, EpisodeHit, FactHit, Hit, SearchRequest, SearchResult
@@ -40,12 +40,19 @@ def _hydrated(result: SearchResult) -> list[Hit]:
     return [by_key[(h.type, h.id)] for h in result.ranked if (h.type, h.id) in by_key]
 
 
-async def search_groups(searcher: Searcher, group_ids: Sequence[str], req: SearchRequest) -> SearchResult:
-    """Search every group of ``group_ids`` (distinct, at most ``MAX_GROUPS``) and fuse the rankings."""
+async def search_groups(
+    searcher: Searcher,
+    group_ids: Sequence[str],
+    req: SearchRequest,
+    *,
+    prepare: Callable[[str, SearchRequest], SearchRequest] | None = None,
+) -> SearchResult:
+    """Search every group of ``group_ids`` (distinct, at most ``MAX_GROUPS``) and fuse the rankings;
+    ``prepare`` adapts the request to each group (its PII tokens, graphmem.memory.pii)."""
     groups = list(dict.fromkeys(group_ids))
     if not groups or len(groups) > MAX_GROUPS:
         raise InvalidInput(f"give 1 to {MAX_GROUPS} groups", details={"field": "groups", "got": len(groups)})
-    found = await asyncio.gather(*(searcher.search(g, req) for g in groups))
+    found = await asyncio.gather(*(searcher.search(g, prepare(g, req) if prepare else req) for g in groups))
     fused = fuse_by_rank(list(zip(groups, found, strict=True)), req.k)
     ranked = [_labelled(hit, group) for group, hit in fused]
     timings = {

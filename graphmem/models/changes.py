@@ -30,6 +30,7 @@ ChangeKind = Literal[
     "entity_merged",
     "forget",
     "import",
+    "pii_revealed",
 ]
 
 MAX_REASON = 500

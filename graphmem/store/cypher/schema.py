@@ -93,6 +93,14 @@ def migrations(dimension: int) -> tuple[Migration, ...]:
                 "CREATE INDEX change_group_seq IF NOT EXISTS FOR (n:Change) ON (n.group_id, n.seq)",
             ),
         ),
+        Migration(
+            "0008_pii_vault",
+            "PII vault: one entry per group and token (graphmem.store.cypher.privacy)",
+            (
+                "CREATE CONSTRAINT pii_vault_key IF NOT EXISTS FOR (n:PiiVault) REQUIRE n.key IS UNIQUE",
+                "CREATE INDEX pii_vault_group_token IF NOT EXISTS FOR (n:PiiVault) ON (n.group_id, n.token)",
+            ),
+        ),
     )
 
 
