@@ -148,26 +148,37 @@ def _dense(x: np.ndarray, w: dict[str, np.ndarray], p: str) -> np.ndarray:
     return x @ w[p + "weight"].astype(np.float64).T + w[p + "bias"]
 
 
-def reference_embed(root: Path, texts: list[str], shape: TinyShape = TinyShape()) -> np.ndarray:
-    """One text at a time, float64, straight from the saved files."""
+def reference_embed(
+    root: Path, texts: list[str], shape: TinyShape = TinyShape(), *, padding_idx: int | None = None
+) -> np.ndarray:
+    """One text at a time, float64, straight from the saved files. ``padding_idx``: RoBERTa's
+    position ids, as transformers' ``create_position_ids_from_input_ids`` makes them."""
     from safetensors.numpy import load_file
     from tokenizers import Tokenizer
 
     w = {
-        k.removeprefix("bert."): v.astype(np.float64)
+        k.removeprefix("bert.").removeprefix("roberta."): v.astype(np.float64)
         for k, v in load_file(str(root / "model.safetensors")).items()
     }
     tok = Tokenizer.from_file(str(root / "tokenizer.json"))
     tok.enable_truncation(max_length=shape.max_seq_length)
+    eps = float(json.loads((root / "config.json").read_text()).get("layer_norm_eps", 1e-12))
     heads, hd = shape.heads, shape.hidden // shape.heads
     out = []
     for text in texts:
         ids = np.array(tok.encode(text).ids)
+        if padding_idx is None:
+            positions = np.arange(len(ids))
+        else:
+            real = (ids != padding_idx).astype(np.int64)
+            positions = np.cumsum(real) * real + padding_idx
         x = (
             w["embeddings.word_embeddings.weight"][ids]
-            + w["embeddings.position_embeddings.weight"][: len(ids)]
+            + w["embeddings.position_embeddings.weight"][positions]
         )
-        x = _layer_norm(x + w["embeddings.token_type_embeddings.weight"][0], *_ln(w, "embeddings.LayerNorm."))
+        x = _layer_norm(
+            x + w["embeddings.token_type_embeddings.weight"][0], *_ln(w, "embeddings.LayerNorm."), eps
+        )
         for i in range(shape.layers):
             p = f"encoder.layer.{i}."
             q, k, v = (
@@ -179,11 +190,13 @@ def reference_embed(root: Path, texts: list[str], shape: TinyShape = TinyShape()
             probs /= probs.sum(-1, keepdims=True)
             ctx = (probs @ v).transpose(1, 0, 2).reshape(len(ids), shape.hidden)
             x = _layer_norm(
-                x + _dense(ctx, w, p + "attention.output.dense."), *_ln(w, p + "attention.output.LayerNorm.")
+                x + _dense(ctx, w, p + "attention.output.dense."),
+                *_ln(w, p + "attention.output.LayerNorm."),
+                eps,
             )
             inner = _dense(x, w, p + "intermediate.dense.")
             inner = 0.5 * inner * (1 + _erf(inner / math.sqrt(2)))
-            x = _layer_norm(x + _dense(inner, w, p + "output.dense."), *_ln(w, p + "output.LayerNorm."))
+            x = _layer_norm(x + _dense(inner, w, p + "output.dense."), *_ln(w, p + "output.LayerNorm."), eps)
         pooled = x[0] if shape.pooling == "cls" else x.mean(0)
         out.append(pooled / np.linalg.norm(pooled))
     return np.array(out)

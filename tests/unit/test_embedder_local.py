@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -19,8 +20,9 @@ from graphmem.providers.embedders.factory import embedder_from_settings, local_e
 from graphmem.providers.embedders.hashing import HashingEmbedder
 from graphmem.providers.embedders.minilm_numpy import BertNumpyEmbedder, bundled_model_dir
 from graphmem.providers.embedders.minilm_onnx import BertOnnxEmbedder, MiniLMOnnxEmbedder
-from graphmem.providers.embedders.model_dir import read_spec
+from graphmem.providers.embedders.model_dir import load_tokenizer, read_spec
 from tests.stubs.tiny_bert import TinyShape, reference_embed, write_tiny_bert
+from tests.stubs.tiny_xlmr import PAD_ID, SHAPE, write_tiny_xlmr
 
 TEXTS = [
     "Alice lives in Paris.",
@@ -142,7 +144,7 @@ def _edit(path: Path, **changes: object) -> None:
         (lambda r: (r / "model.safetensors").unlink(), "no model.safetensors"),
         (lambda r: (r / "tokenizer.json").unlink(), "no tokenizer.json"),
         (lambda r: (r / "config.json").unlink(), "no config.json"),
-        (lambda r: _edit(r / "config.json", model_type="xlm-roberta"), "only BERT-family"),
+        (lambda r: _edit(r / "config.json", model_type="deberta-v2"), "only BERT-family"),
         (lambda r: _edit(r / "config.json", hidden_act="gelu_new"), "hidden_act"),
         (lambda r: _edit(r / "config.json", num_attention_heads=5), "multiple of num_attention_heads"),
         (lambda r: _edit(r / "1_Pooling" / "config.json", pooling_mode_max_tokens=True), "pooling"),
@@ -217,3 +219,51 @@ def test_coalesced_queries_get_the_query_prefix_only(tiny: tuple[Path, TinyShape
     e5 = local_embedder(root, passage_prefix="passage: ", query_prefix="query: ")
     coalesced = CoalescingEmbedder(e5, window_s=0).embed_query("where")
     assert np.allclose(coalesced, local_embedder(root).embed(["query: where"]), atol=1e-6)
+
+
+# ------------------------------------------------------------------ XLM-RoBERTa
+
+
+@pytest.fixture(scope="module", params=["mean", "cls"])
+def tiny_xlmr(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[Path, TinyShape]:
+    shape = replace(SHAPE, pooling=request.param)
+    return write_tiny_xlmr(tmp_path_factory.mktemp(f"xlmr-{request.param}"), shape, seed=11), shape
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_tiny_xlm_roberta_matches_the_reference_forward_pass(
+    tiny_xlmr: tuple[Path, TinyShape], backend: type
+) -> None:
+    """RoBERTa's positions start after the padding index: reading them from 0, as BERT does,
+    gives other vectors (and a text as long as the positions allow would run off the table)."""
+    root, shape = tiny_xlmr
+    embedder = backend(root, name="local:tiny-xlmr")
+    got = embedder.embed(TEXTS)  # includes a text truncated to the 12 usable positions
+    want = reference_embed(root, TEXTS, shape, padding_idx=PAD_ID)
+    assert got.shape == (len(TEXTS), shape.hidden)
+    assert np.allclose(got, want, atol=1e-4)
+    one_by_one = np.concatenate([embedder.embed([t]) for t in TEXTS])
+    assert np.allclose(got, one_by_one, atol=1e-5)  # right padding never leaks into a vector
+    bert_positions = reference_embed(root, TEXTS[:3], shape)  # positions from 0
+    assert not np.allclose(got[:3], bert_positions, atol=1e-2)
+
+
+def test_the_xlm_roberta_spec_maps_its_config(tmp_path: Path) -> None:
+    root = write_tiny_xlmr(tmp_path / "m")  # no sentence_bert_config.json: the positions bound it
+    spec = read_spec(root)
+    assert (spec.hidden, spec.layers, spec.heads, spec.max_positions) == (32, 2, 4, 14)
+    assert (spec.position_offset, spec.max_tokens, spec.pad_token, spec.pad_id) == (2, 12, "<pad>", 1)
+    assert (spec.eps, spec.pooling) == (1e-5, "mean")
+    assert read_spec(write_tiny_xlmr(tmp_path / "short", max_seq_length=8)).max_tokens == 8
+    assert read_spec(bundled_model_dir()).position_offset == 0
+
+
+def test_a_chinese_text_is_tokenised_by_its_sentencepiece_model(tmp_path: Path) -> None:
+    """The directory's Unigram pieces between <s> and </s>, not unknown tokens; padded with <pad>."""
+    tok = load_tokenizer(read_spec(write_tiny_xlmr(tmp_path / "m", seed=2)))
+    short, text = tok.encode_batch(["她", "我昨天去了北京"])
+    assert text.tokens == ["<s>", "▁我", "昨天", "去", "了", "北京", "</s>"]
+    assert short.tokens == ["<s>", "▁", "她", "</s>", "<pad>", "<pad>", "<pad>"]
+    assert short.ids[-3:] == [PAD_ID] * 3 and short.attention_mask == [1, 1, 1, 1, 0, 0, 0]

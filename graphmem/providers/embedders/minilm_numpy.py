@@ -86,10 +86,10 @@ class BertNumpyEmbedder(BertBase):
         w = self._w
         assert w is not None
         eps, heads = self._spec.eps, self._spec.heads
-        seq = ids.shape[1]
+        seq, first = ids.shape[1], self._spec.position_offset
         x = (
             w["embeddings.word_embeddings.weight"][ids]
-            + w["embeddings.position_embeddings.weight"][:seq][None]
+            + w["embeddings.position_embeddings.weight"][first : first + seq][None]
             + w["embeddings.token_type_embeddings.weight"][0][None, None]
         )
         x = _layer_norm(x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"], eps)

@@ -89,9 +89,11 @@ def build_graph(w: dict[str, np.ndarray], spec: ModelSpec) -> tuple[bytes, dict[
         nodes.append(helper.make_node(kind, list(inputs), [out], name=out, domain=domain, **attrs))
         return out
 
-    # embeddings: word + position (0..seq-1) + token type 0, then layer norm
+    # embeddings: word + position (offset..offset+seq-1; RoBERTa's start after the padding index)
+    # + token type 0, then layer norm
     seq = op("Slice", op("Shape", "input_ids"), const("one", [1]), const("two", [2]))
-    pos = op("Slice", weight("embeddings.position_embeddings.weight"), const("zero", [0]), seq)
+    first = const("first_position", [spec.position_offset])
+    pos = op("Slice", weight("embeddings.position_embeddings.weight"), first, op("Add", seq, first))
     x = op("Add", op("Gather", weight("embeddings.word_embeddings.weight"), "input_ids"), pos)
     tt = w["embeddings.token_type_embeddings.weight"][0]
     x = op("Add", x, const("token_type_0", tt, np.float32))

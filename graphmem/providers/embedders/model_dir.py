@@ -7,6 +7,14 @@ mean or CLS) and ``sentence_bert_config.json`` (``max_seq_length``). all-MiniLM-
 bge-small-zh, gte-small and multilingual-e5-small have this shape. Vectors are always
 L2-normalised (the ``Embedder`` port promises unit vectors; cosine ranking is the same either way).
 
+RoBERTa and XLM-RoBERTa (``model_type`` ``roberta``/``xlm-roberta``: multilingual-e5-base and -large,
+bge-m3, paraphrase-multilingual-mpnet) are the same encoder with three differences, all handled
+here: weights under ``roberta.``; positions that start after the padding index (RoBERTa numbers a
+text's tokens ``pad_token_id + 1, + 2, ...``; padding sits at the right end and is masked, so the
+position of token i is ``pad_token_id + 1 + i``, `ModelSpec.position_offset`), which also takes
+``pad_token_id + 1`` off the usable length; and one token type (row 0). Their tokenizer
+(SentencePiece Unigram or byte-level BPE, ``<s> … </s>``) is whatever ``tokenizer.json`` says.
+
 `BertBase` is what the backends share: a lazily read `ModelSpec`, thread-safe loading, the model's own
 tokenizer (truncating to the model's limit, padding to the longest text of a batch), batches of 32
 sorted by length, and the passage and query prefixes of e5-style models ("passage: ", "query: ").
@@ -35,7 +43,9 @@ _UNSUPPORTED_POOLING = (
     "pooling_mode_weightedmean_tokens",
     "pooling_mode_lasttoken",
 )
-_WEIGHT_PREFIXES = ("bert.", "model.")
+_WEIGHT_PREFIXES = ("bert.", "roberta.", "model.")
+# model_type -> whether positions start after the padding index (RoBERTa's numbering)
+_FAMILIES = {"bert": False, "roberta": True, "xlm-roberta": True}
 
 
 @dataclass(frozen=True)
@@ -53,6 +63,7 @@ class ModelSpec:
     max_tokens: int
     pad_token: str
     pad_id: int
+    position_offset: int = 0  # position of a text's first token (RoBERTa: pad_token_id + 1)
 
     @property
     def head_dim(self) -> int:
@@ -128,13 +139,11 @@ def read_spec(root: Path) -> ModelSpec:
     for name in ("model.safetensors", "tokenizer.json"):
         if not (folder / name).is_file():
             raise _bad(f"no {name} (save the model with safe_serialization and a fast tokenizer)", folder)
-    if (
-        cfg.get("model_type", "bert") != "bert"
-        or cfg.get("position_embedding_type", "absolute") != "absolute"
-    ):
+    model_type = cfg.get("model_type", "bert")
+    if model_type not in _FAMILIES or cfg.get("position_embedding_type", "absolute") != "absolute":
         raise _bad(
             f"model_type {cfg.get('model_type')!r} with {cfg.get('position_embedding_type')!r} positions: "
-            "only BERT-family models with absolute positions load here",
+            f"only BERT-family models ({', '.join(_FAMILIES)}) with absolute positions load here",
             folder,
         )
     if cfg.get("hidden_act", "gelu") != "gelu":
@@ -144,12 +153,16 @@ def read_spec(root: Path) -> ModelSpec:
         max_positions = int(cfg["max_position_embeddings"])
         layers, intermediate = int(cfg["num_hidden_layers"]), int(cfg["intermediate_size"])
         eps = float(cfg.get("layer_norm_eps", 1e-12))
+        offset = int(cfg.get("pad_token_id", 1)) + 1 if _FAMILIES[model_type] else 0
     except (KeyError, TypeError, ValueError) as exc:
         raise _bad(f"config.json lacks a usable {exc}", folder) from None
     if min(hidden, heads, layers, intermediate, max_positions) < 1 or hidden % heads:
         raise _bad(f"hidden_size {hidden} must be a positive multiple of num_attention_heads {heads}", folder)
+    if not 0 <= offset < max_positions:
+        raise _bad(f"pad_token_id {offset - 1} leaves no positions of {max_positions}", folder)
     st = _json(root / "sentence_bert_config.json") or _json(folder / "sentence_bert_config.json") or {}
-    max_tokens = min(int(st.get("max_seq_length") or max_positions), max_positions)
+    usable = max_positions - offset
+    max_tokens = min(int(st.get("max_seq_length") or usable), usable)
     tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
     pad_token, pad_id = _pad(folder, cfg, tokenizer)
     return ModelSpec(
@@ -164,11 +177,13 @@ def read_spec(root: Path) -> ModelSpec:
         max_tokens=max_tokens,
         pad_token=pad_token,
         pad_id=pad_id,
+        position_offset=offset,
     )
 
 
 def prepare_weights(raw: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """Cast to float32, drop a ``bert.`` prefix, store dense weights as (in, out), fuse Q/K/V."""
+    """Cast to float32, drop a ``bert.``/``roberta.`` prefix, store dense weights as (in, out), fuse
+    Q/K/V."""
     w: dict[str, np.ndarray] = {}
     for key, value in raw.items():
         name = next((key[len(p) :] for p in _WEIGHT_PREFIXES if key.startswith(p)), key)
