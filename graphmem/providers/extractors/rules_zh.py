@@ -29,7 +29,7 @@ from __future__ import annotations
 import functools
 import re
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import ModuleType
 
 from graphmem.models.extraction import ClaimKind
@@ -45,11 +45,14 @@ from graphmem.providers.extractors.rules_zh_tokens import (
     HEDGE,
     HEDGE_LEAD,
     JOB_PROMOTE,
+    LIVE_V,
     MOVE_TO,
     NEG,
     PLAN,
+    STUDY_V,
     SWITCH,
     WORK_TO,
+    WORK_V,
     Tok,
     at,
     is_stop,
@@ -361,6 +364,9 @@ _GONE_TO = re.compile(
 )
 
 
+_SUCCESSION = ("后来", "然后", "之后", "接着", "随后", "再后来", "最后", "如今", "现在", "目前")
+
+
 def _continuation(clause: str, state: _State) -> list[Claim]:
     """离开了华为，去了小米: a bare 去了Y after an ended X names X's successor (same predicate)."""
     m = _GONE_TO.match(clause)
@@ -372,6 +378,15 @@ def _continuation(clause: str, state: _State) -> list[Claim]:
         return []
     if previous is not None and previous.kind == "end":
         return [Claim(previous.predicate, value, subject=previous.subject, inferred=previous.inferred)]
+    if (
+        previous is not None
+        and previous.kind == "assert"
+        and previous.predicate in ("works_at", "lives_in")
+        and clause.startswith(_SUCCESSION)
+    ):  # 我以前在IBM工作，后来去了甲骨文: the next value of the same slot (a place is a move)
+        kind = kind_of(value, [t.flag for t in tokens(value)])
+        predicate = "lives_in" if kind == "place" else previous.predicate
+        return [Claim(predicate, value, subject=previous.subject, inferred=previous.inferred)]
     if state.pending:
         subject = state.subject[1] if state.subject else SPEAKER
         return [Claim(state.pending, value, subject=subject, inferred=state.hedged)]
@@ -499,6 +514,7 @@ def _time_word(tok: Tok) -> bool:
 
 
 _CONSIDER = frozenset("考虑 计划 打算 准备 筹划 规划".split())
+_STILL = frozenset("还 还是 仍 仍然 依然 依旧 照样 一直".split())
 _MODAL_SKIP = frozenset("能 可以 还".split())
 
 
@@ -513,6 +529,7 @@ def _clause(clause: str, state: _State) -> list[Claim]:
     lead = _lead(toks)
     if lead:  # 所以我…, 后来我…, 对了我…: the subject after a discourse word
         toks = toks[lead:]
+    toks, companion = _together(toks)
     found = _subject(toks)
     claims: list[Claim] = []
     pro_drop = False
@@ -541,12 +558,48 @@ def _clause(clause: str, state: _State) -> list[Claim]:
             continue
         claim.subject = subject[1]
         claims.append(claim)
+    if companion and subject[0] == "first":  # 我和张伟都在华为上班: 张伟 too
+        claims.extend(
+            replace(c, subject=companion) for c in own if c.predicate not in ("name", "knows", "plans")
+        )
     return claims
+
+
+_WITH = frozenset("和 跟 与 同".split())
+_TOGETHER = frozenset("都 一起 一块 一块儿 俩 两个 两个人 一同".split())
+
+
+def _together(toks: list[Tok]) -> tuple[list[Tok], str | None]:
+    """我和张伟(都/一起)… / 我跟老婆住在上海: the speaker is the subject (and a named companion with
+    them); the companion phrase is cut so the predicate follows the subject."""
+    if len(toks) < 4 or toks[0].word != "我" or not at(toks, 1, _WITH):
+        return toks, None
+    j, name = 2, None
+    if at(toks, j, frozenset({"我"})):
+        j = 3 if not at(toks, 3, frozenset({"的"})) else 4
+    if at(toks, j, _REL):
+        j += 1
+    if j < len(toks) - 1 and toks[j].flag.startswith("nr") and len(toks[j].word) >= 2:
+        name, j = toks[j].word, j + 1
+    elif j == 2:
+        return toks, None
+    k = j
+    while at(toks, k, _TOGETHER):
+        k += 1
+    rest = toks[k:]
+    if not rest or not frame_claims(rest, skip(rest, 0, ADVERBS | NEG)):  # 我和王芳结婚了: their act
+        return toks, None
+    return [toks[0], *rest], name
 
 
 _DISCOURSE = frozenset(
     "所以 然后 于是 不过 但是 但 可是 而且 另外 对了 其实 话说 总之 反正 后来 之后 接着 因此 因为 所以说 "
     "现在 目前 如今 最近 那 那么 结果 原来 本来 好消息是 告诉你".split()
+)
+
+
+_CONNECTIVE = frozenset(
+    "但是 但 不过 可是 然而 所以 于是 后来 然后 之后 接着 结果 而且 并且 因此 随后".split()
 )
 
 
@@ -557,13 +610,20 @@ def _lead(toks: list[Tok]) -> int:
         toks[i].word in _DISCOURSE
         or (toks[i].flag == "c" and toks[i].word not in ("不是", "和", "跟", "与", "同"))
         or (toks[i].word in ("对", "了") and toks[0].word == "对")
+        or _time_word(toks[i])
     ):
         i += 1
-    return i if i and _subject(toks[i:]) is not None else 0
+    if not i or _subject(toks[i:]) is not None:
+        return i
+    # 但是现在住在威海 / 不过后来搬到了威海: no subject follows; the connective still goes, unless
+    # the words after it are the predicate's own (现在 / 已经 are read there as well)
+    return i if any(toks[k].word in _CONNECTIVE for k in range(i)) else 0
 
 
 def _subject(toks: list[Tok]) -> tuple[tuple[str, str | None], int, list[Claim]] | None:
     first = toks[0].word
+    if first in ("我们", "咱们") and at(toks, 1, frozenset({"家"})):  # 我们/家 (jieba: 家/q)
+        return ("home", SPEAKER), 2, []
     if first in _WE:
         return ("home" if first.endswith("家") else "we", SPEAKER), 1, []
     if first == "我":
@@ -622,9 +682,10 @@ def _predicate(toks: list[Tok], i: int, state: _State, *, pro_drop: bool) -> lis
         return role
     start = i
     neg = plan = ""
-    future = hedged = False
+    future = hedged = still = False
     while i < len(toks):
         word = toks[i].word
+        still = still or word in _STILL
         if word == "不是":
             neg, toks = "不", [*toks[:i], Tok("是", "v"), *toks[i + 1 :]]
             break
@@ -652,6 +713,8 @@ def _predicate(toks: list[Tok], i: int, state: _State, *, pro_drop: bool) -> lis
     if plan:
         return _plan(toks, i + 1, neg)
     claims = frame_claims(toks, i) or _unglued(toks, i)
+    if not claims and still and not neg:  # 我没搬，还在重庆: where one still lives or works
+        claims = bare_zai(toks, i)
     if future and claims and not neg:  # 我明年会搬到X: said ahead, a plan until it happens
         return _plan(toks, i, "")
     if (hedged or state.hedged) and claims and not neg and _undone_change(toks, i):
@@ -700,6 +763,9 @@ _ROLE_PREDICATE = {
 
 def _role(toks: list[Tok], i: int) -> list[Claim] | None:
     """我(目前)的职务是Y (a title), 我的公司是Y (works_at), 我的学校是Y, 我住的城市是Y."""
+    named = _where_of(toks, i)
+    if named is not None:
+        return named
     if not at(toks, i, frozenset({"的"})):
         return None
     if at(toks, i + 1, frozenset({"新", "现任", "现在", "目前"})):  # 我的新职位是Y
@@ -724,6 +790,30 @@ def _role(toks: list[Tok], i: int) -> list[Claim] | None:
     return [Claim(predicate, value)] if well_formed(value) else []
 
 
+_WHERE_NOUNS = frozenset("地方 城市 地儿 公司 单位 地点 学校 城".split())
+
+
+def _where_of(toks: list[Tok], i: int) -> list[Claim] | None:
+    """我(现在)住的地方是苏州 / 我工作的公司是华为 / 我上班的地方在国贸: the verb before 的 gives the
+    predicate, the value follows 是 or 在."""
+    if not (at(toks, i + 1, frozenset({"的"})) and at(toks, i + 2, _WHERE_NOUNS)):
+        return None
+    verb = toks[i].word if i < len(toks) else ""
+    predicate = (
+        "lives_in"
+        if verb in LIVE_V
+        else "works_at"
+        if verb in WORK_V
+        else "studies_at"
+        if verb in STUDY_V
+        else ""
+    )
+    if not predicate or not at(toks, i + 3, frozenset({"是", "在"})):
+        return None
+    value, _ = span(toks, i + 4)
+    return [Claim(predicate, value)] if well_formed(value) else []
+
+
 def _ended(claim: Claim) -> Claim:
     claim.kind = "end" if claim.kind == "assert" else claim.kind
     return claim
@@ -734,6 +824,8 @@ def _plan(toks: list[Tok], i: int, neg: str) -> list[Claim]:
     if neg:
         return []
     i = skip(toks, i, frozenset({"要", "能", "在", "以后", "将来", "未来"}))
+    if at(toks, i, frozenset({"不要"})) and at(toks, i - 1, frozenset({"要"})):  # 考虑要不要搬到X
+        i += 1
     value = clean(text_of(toks[i:]))
     if value is None or any(p in value for p in ("我", "你", "他", "她")):
         return []
@@ -766,12 +858,29 @@ def table_claims(rest: str) -> list[Claim]:
         return []
     shi_de = _SHI_DE.match(rest)
     claims = match(RULES, shi_de.group("inner")) if shi_de is not None else []
-    claims = claims or match(RULES, rest)
+    claims = [_own(c) for c in claims or match(RULES, rest)]
+    claims = [c for c in claims if c.obj and not _has_pronoun(c.obj)]
     if negated:
         return [_dislike(c) for c in claims if c.predicate == "likes"]
     for claim in claims:
         claim.kind = "end" if kind == "end" and claim.kind == "assert" else claim.kind
     return claims
+
+
+_POSSESSIVE = re.compile(r"^(?:我们|我|咱们)(?:的|家的?)")
+_PERSONAL = frozenset("我 你 您 他 她 我们 你们 他们 她们 咱们 咱 自己 人家".split())
+
+
+def _own(claim: Claim) -> Claim:
+    """我喜欢我的新工作: the speaker's own thing is named without the possessive (新工作)."""
+    claim.obj = _POSSESSIVE.sub("", claim.obj)
+    return claim
+
+
+def _has_pronoun(value: str) -> bool:
+    """Whether a personal pronoun is a word of ``value`` (和他聊天 yes, 弹吉他 no): a fact's statement
+    never keeps one, since it cannot be resolved outside the conversation."""
+    return any(word in _PERSONAL for word, _ in tag(value))
 
 
 def _dislike(claim: Claim) -> Claim:

@@ -27,6 +27,7 @@ from graphmem.providers.extractors.rules_zh_tokens import (
     FIRED,
     GRADUATE,
     HIRED,
+    HOME_NOUNS,
     JOB_PROMOTE,
     LEAVE,
     LEAVE_LIVE,
@@ -40,6 +41,7 @@ from graphmem.providers.extractors.rules_zh_tokens import (
     STUDY_V,
     SWITCH,
     TITLE_END,
+    TRANSFER,
     TRIP_V,
     WORK_AT,
     WORK_TO,
@@ -75,6 +77,7 @@ _STAFF = frozenset("员工 职员 雇员 一员 正式员工 老员工 新员工
 _FOR = frozenset("为 给 替".split())
 
 _COME = frozenset("来 来了 到 到了".split())
+_BACK = frozenset("回到 回 回来 返回到 重返".split())
 
 
 def is_job(title: str) -> bool:
@@ -82,11 +85,21 @@ def is_job(title: str) -> bool:
 
 
 def _value(toks: list[Tok], i: int) -> tuple[str, int, list[str]]:
-    """A well-formed value at ``i`` (else ""), the index after it and its tokens' POS tags."""
+    """A well-formed value at ``i`` (else ""), the index after it and its tokens' POS tags.
+
+    A generic head before a name is no part of it: 老家长沙, 家乡/武汉 name 长沙, 武汉."""
     value, j = span(toks, i)
+    if j - i >= 2 and toks[i].word in HOME_NOUNS:
+        i, value = i + 1, value[len(toks[i].word) :]
     if not well_formed(value):
         return "", i, []
     return value, j, [t.flag for t in toks[i:j]]
+
+
+def home_value(toks: list[Tok], i: int) -> bool:
+    """Whether the value at ``i`` is introduced as home (回到了老家长沙)."""
+    i = skip(toks, i, frozenset({"了"}))
+    return at(toks, i, HOME_NOUNS)
 
 
 def _title(toks: list[Tok], i: int) -> tuple[str, int]:
@@ -128,8 +141,11 @@ def _zai(toks: list[Tok], i: int) -> list[Claim]:
     place, j, flags = _value(toks, i + 1)
     if not place:
         return []
-    k = skip(toks, j, ADVERBS)
+    k = skip(toks, j, _BEFORE_VERB)
     verb = toks[k].word if k < len(toks) else ""
+    if not _zai_verb(verb) and not at(toks, j, _FOUND_JOB):
+        place, j, flags, k = _longer(toks, i + 1, j, place, flags)
+        verb = toks[k].word if k < len(toks) else ""
     kind = kind_of(place, flags)
     if verb in LIVE_V:
         return [Claim("works_at" if kind == "organization" and verb in ("待", "呆") else "lives_in", place)]
@@ -146,6 +162,31 @@ def _zai(toks: list[Tok], i: int) -> list[Claim]:
         claims = [Claim("works_at", place)]
         return claims + ([Claim("job_title", title)] if title and (verb != "干" or is_job(title)) else [])
     return []
+
+
+_BEFORE_VERB = ADVERBS | frozenset({"一"})  # 在成都一住就是十年
+
+
+def _zai_verb(word: str) -> bool:
+    return word in LIVE_V or word in WORK_V or word in STUDY_V or word in TRIP_V or word in AS_V
+
+
+def _longer(toks: list[Tok], i: int, j: int, value: str, flags: list[str]) -> tuple[str, int, list[str], int]:
+    """在X<verb> where the value ended early at a word that can also be part of a name (蔚/来 上班):
+    the value runs on to the frame verb when only name material (no adverb, particle, pronoun or
+    punctuation) stands between; else it stays as it was."""
+    for end in range(j + 1, min(j + 3, len(toks)) + 1):
+        if end < len(toks) and _zai_verb(toks[end].word) and end > j:
+            between = toks[j:end]
+            if all(
+                not t.punct and t.word not in ADVERBS and t.flag not in ("ul", "uj", "r", "d", "m")
+                for t in between
+            ):
+                longer = text_of(toks[i:end])
+                if well_formed(longer):
+                    return longer, end, [t.flag for t in toks[i:end]], end
+            break
+    return value, j, flags, skip(toks, j, _BEFORE_VERB)
 
 
 def bare_zai(toks: list[Tok], i: int) -> list[Claim]:
@@ -169,6 +210,24 @@ def _verb_at(toks: list[Tok], i: int) -> list[Claim]:
 
 
 def _move(toks: list[Tok], i: int) -> list[Claim]:
+    if at(toks, i, TRANSFER):  # 调到深圳 moves the person, 调到销售部 / 进入华为 changes the job
+        value, j, flags = _value(toks, skip(toks, i + 1, frozenset({"了", "到"})))
+        if not value:
+            return []
+        after = toks[skip(toks, j, ADVERBS)].word if skip(toks, j, ADVERBS) < len(toks) else ""
+        if after in LIVE_V or after in _SETTLE:
+            return [Claim("lives_in", value)]
+        moved = kind_of(value, flags) == "place" and after not in WORK_V
+        return [Claim("lives_in", value)] if moved else [Claim("works_at", trim_org(value))]
+    if at(toks, i, _BACK):  # 回到了老家长沙 (home), 回到北京工作 (the job), 回到北京 (a stay)
+        value, j, flags = _value(toks, skip(toks, i + 1, frozenset({"了", "到"})))
+        if not value:
+            return []
+        after = toks[skip(toks, j, ADVERBS)].word if skip(toks, j, ADVERBS) < len(toks) else ""
+        if after in WORK_V and kind_of(value, flags) != "place":
+            return [Claim("works_at", value)]
+        settled = after in WORK_V or home_value(toks, i + 1) or after in LIVE_V or after in _SETTLE
+        return [Claim("lives_in" if settled else "located_at", value)]
     if at(toks, i, MOVE_TO) or at(toks, i, _SETTLE):
         place, _, _ = _value(toks, skip(toks, i + 1, frozenset({"了", "在", "于", "到"})))
         return [Claim("lives_in", place)] if place else []
@@ -289,7 +348,17 @@ def title_claims(toks: list[Tok], i: int) -> list[Claim]:
     return [Claim("job_title", title)] if title else []
 
 
-FRAMES: tuple[Frame, ...] = (_from, _zai, _verb_at, _move, _go, _passive, _leave, _job)
+def _by(toks: list[Tok], i: int) -> list[Claim]:
+    """被(公司)调到了深圳 / 被派到X: the agent is skipped, the move or job frame reads the rest."""
+    if not at(toks, i, frozenset({"被"})):
+        return []
+    for j in (i + 1, span(toks, i + 1)[1]):
+        if at(toks, j, TRANSFER) or at(toks, j, MOVE_TO) or at(toks, j, WORK_TO):
+            return _move(toks, j)
+    return []
+
+
+FRAMES: tuple[Frame, ...] = (_from, _zai, _verb_at, _move, _go, _passive, _leave, _job, _by)
 
 
 def frame_claims(toks: list[Tok], i: int) -> list[Claim]:

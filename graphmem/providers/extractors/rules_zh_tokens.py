@@ -34,7 +34,7 @@ AS_V = _words("当 做 担任 任 干")  # 在X当Y: works at X as Y
 MOVE_TO = _words(
     "搬到 搬去 搬来 搬回 搬回到 搬进 搬进了 搬家到 搬家去 迁到 迁往 迁去 迁居 迁居到 移居 移居到 "
     "定居到 定居在 定居于 落户到 落户在 落户于 安家在 安家于 安家到 搬至 迁至 移居至 搬往 住到 住到了 "
-    "落脚 落脚在 落脚于 搬过去 迁居至"
+    "落脚 落脚在 落脚于 搬过去 迁居至 迁回 调回 调回到 返回 搬迁到 搬迁至 迁往了"
 )
 WORK_TO = _words(
     "跳槽到 跳槽去 跳槽至 跳到 跳去 入职 加入 加盟 就职于 供职于 任职于 效力于 转到 转去 调到 调去 "
@@ -88,12 +88,16 @@ EMPTY = _words(
     "大城市 小城市 城市 小镇 这座城市 那座城市 那个城市 这个城市 那家公司 这家公司 别的地方 其他地方 "
     "一线城市 南方 北方 那 这 那里 这里 地方 现在 工作 新工作 上班 总部 分公司 办公室"
 )
+HOME_NOUNS = _words("老家 家乡 故乡 祖籍 老家的 家乡的 故乡的 新家 家")
+TRANSFER = _words("调到 调去 调往 调回 调回到 转到 转去 进入 派到 派去 派驻 外派到 外派")
+"""Transfers whose value's kind decides the predicate: 调到深圳 (lives_in), 调到销售部 (works_at)."""
 MOVED_OUT = _words("搬走 搬出来 搬出去 搬家")
 HIRED = _words("挖走 挖走了 挖过去 挖 挖了 录用 聘用 雇用 雇佣 聘请 招聘 录取 聘 招进 录用了")
 FIRED = _words("裁员 裁 裁掉 辞退 开除 解雇 炒 炒了 炒鱿鱼 劝退")
 SWITCH = _words("换到 换去 转到 转去 调到 调去")  # 换到X工作: the verb after X decides
 FRAME_VERBS = (
-    TITLE_END
+    TRANSFER
+    | TITLE_END
     | HIRED
     | FIRED
     | SWITCH
@@ -119,7 +123,8 @@ STOP = (
     "找到 找到了 获得 得到 一职 是 搬 搬家 回 面试 看看 看 见 找 换 换了 感觉 觉得 说 一趟 一下 几天 一段时间 很久 好久"
 )
 _COMPOUNDS = frozenset(
-    MOVE_TO
+    TRANSFER
+    | MOVE_TO
     | WORK_TO
     | LIVE_AT
     | WORK_AT
@@ -155,6 +160,8 @@ _SPLIT = {
     "不当": ("不", "当"),
     "不干": ("不", "干"),
     "不做": ("不", "做"),
+    "回老家": ("回", "老家"),
+    "回家乡": ("回", "家乡"),
 }
 
 

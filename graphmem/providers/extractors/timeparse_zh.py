@@ -1,5 +1,5 @@
 """Chinese time phrases: 今天 昨天 前天 大前天 明天, 上周二, 上个月, 去年5月, 三个月前, 2019年3月,
-5月3日, 上周末, 去年年底 / 上个月初, 半年前, 两三天前 (its lower end), 几天前 / 前几天 (three days
+5月3日, 上周末, 去年春天 / 2019年夏天 (the season's first month), 去年年底 / 上个月初, 半年前, 两三天前 (its lower end), 几天前 / 前几天 (three days
 back) and 前阵子 (two weeks back), with an optional time of day
 (前天下午3点 is 15:00: 下午/晚上 add twelve hours)."""
 
@@ -124,6 +124,19 @@ def _zh_half_ago(m: re.Match[str], ref: datetime) -> datetime | None:
     return add_months(ref, -6) if m.group("unit") == "年" else ref - timedelta(days=15)
 
 
+_SEASON_MONTH = {"春": 3, "夏": 6, "秋": 9, "冬": 12}
+_SEASON = r"(?P<s>春|夏|秋|冬)(?:天|季|季度)"
+
+
+def _zh_season(m: re.Match[str], ref: datetime) -> datetime | None:
+    """去年春天 / 2019年夏天 / 今年冬季: the first day of the season's first month (spring March,
+    summer June, autumn September, winter December of that year)."""
+    word, year = m.groupdict().get("w"), _zh_group(m, "year")
+    if year is None:
+        year = ref.year + _ZH_YEAR_WORDS[word] if word else ref.year
+    return make_date(year, _SEASON_MONTH[m.group("s")], 1)
+
+
 _MONTH_PART = {"初": 1, "上旬": 1, "中": 15, "中旬": 15, "下旬": 21, "底": 28, "末": 28}
 _YEAR_PART = {"初": 1, "中": 7, "底": 12, "末": 12}
 
@@ -197,6 +210,9 @@ def _zh_md(m: re.Match[str], ref: datetime) -> datetime | None:
 
 
 ZH_RULES: tuple[TimeRule, ...] = (
+    TimeRule(rf"(?P<w>大前年|前年|去年|今年)的?{_SEASON}", _zh_season),
+    TimeRule(rf"(?P<w>明年)的?{_SEASON}", _zh_season, future=True),
+    TimeRule(rf"(?P<year>{_ZH_YEAR})年的?{_SEASON}", _zh_season),
     TimeRule(rf"(?P<w>{'|'.join(sorted(_ZH_RECENT_WORDS, key=len, reverse=True))})", _zh_recent),
     TimeRule(rf"(?P<w>大前天|前天|昨天|昨日|昨晚|今天|今日|今晚|今早){_ZH_TOD}", _zh_day),
     TimeRule(rf"(?P<w>明天|后天){_ZH_TOD}", _zh_day, future=True),

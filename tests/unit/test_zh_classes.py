@@ -1,0 +1,163 @@
+"""Chinese rules extractor: one test per class of phrasing, over fresh paraphrases.
+
+The sentences, names and places are written for these tests (no eval suite's phrasings); each
+class is tested with several surface forms so that a fix for one wording cannot pass it alone.
+The speaker is 小明; the reference time is a Wednesday.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from graphmem.models.extraction import ExtractedFact
+from graphmem.providers.extractors.rules import RulesExtractor
+
+REF = datetime(2024, 6, 12, 15, 30, tzinfo=UTC)
+EXTRACTOR = RulesExtractor()
+Row = tuple[str, str, str, str]  # (subject, predicate, value, claim)
+
+
+def facts(text: str) -> list[ExtractedFact]:
+    return EXTRACTOR.extract(content=text, speaker="小明", reference_time=REF).facts
+
+
+def rows(text: str) -> list[Row]:
+    return [(f.subject, f.predicate, f.literal, f.claim) for f in facts(text)]
+
+
+def me(predicate: str, value: str, claim: str = "assert") -> Row:
+    return ("小明", predicate, value, claim)
+
+
+TRANSFERS: list[tuple[str, list[Row]]] = [
+    ("我被公司调到了深圳。", [me("lives_in", "深圳")]),
+    ("我被派到了成都。", [me("lives_in", "成都")]),
+    ("我调回了北京。", [me("lives_in", "北京")]),
+    ("我调到了销售部。", [me("works_at", "销售部")]),
+    ("我被总部调到贵阳定居了。", [me("lives_in", "贵阳")]),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), TRANSFERS)
+def test_a_transfer_reads_the_value_kind_a_place_is_a_move(text: str, expected: list[Row]) -> None:
+    """Regression: 被公司调到了深圳 gave nothing (the agent after 被 hid the verb), and 调到 + a city
+    was read as an employer."""
+    assert rows(text) == expected
+
+
+RETURNS: list[tuple[str, list[Row]]] = [
+    ("我回到了老家长沙。", [me("lives_in", "长沙")]),
+    ("我去年回到家乡武汉定居了。", [me("lives_in", "武汉")]),
+    ("我搬回老家宜宾了。", [me("lives_in", "宜宾")]),
+    ("我回到了北京工作。", [me("lives_in", "北京")]),
+    ("我回北京了。", [me("located_at", "北京")]),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), RETURNS)
+def test_going_back_home_is_a_move_a_bare_return_is_a_stay(text: str, expected: list[Row]) -> None:
+    """Regression: 回到了老家长沙 gave nothing; 老家 is a generic head, never part of the place."""
+    assert rows(text) == expected
+
+
+CONNECTIVES: list[tuple[str, list[Row]]] = [
+    ("我以前住在烟台，但是现在住在威海。", [me("lives_in", "烟台"), me("lives_in", "威海")]),
+    ("我原来在柳州生活，不过后来搬到了桂林。", [me("lives_in", "柳州"), me("lives_in", "桂林")]),
+    ("我以前在联想上班，可是现在在小鹏汽车上班。", [me("works_at", "联想"), me("works_at", "小鹏汽车")]),
+    ("我以前在IBM工作，后来去了甲骨文。", [me("works_at", "IBM"), me("works_at", "甲骨文")]),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), CONNECTIVES)
+def test_a_clause_opened_by_a_connective_keeps_the_subject(text: str, expected: list[Row]) -> None:
+    """Regression: 但是/不过 + a clause without its own subject lost the clause."""
+    assert rows(text) == expected
+    old, new = facts(text)
+    assert old.valid_from < new.valid_from
+
+
+SEASONS: list[tuple[str, datetime]] = [
+    ("去年春天我搬到了厦门。", datetime(2023, 3, 1, tzinfo=UTC)),
+    ("2019年夏天我搬去了珠海。", datetime(2019, 6, 1, tzinfo=UTC)),
+    ("前年冬天我入职了网易。", datetime(2022, 12, 1, tzinfo=UTC)),
+    ("今年的秋季我在大疆上班。", datetime(2024, 9, 1, tzinfo=UTC)),
+]
+
+
+@pytest.mark.parametrize(("text", "when"), SEASONS)
+def test_a_season_of_a_year_dates_the_clause(text: str, when: datetime) -> None:
+    """Regression: 去年春天我搬到了厦门 gave nothing (春天 was left before the subject)."""
+    (fact,) = facts(text)
+    assert fact.valid_from == when
+
+
+STILL_THERE: list[tuple[str, list[Row]]] = [
+    ("我没有搬到成都，还在重庆。", [me("lives_in", "重庆")]),
+    ("我一直在深圳。", [me("lives_in", "深圳")]),
+    ("我仍然在华为。", [me("works_at", "华为")]),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), STILL_THERE)
+def test_still_there_without_a_verb_reads_the_value_kind(text: str, expected: list[Row]) -> None:
+    """Regression: 还在重庆 after a move that did not happen gave nothing."""
+    assert rows(text) == expected
+
+
+WHERE_OF: list[tuple[str, list[Row]]] = [
+    ("我现在住的地方是苏州。", [me("lives_in", "苏州")]),
+    ("我工作的公司是海尔。", [me("works_at", "海尔")]),
+    ("我上班的地方在国贸。", [me("works_at", "国贸")]),
+    ("我住的城市是秦皇岛。", [me("lives_in", "秦皇岛")]),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), WHERE_OF)
+def test_the_place_one_lives_or_works_named_as_a_noun(text: str, expected: list[Row]) -> None:
+    """Regression: 我现在住的地方是苏州 gave nothing."""
+    assert rows(text) == expected
+
+
+VALUE_BEFORE_VERB: list[tuple[str, list[Row]]] = [
+    ("我现在在蔚来上班了。", [me("works_at", "蔚来")]),
+    ("我在成都一住就是十年。", [me("lives_in", "成都")]),
+    ("我在格力一干就是五年。", [me("works_at", "格力")]),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), VALUE_BEFORE_VERB)
+def test_the_value_runs_to_the_frame_verb(text: str, expected: list[Row]) -> None:
+    """Regression: 在蔚来上班 ended the value at 来 (a direction word); 一住就是十年 hid the verb."""
+    assert rows(text) == expected
+
+
+def test_a_companion_shares_the_speakers_frame() -> None:
+    """Regression: 我和张伟都在华为上班 gave nothing; a companion phrase stood between subject and verb."""
+    assert rows("我和郭涛都在海康威视上班。") == [
+        me("works_at", "海康威视"),
+        ("郭涛", "works_at", "海康威视", "assert"),
+    ]
+    assert rows("我跟老婆一起搬到了扬州。") == [me("lives_in", "扬州")]
+    married = rows("我和王芳结婚了。")  # their joint act is not cut
+    assert me("married_to", "王芳") in married
+
+
+PRONOUN_VALUES = ["我喜欢和他聊天。", "我很喜欢跟你们一起玩。", "我讨厌她的态度。"]
+
+
+@pytest.mark.parametrize("text", PRONOUN_VALUES)
+def test_no_statement_keeps_a_pronoun(text: str) -> None:
+    """Regression: 我喜欢我的新工作 gave likes '我的新工作' (a pronoun left in the statement)."""
+    assert all(not any(p in f.literal for p in "我你他她") for f in facts(text))
+
+
+def test_the_speakers_own_thing_drops_the_possessive() -> None:
+    assert rows("我喜欢我的新工作。") == [me("likes", "新工作")]
+    assert rows("我喜欢弹吉他。") == [me("likes", "弹吉他")]  # 他 inside a word is no pronoun
+
+
+def test_weighing_a_move_is_a_plan_of_the_move() -> None:
+    (plan,) = facts("我在考虑要不要搬到杭州。")
+    assert (plan.predicate, plan.literal, plan.source_kind) == ("plans", "搬到杭州", "inferred")
