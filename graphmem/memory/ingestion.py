@@ -269,6 +269,7 @@ async def prepare_episodes(
     extractions, vectors = await asyncio.gather(
         asyncio.to_thread(_extract, ctx, fresh), ctx.embed([indexed_text(ep) for _, ep in fresh])
     )
+    extractions = [pii.drop_token_names(ctx, x) for x in extractions]
     prepared = [Prepared(new_ids[k], k, ep, x) for (k, ep), x in zip(fresh, extractions, strict=True)]
     await _embed_ahead(ctx, group_id, prepared)
     return PreparedBatch(

@@ -18,6 +18,7 @@ from graphmem.errors import NotFound
 from graphmem.memory import changes
 from graphmem.memory.context import MemoryContext
 from graphmem.models.episode import EpisodeIn
+from graphmem.models.extraction import Extraction
 from graphmem.models.fact import FactIn
 from graphmem.models.privacy import PiiReveal
 from graphmem.privacy import TOKEN_RE, Found, Redactor, tokens_in
@@ -144,3 +145,25 @@ async def reveal(ctx: MemoryContext, group_id: str, token: str) -> PiiReveal:
         )
         await changes_repo.append(tx, group_id=group_id, rows=[row], now=now)
     return PiiReveal(token=token, kind=entry["kind"], value=value, created_at=entry["created_at"])
+
+
+_KIND_NAMES = frozenset(k.lower() for k in ("EMAIL", "PHONE", "CARD", "CN_ID", "IBAN", "IP"))
+
+
+def _is_token_name(name: str | None) -> bool:
+    if name is None:
+        return False
+    bare = name.strip("[]# ").lower()
+    return bare in _KIND_NAMES or bare.split("#", 1)[0] in _KIND_NAMES
+
+
+def drop_token_names(ctx: MemoryContext, extraction: Extraction) -> Extraction:
+    """With redaction on, an extractor may read a token's kind ("EMAIL" of ``[EMAIL#…]``) as a
+    name: such entities, and facts about them, would tie every redacted value of a kind together."""
+    if _active(ctx) is None:
+        return extraction
+    entities = [e for e in extraction.entities if not _is_token_name(e.name)]
+    facts = [f for f in extraction.facts if not (_is_token_name(f.subject) or _is_token_name(f.object))]
+    if len(entities) == len(extraction.entities) and len(facts) == len(extraction.facts):
+        return extraction
+    return extraction.model_copy(update={"entities": entities, "facts": facts})

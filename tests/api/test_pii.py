@@ -135,6 +135,8 @@ async def test_no_raw_value_reaches_neo4j_the_index_the_logs_or_exports(
     _assert_clean([r.getMessage() + str(r.__dict__) for r in caplog.records], "the logs")
     _assert_clean([str(rec) async for rec in redacting.export_group(g)], "the export")
 
+    names = {r["p"]["name"].lower() for r in rows if "normalized_name" in r["p"]}
+    assert names.isdisjoint({"email", "phone", "card", "cn_id", "iban", "ip"})  # no token-kind entities
     vault = [r["p"] for r in rows if "ciphertext" in r["p"]]
     held = {t for r in rows for s in _strings(r["p"]) for t in tokens_in(s)}
     assert {v["token"] for v in vault} == held and len(held) >= 8
