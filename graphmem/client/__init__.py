@@ -9,6 +9,7 @@ base URL and key in.
 from graphmem.client._clients import AsyncGraphMemClient, GraphMemClient
 from graphmem.client._core import DEFAULT_TIMEOUT_S, Call, RetryPolicy, error_from, retry_after_s
 from graphmem.client.models import CypherResult, EpisodeDetail, GroupSummary, SessionTurn, Timeline
+from graphmem.models.browse import EpisodeItem, EpisodePage, SessionDigest, SessionPage, SessionSummary
 
 __all__ = [
     "DEFAULT_TIMEOUT_S",
@@ -16,9 +17,14 @@ __all__ = [
     "Call",
     "CypherResult",
     "EpisodeDetail",
+    "EpisodeItem",
+    "EpisodePage",
     "GraphMemClient",
     "GroupSummary",
     "RetryPolicy",
+    "SessionDigest",
+    "SessionPage",
+    "SessionSummary",
     "SessionTurn",
     "Timeline",
     "error_from",

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
+from datetime import datetime
 from types import TracebackType
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from typing import Any, Concatenate, Literal, ParamSpec, TypeVar
 
 import httpx
 
 from graphmem.client import operations as ops
 from graphmem.client._core import DEFAULT_TIMEOUT_S, Call, RetryPolicy, parsed, request_kwargs
+from graphmem.models.browse import EpisodeItem, SessionSummary
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -113,11 +115,60 @@ class GraphMemClient:
     timeline = _sync(ops.timeline)
     get_episode = _sync(ops.get_episode)
     session_episodes = _sync(ops.session_episodes)
+    list_sessions = _sync(ops.list_sessions)
+    list_episodes = _sync(ops.list_episodes)
+    session_digest = _sync(ops.session_digest)
+    export_group = _sync(ops.export_group)
+    import_records = _sync(ops.import_records)
     list_groups = _sync(ops.list_groups)
     forget_episode = _sync(ops.forget_episode)
     forget_group = _sync(ops.forget_group)
     cypher = _sync(ops.cypher)
     ready = _sync(ops.ready)
+
+    # every page of a list, item by item (the next page is fetched when the last one is used up)
+    def iter_sessions(
+        self, group: str, *, page_size: int = 100, timeout: float | None = None
+    ) -> Iterator[SessionSummary]:
+        """Every session of the group, in id order, ``page_size`` per request."""
+        cursor: str | None = None
+        while True:
+            page = self.list_sessions(group, cursor=cursor, limit=page_size, timeout=timeout)
+            yield from page.sessions
+            if not page.has_more:
+                return
+            cursor = page.next_cursor
+
+    def iter_episodes(
+        self,
+        group: str,
+        *,
+        session_id: str | None = None,
+        speaker: str | None = None,
+        start: datetime | None = None,
+        end: datetime | None = None,
+        order: Literal["asc", "desc"] = "asc",
+        page_size: int = 100,
+        timeout: float | None = None,
+    ) -> Iterator[EpisodeItem]:
+        """Every episode that ``list_episodes`` with these filters pages through."""
+        cursor: str | None = None
+        while True:
+            page = self.list_episodes(
+                group,
+                session_id=session_id,
+                speaker=speaker,
+                start=start,
+                end=end,
+                order=order,
+                cursor=cursor,
+                limit=page_size,
+                timeout=timeout,
+            )
+            yield from page.episodes
+            if not page.has_more:
+                return
+            cursor = page.next_cursor
 
 
 class AsyncGraphMemClient:
@@ -180,8 +231,58 @@ class AsyncGraphMemClient:
     timeline = _async(ops.timeline)
     get_episode = _async(ops.get_episode)
     session_episodes = _async(ops.session_episodes)
+    list_sessions = _async(ops.list_sessions)
+    list_episodes = _async(ops.list_episodes)
+    session_digest = _async(ops.session_digest)
+    export_group = _async(ops.export_group)
+    import_records = _async(ops.import_records)
     list_groups = _async(ops.list_groups)
     forget_episode = _async(ops.forget_episode)
     forget_group = _async(ops.forget_group)
     cypher = _async(ops.cypher)
     ready = _async(ops.ready)
+
+    async def iter_sessions(
+        self, group: str, *, page_size: int = 100, timeout: float | None = None
+    ) -> AsyncIterator[SessionSummary]:
+        """Every session of the group, in id order, ``page_size`` per request."""
+        cursor: str | None = None
+        while True:
+            page = await self.list_sessions(group, cursor=cursor, limit=page_size, timeout=timeout)
+            for session in page.sessions:
+                yield session
+            if not page.has_more:
+                return
+            cursor = page.next_cursor
+
+    async def iter_episodes(
+        self,
+        group: str,
+        *,
+        session_id: str | None = None,
+        speaker: str | None = None,
+        start: datetime | None = None,
+        end: datetime | None = None,
+        order: Literal["asc", "desc"] = "asc",
+        page_size: int = 100,
+        timeout: float | None = None,
+    ) -> AsyncIterator[EpisodeItem]:
+        """Every episode that ``list_episodes`` with these filters pages through."""
+        cursor: str | None = None
+        while True:
+            page = await self.list_episodes(
+                group,
+                session_id=session_id,
+                speaker=speaker,
+                start=start,
+                end=end,
+                order=order,
+                cursor=cursor,
+                limit=page_size,
+                timeout=timeout,
+            )
+            for item in page.episodes:
+                yield item
+            if not page.has_more:
+                return
+            cursor = page.next_cursor

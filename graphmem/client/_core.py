@@ -43,7 +43,8 @@ CODE_BY_STATUS = {
 
 @dataclass(frozen=True)
 class Call(Generic[T]):
-    """One request: method, path, query, body and headers; ``parse`` reads the JSON answer."""
+    """One request: method, path, query, body (JSON, or raw ``content``) and headers; ``parse``
+    reads the JSON answer (the answer's text when ``raw``, for JSONL)."""
 
     method: str
     path: str
@@ -53,6 +54,8 @@ class Call(Generic[T]):
     headers: dict[str, str] = field(default_factory=dict)
     idempotent: bool = False
     timeout: float | None = None
+    content: bytes | None = None
+    raw: bool = False
 
 
 @dataclass(frozen=True)
@@ -140,10 +143,14 @@ def request_kwargs(call: Call[Any], default_timeout: float) -> dict[str, Any]:
     }
     if call.body is not None:
         kwargs["json"] = call.body
+    elif call.content is not None:
+        kwargs["content"] = call.content
     return kwargs
 
 
 def parsed(call: Call[T], response: httpx.Response) -> T:
     if response.status_code >= 400:
         raise error_from(response)
+    if call.raw:
+        return call.parse(response.text)
     return call.parse(response.json() if response.content else None)

@@ -6,6 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from graphmem.models.browse import SessionTurn
 from graphmem.models.entity import EntityRecord
 from graphmem.models.episode import EpisodeRecord
 from graphmem.models.fact import FactRecord
@@ -21,16 +22,14 @@ class EpisodeDetail(BaseModel):
     facts: list[FactRecord]
 
 
-class SessionTurn(BaseModel):
-    episode: EpisodeRecord
-    facts: list[FactRecord] = []
-
-
 class GroupSummary(BaseModel):
     group_id: str
     episodes: int = 0
     facts: int = 0
     entities: int = 0
+
+
+__all__ = ["CypherResult", "EpisodeDetail", "GroupSummary", "SessionTurn", "Timeline"]
 
 
 class CypherResult(BaseModel):

@@ -7,7 +7,8 @@ server returns (``IngestResult``, ``SearchResult``, ``FactRecord``...).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import json
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, Literal
 from urllib.parse import quote
@@ -17,10 +18,11 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from graphmem.client._core import Call
 from graphmem.client.models import CypherResult, EpisodeDetail, GroupSummary, SessionTurn, Timeline
 from graphmem.errors import InvalidInput
+from graphmem.models.browse import EpisodePage, SessionDigest, SessionPage
 from graphmem.models.entity import EntityRecord
 from graphmem.models.episode import EpisodeIn, IngestResult
 from graphmem.models.fact import FactIn, FactRecord
-from graphmem.models.lifecycle import ForgetReport
+from graphmem.models.lifecycle import ForgetReport, ImportReport
 from graphmem.models.search import SearchRequest, SearchResult
 
 EpisodeLike = EpisodeIn | Mapping[str, Any]
@@ -258,6 +260,122 @@ def session_episodes(
         f"{_group(group)}/sessions/{_seg(session_id)}/episodes",
         _list_of(SessionTurn, "turns"),
         params={"last_n": last_n},
+        idempotent=True,
+        timeout=timeout,
+    )
+
+
+def list_sessions(
+    group: str, *, cursor: str | None = None, limit: int = 100, timeout: float | None = None
+) -> Call[SessionPage]:
+    """One page of the group's sessions in id order (``iter_sessions`` walks every page)."""
+    return Call(
+        "GET",
+        f"{_group(group)}/sessions",
+        SessionPage.model_validate,
+        params={"cursor": cursor, "limit": limit},
+        idempotent=True,
+        timeout=timeout,
+    )
+
+
+def list_episodes(
+    group: str,
+    *,
+    session_id: str | None = None,
+    speaker: str | None = None,
+    start: datetime | None = None,
+    end: datetime | None = None,
+    order: Literal["asc", "desc"] = "asc",
+    cursor: str | None = None,
+    limit: int = 100,
+    timeout: float | None = None,
+) -> Call[EpisodePage]:
+    """One page of the group's episodes by reference time, ``start <= reference_time < end`` (the
+    API's ``from``/``to``), of one session and/or speaker when given (``iter_episodes`` walks on)."""
+    params = {
+        "session_id": session_id,
+        "speaker": speaker,
+        "from": _time(start),
+        "to": _time(end),
+        "order": order if order != "asc" else None,
+        "cursor": cursor,
+        "limit": limit,
+    }
+    return Call(
+        "GET",
+        f"{_group(group)}/episodes",
+        EpisodePage.model_validate,
+        params=params,
+        idempotent=True,
+        timeout=timeout,
+    )
+
+
+def session_digest(
+    group: str,
+    session_id: str,
+    *,
+    last_n: int = 10,
+    facts: int = 20,
+    key_turns: int = 3,
+    token_budget: int = 400,
+    timeout: float | None = None,
+) -> Call[SessionDigest]:
+    """A session's current facts, key turns and newest turns, and their text (``context``)."""
+    params = {"last_n": last_n, "facts": facts, "key_turns": key_turns, "token_budget": token_budget}
+    return Call(
+        "GET",
+        f"{_group(group)}/sessions/{_seg(session_id)}/digest",
+        SessionDigest.model_validate,
+        params=params,
+        idempotent=True,
+        timeout=timeout,
+    )
+
+
+def _jsonl(text: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def export_group(
+    group: str, *, since: datetime | None = None, timeout: float | None = None
+) -> Call[list[dict[str, Any]]]:
+    """The group's export records (admin keys), the JSONL of ``graphmem export``, one dict each."""
+    return Call(
+        "GET",
+        f"{_group(group)}/export",
+        _jsonl,
+        params={"since": _time(since)},
+        idempotent=True,
+        timeout=timeout,
+        raw=True,
+    )
+
+
+def import_records(
+    group: str,
+    records: Iterable[Mapping[str, Any]] | str | bytes,
+    *,
+    allow_forgotten: bool = False,
+    timeout: float | None = None,
+) -> Call[ImportReport]:
+    """Import export records (dicts, or the JSONL text) into ``group`` (admin keys). Imports are
+    idempotent, so a lost answer is retried."""
+    if isinstance(records, bytes):
+        content = records
+    elif isinstance(records, str):
+        content = records.encode("utf-8")
+    else:
+        lines = [json.dumps(dict(r), ensure_ascii=False, separators=(",", ":")) for r in records]
+        content = ("\n".join(lines) + "\n").encode("utf-8")
+    return Call(
+        "POST",
+        f"{_group(group)}/import",
+        ImportReport.model_validate,
+        params={"allow_forgotten": "true"} if allow_forgotten else None,
+        headers={"Content-Type": "application/x-ndjson"},
+        content=content,
         idempotent=True,
         timeout=timeout,
     )

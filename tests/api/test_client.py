@@ -9,6 +9,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 import httpx
 import pytest
@@ -165,3 +166,65 @@ async def test_the_async_client_round_trips_too(keyed: Keyed) -> None:
             await memory.get_fact(keyed.group_a, added.facts[0].fact_id)
         ready = await memory.ready()
         assert ready["status"] == "ready"
+
+
+def _seed_sessions(memory: GraphMemClient, group: str) -> None:
+    turns = [
+        ("p1", "Alice", "2024-01-01T09:00:00Z", "I live in Berlin."),
+        ("p1", "Bob", "2024-01-01T09:01:00Z", "Berlin is lovely."),
+        ("p2", "Alice", "2024-02-01T09:00:00Z", "I work at Acme."),
+        ("p3", "Bob", "2024-03-01T09:00:00Z", "I adopted a dog."),
+    ]
+    memory.add_episodes(
+        group,
+        [
+            {"session_id": s, "speaker": who, "reference_time": t, "content": c, "external_id": f"p-{i}"}
+            for i, (s, who, t, c) in enumerate(turns)
+        ],
+    )
+
+
+def test_the_sync_client_pages_sessions_and_episodes_and_reads_a_digest(keyed: Keyed) -> None:
+    group = f"cs-{uuid.uuid4().hex[:10]}"
+    with GraphMemClient(keyed.server.url, api_key=KEYS["admin"]) as memory:
+        try:
+            _seed_sessions(memory, group)
+            first = memory.list_sessions(group, limit=2)
+            assert [s.session_id for s in first.sessions] == ["p1", "p2"] and first.has_more
+            assert [s.session_id for s in memory.iter_sessions(group, page_size=1)] == ["p1", "p2", "p3"]
+            every = [i.episode.external_id for i in memory.iter_episodes(group, page_size=1, order="desc")]
+            assert every == ["p-3", "p-2", "p-1", "p-0"]
+            alice = memory.iter_episodes(group, speaker="Alice", start=datetime(2024, 1, 15, tzinfo=UTC))
+            assert [i.episode.external_id for i in alice] == ["p-2"]
+            digest = memory.session_digest(group, "p1", last_n=1)
+            assert [t.episode.external_id for t in digest.recent] == ["p-1"]
+            assert "Alice lives in Berlin" in [f.statement for f in digest.facts]
+            found = memory.search(group, "where does Alice live?", session={"id": "p1", "last_n": 2})
+            assert found.session is not None and found.context.startswith("Session p1")
+            with pytest.raises(InvalidInput):
+                memory.list_episodes(group, cursor=first.next_cursor)  # a sessions cursor
+            exported = memory.export_group(group)
+            assert exported[0]["type"] == "header" and exported[0]["group_id"] == group
+            copy = f"{group}-copy"
+            report = memory.import_records(copy, exported)
+            assert report.groups == [copy] and report.nodes == sum(r["type"] == "node" for r in exported)
+            assert [s.session_id for s in memory.iter_sessions(copy)] == ["p1", "p2", "p3"]
+        finally:
+            for g in (group, f"{group}-copy"):
+                memory.forget_group(g, purge_tombstones=True)
+
+
+async def test_the_async_client_iterates_pages_and_refuses_other_groups(keyed: Keyed) -> None:
+    with GraphMemClient(keyed.server.url, api_key=KEYS["agent_a"]) as sync:
+        _seed_sessions(sync, keyed.group_a)
+    async with AsyncGraphMemClient(keyed.server.url, api_key=KEYS["agent_a"]) as memory:
+        sessions = [s.session_id async for s in memory.iter_sessions(keyed.group_a, page_size=1)]
+        assert {"p1", "p2", "p3"} <= set(sessions) and sessions == sorted(sessions)
+        p1 = [i.episode.external_id async for i in memory.iter_episodes(keyed.group_a, session_id="p1")]
+        assert p1 == ["p-0", "p-1"]
+        with pytest.raises(Forbidden):
+            await memory.list_sessions(keyed.group_b)
+        with pytest.raises(Forbidden):
+            await memory.export_group(keyed.group_a)  # agent keys: no export
+        with pytest.raises(Forbidden):
+            [i async for i in memory.iter_episodes(keyed.group_b)]
