@@ -26,6 +26,7 @@ from api.schemas.facts import FactPatch
 from graphmem.config import Settings
 from graphmem.errors import GraphMemError, InvalidInput, StoreUnavailable
 from graphmem.memory import GraphMemory
+from graphmem.models.browse import SessionDigest, SessionWindow
 from graphmem.models.common import UtcDatetime
 from graphmem.models.episode import EpisodeIn
 from graphmem.models.fact import FactRecord
@@ -149,6 +150,29 @@ def fact_brief(fact: FactRecord) -> dict[str, Any]:
     }
 
 
+def digest_brief(digest: SessionDigest) -> dict[str, Any]:
+    """A session digest as an agent reads it: sizes and times, facts and turns by id and text."""
+
+    def turn(episode: Any) -> dict[str, Any]:
+        return {
+            "id": episode.id,
+            "speaker": episode.speaker,
+            "reference_time": episode.reference_time,
+            "content": episode.content,
+        }
+
+    return {
+        "group_id": digest.group_id,
+        "session_id": digest.session_id,
+        "episodes": digest.episodes,
+        "first_at": digest.first_at,
+        "last_at": digest.last_at,
+        "facts": [{"id": f.id, "statement": f.statement, "version": f.version} for f in digest.facts],
+        "key_turns": [turn(t.episode) for t in digest.key_turns],
+        "recent": [turn(t.episode) for t in digest.recent],
+    }
+
+
 def jsonable(value: Any) -> Any:
     """Datetimes as ISO 8601 strings, everything else as JSON has it."""
     return json.loads(
@@ -184,12 +208,28 @@ def register_tools(server: MCPServer[Any], env: ToolEnv) -> None:
             list[str] | None,
             Field(max_length=20, description="Search these groups together instead (each the key's)."),
         ] = None,
+        session_id: Annotated[
+            str | None,
+            Field(min_length=1, max_length=200, description="Also this session's digest (short-term)."),
+        ] = None,
+        last_n: Annotated[int, Field(ge=0, le=100, description="The session's newest turns to add.")] = 10,
     ) -> dict[str, Any]:
         """Hybrid search of the group's memory. Returns `context` (a text block within
-        token_budget, ready for a prompt) and the ranked facts and episodes with their ids."""
+        token_budget, ready for a prompt) and the ranked facts and episodes with their ids. With
+        session_id, `session` holds that session's facts and newest turns too (its text opens
+        `context`; with groups, the session of the first group): short-term and long-term memory
+        in one call."""
         principal = env.caller("search_memory")
+        window = SessionWindow(id=session_id, last_n=last_n) if session_id else None
+        if window is not None and groups:  # several groups: the session is read from the first
+            window = window.model_copy(update={"group_id": groups[0]})
         request = SearchRequest(
-            query=query, k=k, as_of=as_of, include_history=include_history, token_budget=token_budget
+            query=query,
+            k=k,
+            as_of=as_of,
+            include_history=include_history,
+            token_budget=token_budget,
+            session=window,
         )
         if groups:
             if group_id is not None:
@@ -221,6 +261,7 @@ def register_tools(server: MCPServer[Any], env: ToolEnv) -> None:
                 "entities": [
                     {"id": h.id, "name": h.entity.name, "kind": h.entity.kind} for h in result.entities
                 ],
+                **({"session": digest_brief(result.session)} if result.session is not None else {}),
             }
         )
 

@@ -134,6 +134,11 @@ async def test_conversation_end_to_end(memory: GraphMemory, settings: Settings, 
 
         turns = await ok(client, "recent_episodes", session_id="chat-1", last_n=1)
         assert [t["external_id"] for t in turns["turns"]] == ["turn-2"]
+        both = await ok(
+            client, "search_memory", query="where does Alice live?", session_id="chat-1", last_n=1
+        )
+        assert [t["content"] for t in both["session"]["recent"]] == ["I moved to Paris."]
+        assert both["context"].startswith("Session chat-1 (2 turns") and both["facts"]
     await memory.forget_group(group)
 
 
@@ -186,6 +191,8 @@ async def test_a_key_for_group_a_gets_nothing_of_group_b_through_any_tool(served
         ("get_entity_timeline", {"name": "Zoltan", "group_id": g}),
         ("get_fact", {"fact_id": b_fact, "group_id": g}),
         ("recent_episodes", {"session_id": "b-chat", "group_id": g}),
+        ("search_memory", {"query": "Zoltan", "session_id": "b-chat", "group_id": g}),
+        ("search_memory", {"query": "Zoltan", "session_id": "b-chat", "groups": [g]}),
         ("correct_fact", {"fact_id": b_fact, "expected_version": 1, "value": "x", "group_id": g}),
         ("forget_episode", {"episode_id": b_episode, "group_id": g}),
         ("forget_group", {"group_id": g}),
@@ -198,6 +205,7 @@ async def test_a_key_for_group_a_gets_nothing_of_group_b_through_any_tool(served
         ("get_entity_timeline", {"name": "Zoltan"}),
         ("get_fact", {"fact_id": b_fact}),
         ("recent_episodes", {"session_id": "b-chat"}),
+        ("search_memory", {"query": "Zoltan", "session_id": "b-chat"}),
         ("correct_fact", {"fact_id": b_fact, "expected_version": 1, "value": "x"}),
         ("forget_episode", {"episode_id": b_episode}),
     ]
@@ -205,11 +213,16 @@ async def test_a_key_for_group_a_gets_nothing_of_group_b_through_any_tool(served
         for tool, arguments in probes:
             body = await call(agent_a, tool, **arguments)
             # what the answer says beyond echoing the call (the error's details, the session asked for)
-            answer = text_of({k: v for k, v in body.items() if k not in {"details", "session_id"}})
+            shown = {k: v for k, v in body.items() if k not in {"details", "session_id", "session"}}
+            if isinstance(body.get("session"), dict):  # the digest, without the session id asked for
+                shown["session"] = {k: v for k, v in body["session"].items() if k != "session_id"}
+            answer = text_of(shown)
             leaked = [s for s in secrets if s in answer]
             assert not leaked, (tool, arguments, body)
             if tool == "search_memory" and not body.get("is_error"):
                 assert body["group_id"] == served.group_a  # A's own hits only (no B word above)
+                if "session_id" in arguments:
+                    assert body["session"]["episodes"] == 0 and body["session"]["recent"] == []
             elif tool == "recent_episodes" and not body.get("is_error"):
                 assert body["group_id"] == served.group_a and body["turns"] == []
             else:
