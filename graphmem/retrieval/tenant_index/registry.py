@@ -6,8 +6,9 @@ changes with ``rev`` = that value, so nodes with ``rev`` above the index's ``seq
 it has not seen; deletions and bulk rewrites set ``reset_seq``, which rebuilds the index. A search
 therefore sees every write acknowledged before it began, from any process.
 
-Small tenants (``sync_limit`` nodes) load on their first search; bigger ones load in the
-background while searches use the Neo4j channels; the least recently used indexes are dropped past
+Every load runs as a background task, never under the tenant's lock: a small tenant's first search
+(``sync_limit`` nodes) waits for it, a bigger one's is answered by the Neo4j source (the same
+ranking: ``retrieval.sources``) while it loads; the least recently used indexes are dropped past
 ``max_nodes`` nodes or ``max_bytes`` bytes in all (``tenant_index.memory``'s estimate), and a tenant
 whose index alone would not fit the byte budget is searched in Neo4j. A load reads each label's
 pages as columns (``snapshot.load_columns``: one record a page). A stale index keeps serving while its replacement builds: its hits are
@@ -60,7 +61,11 @@ class TenantIndexes:
     @asynccontextmanager
     async def acquire(self, group_id: str, state: GroupState | None) -> AsyncIterator[TenantIndex | None]:
         """The tenant's index, current as of ``state`` and locked against updates while held; None
-        when the tenant has no index (yet): search Neo4j directly."""
+        when the tenant has no index (yet): search Neo4j directly. The lock is held while the index
+        catches up with the change feed (awaited reads of what changed since its revision) and
+        while the caller uses it; a load or reload never runs under it: it is a background task,
+        which a tenant of up to ``sync_limit`` nodes waits for here, before the lock is taken."""
+        await self._await_small_build(group_id, state)
         lock = self.locks.setdefault(group_id, asyncio.Lock())
         async with lock:
             index = await self._current(group_id, state)
@@ -94,6 +99,18 @@ class TenantIndexes:
             task.cancel()
         await asyncio.gather(*self.builds.values(), return_exceptions=True)
 
+    async def _await_small_build(self, group_id: str, state: GroupState | None) -> None:
+        """Start the (re)load a small tenant needs and wait for it, outside the tenant's lock."""
+        if state is None or not self._fits(state) or _nodes(state) > self.sync_limit:
+            return
+        index = self.entries.get(group_id)
+        if index is not None and not index.stale and not _reset(index, state):
+            return
+        self._build_later(group_id, state)
+        build = self.builds.get(group_id)
+        if build is not None:
+            await asyncio.shield(build)
+
     # --- internals (the tenant's lock is held) -----------------------------------------------
     async def _current(self, group_id: str, state: GroupState | None) -> TenantIndex | None:
         if state is None:
@@ -104,20 +121,12 @@ class TenantIndexes:
             self.drop(group_id)
             index = None
         if index is not None and (index.stale or _reset(index, state)):
-            index.stale = True
-            if _nodes(state) <= self.sync_limit:
-                index = await self._build(group_id, state)
-                self._install(index)
-            else:
-                self._build_later(group_id, state)
+            index.stale = True  # it keeps serving (hits are re-checked in Neo4j) until replaced
+            self._build_later(group_id, state)
         if index is None:
-            if not self._fits(state):
-                return None
-            if _nodes(state) > self.sync_limit:
+            if self._fits(state):
                 self._build_later(group_id, state)
-                return None
-            index = await self._build(group_id, state)
-            self._install(index)
+            return None
         if state.seq > index.seq:
             before = index.size
             await self._catch_up(index, state.seq)
