@@ -23,7 +23,9 @@ scopes_router = APIRouter(prefix="/v1", tags=["search"])
     description=(
         "BM25, vector and graph channels, fused (reciprocal rank) and reranked. Returns facts, "
         "episodes and entities with provenance and per-channel scores, and a `context` block "
-        "within `token_budget`. Default view: current facts; `as_of` and `include_history` change it. "
+        "within `token_budget`. Default view: current facts; `as_of` and `include_history` change it, "
+        "and `since`/`until` keep the hits whose time meets [since, until) (an episode's reference "
+        "time, a fact's valid interval; `until` must be after `since`, else 422 `invalid_time_range`). "
         "`recipe` picks a preset (unknown names get 422)."
     ),
     response_model=SearchResponse,

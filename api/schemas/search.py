@@ -10,7 +10,10 @@ from graphmem.models.search import SearchRequest, SearchResult
 
 class SearchBody(SearchRequest):
     """Hybrid search (BM25 + vector + graph, fused and reranked). ``as_of`` asks what was true at a
-    time; ``include_history`` adds superseded and ended facts; ``token_budget`` bounds ``context``."""
+    time; ``include_history`` adds superseded and ended facts; ``since``/``until`` keep the hits
+    whose time meets the range [since, until) (an episode's reference time, a fact's valid
+    interval; without ``as_of``, ended facts true in the range count); ``token_budget`` bounds
+    ``context``."""
 
     model_config = ConfigDict(
         extra="forbid",
@@ -18,6 +21,11 @@ class SearchBody(SearchRequest):
             "examples": [
                 {"query": "where does alice live?", "k": 5},
                 {"query": "alice's employer", "as_of": "2024-06-01T00:00:00Z", "include_history": True},
+                {
+                    "query": "what did alice do",
+                    "since": "2024-03-01T00:00:00Z",
+                    "until": "2024-04-01T00:00:00Z",
+                },
             ]
         },
     )
