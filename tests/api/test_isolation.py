@@ -13,16 +13,27 @@ import uuid
 from dataclasses import dataclass
 
 import httpx
+import pytest
 
-from tests.api.conftest import Api, Seeded, seed
+from graphmem.client import AsyncGraphMemClient
+from graphmem.errors import Forbidden
+from tests.api.conftest import KEYS, Api, Seeded, seed
 
+B_SESSION = "zoltan-chat"
+ADMIN_ONLY = ("/export", "/import")
 B_EPISODES = {
     "episodes": [
-        {"content": "Zoltan lives in Quito.", "reference_time": "2024-01-01T00:00:00Z", "speaker": "zoltan"},
+        {
+            "content": "Zoltan lives in Quito.",
+            "reference_time": "2024-01-01T00:00:00Z",
+            "speaker": "zoltan",
+            "session_id": B_SESSION,
+        },
         {
             "content": "Zoltan works at Quasarcorp.",
             "reference_time": "2024-02-01T00:00:00Z",
             "speaker": "zoltan",
+            "session_id": B_SESSION,
         },
     ]
 }
@@ -77,6 +88,14 @@ def routes(group: str, t: Tenant) -> list[tuple[str, str, dict[str, object]]]:
         ("GET", f"{base}/entities", {"params": {"name": "Zoltan"}}),
         ("GET", f"{base}/entities/{t.entity_id}", {}),
         ("GET", f"{base}/entities/{t.entity_id}/timeline", {}),
+        ("GET", f"{base}/sessions", {}),
+        ("GET", f"{base}/sessions/{B_SESSION}/episodes", {}),
+        ("GET", f"{base}/sessions/{B_SESSION}/digest", {}),
+        ("GET", f"{base}/episodes", {}),
+        ("GET", f"{base}/episodes", {"params": {"session_id": B_SESSION, "speaker": "zoltan"}}),
+        ("POST", f"{base}/search", {"json": {"query": "Zoltan", "session": {"id": B_SESSION, "last_n": 5}}}),
+        ("GET", f"{base}/export", {}),
+        ("POST", f"{base}/import", {"content": b'{"type": "header"}'}),
         ("DELETE", base, {}),
     ]
 
@@ -112,7 +131,8 @@ async def test_group_b_ids_under_group_a_are_404_or_invisible(api: Api) -> None:
         if method == "DELETE" and url == f"/v1/groups/{api.group_a}":
             continue  # agent keys may not forget groups (403), covered above
         r = await api.call("agent_a", method, url, **kwargs)  # type: ignore[arg-type]
-        assert r.status_code in (200, 201, 404), (method, url, r.text)
+        allowed = (403,) if url.endswith(ADMIN_ONLY) else (200, 201, 404)
+        assert r.status_code in allowed, (method, url, r.text)
         assert not _leaks(r, (*B_WORDS, b.episode_id, b.fact_id, b.entity_id)), (method, url)
     assert await _b_state(api) == before
 
@@ -123,6 +143,8 @@ def _expected(who: str, method: str, url: str, group: str, api: Api) -> set[int]
     allowed = {"agent_a": {api.group_a}, "agent_b": {api.group_b}}.get(who)
     if allowed is not None and group not in allowed:
         return {403}
+    if url.endswith(ADMIN_ONLY):
+        return {403}  # export and import: admin keys only
     if who == "analyst" and method != "GET" and not url.endswith("/search"):
         return {403}
     return {200, 201, 404, 409, 422}
@@ -187,3 +209,64 @@ def _leaks(r: httpx.Response, secrets: tuple[str, ...]) -> list[str]:
     text = json.dumps(body, ensure_ascii=False)
     asked = urllib.parse.unquote(str(r.request.url))
     return [s for s in secrets if s in text and s not in asked]
+
+
+async def test_the_lists_and_several_group_search_show_nothing_of_b(api: Api) -> None:
+    """The routes without a group in the path: /v1/groups and /v1/search never reach past the key."""
+    await seed(api, api.group_a, who="agent_a")
+    b = await _seed_b(api)
+    groups = await api.call("agent_a", "GET", "/v1/groups")
+    assert [g["group_id"] for g in groups.json()["groups"]] == [api.group_a]
+    bodies = [
+        {"query": "Zoltan Quito", "groups": [b.group]},
+        {"query": "Zoltan Quito", "groups": [api.group_a, b.group]},
+        {"query": "Zoltan Quito", "session": {"id": B_SESSION, "group_id": b.group}},
+        {"query": "Zoltan Quito", "groups": [api.group_a, b.group], "session": {"id": B_SESSION}},
+    ]
+    for body in bodies:
+        r = await api.call("agent_a", "POST", "/v1/search", json=body)
+        assert r.status_code in (403, 422), (body, r.text)
+        assert not _leaks(r, (*B_WORDS, b.episode_id, b.fact_id, b.entity_id)), body
+    own = await api.call(
+        "agent_a", "POST", "/v1/search", json={"query": "Zoltan Quito", "session": {"id": B_SESSION}}
+    )
+    assert own.status_code == 200 and own.json()["session"]["episodes"] == 0
+    assert not _leaks(own, (*B_WORDS, b.group, b.episode_id, b.fact_id, b.entity_id))
+
+
+async def test_the_client_gets_nothing_of_b_through_any_method(api: Api) -> None:
+    """Every graphmem.client method pointed at B (group, session, ids) with A's key: Forbidden."""
+    b = await _seed_b(api)
+    transport = httpx.ASGITransport(app=api.app)
+    async with AsyncGraphMemClient("http://test", api_key=KEYS["agent_a"], transport=transport) as client:
+        g = b.group
+        calls = [
+            client.search(g, "Zoltan", session={"id": B_SESSION}),
+            client.search_groups("Zoltan", [api.group_a, g]),
+            client.get_fact(g, b.fact_id),
+            client.list_facts(g),
+            client.find_entities(g, "Zoltan"),
+            client.get_entity(g, b.entity_id),
+            client.timeline(g, b.entity_id),
+            client.get_episode(g, b.episode_id),
+            client.session_episodes(g, B_SESSION),
+            client.list_sessions(g),
+            client.list_episodes(g, session_id=B_SESSION),
+            client.session_digest(g, B_SESSION),
+            client.export_group(g),
+            client.import_records(g, [{"type": "header"}]),
+            client.add_episodes(
+                g, [{"content": "Mallory was here.", "reference_time": "2024-01-01T00:00:00Z"}]
+            ),
+            client.forget_episode(g, b.episode_id),
+            client.forget_group(g),
+        ]
+        for pending in calls:
+            with pytest.raises(Forbidden) as caught:
+                await pending
+            assert not any(w in str(caught.value) for w in B_WORDS)
+        iterations = [client.iter_sessions(g), client.iter_episodes(g, speaker="zoltan")]
+        for iterator in iterations:
+            with pytest.raises(Forbidden):
+                [item async for item in iterator]  # type: ignore[attr-defined]
+        assert [s.group_id for s in await client.list_groups()] == []  # A holds nothing yet
