@@ -68,13 +68,13 @@ def load(path: str | Path, *, group_prefix: str, limit: int | None = None) -> Da
     by_group = {h.group_id: h for h in wanted}
     rejected = 0
     for item in open_source(path, "longmemeval", group=group_prefix):
-        haystack = by_group.get(item.group_id)
-        if haystack is None:
+        owner = by_group.get(item.group_id)
+        if owner is None:
             continue
         if item.episode is None:
             rejected += 1
         else:
-            haystack.episodes.append(item.episode)
+            owner.episodes.append(item.episode)
     return Dataset(wanted, skipped, rejected)
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from eval import locomo, locomo_data, longmemeval, longmemeval_data
+from eval.ingest_setup import eval_ingest
 from eval.retrievers import BM25Retriever, Log, config_retriever, forget, ingest
 from graphmem.config import Settings
 from graphmem.memory import GraphMemory
@@ -40,6 +41,8 @@ class SelectOptions:
     batch: int = 200
     ks: tuple[int, ...] = (1, 5, 10)
     only: list[str] | None = None  # candidate names to try (default: all)
+    embed_cache: Path | None = None  # eval.embed_cache: embed each distinct text once across runs
+    facts: bool = True  # False: ingest without fact extraction (eval.ingest_setup.NoFacts)
 
 
 @dataclass
@@ -132,7 +135,8 @@ async def select(
     lme = longmemeval_data.load(opts.longmemeval, group_prefix=f"{opts.prefix}-lme", limit=opts.lme_limit)
     groups = locomo.corpora(loco) + longmemeval.corpora(lme)
     log(f"{loco.n_questions} LoCoMo QA, {lme.n_questions} LongMemEval questions, {len(groups)} groups")
-    await ingest(memory, groups, opts.batch, log)
+    with eval_ingest(memory, embed_cache=opts.embed_cache, facts=opts.facts):
+        await ingest(memory, groups, opts.batch, log)
     try:
         bm25 = BM25Retriever.build(groups)
         baseline = Scores(
@@ -159,6 +163,7 @@ async def select(
         "baselines": [s.row(opts.ks) for s in (baseline, *singles.values())],
         "candidates": [s.row(opts.ks) for s in tried],
         "chosen": chosen.name,
+        "facts": opts.facts,
     }
 
 

@@ -25,6 +25,13 @@ _FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
 @click.option("--only", default=None, help="Only these candidates (comma-separated names).")
 @click.option("--forget", "drop", is_flag=True, help="Remove the groups afterwards (default: keep them).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None, help="Write here.")
+@click.option(
+    "--embed-cache",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Keep the turns' embeddings in this directory and reuse them (eval.embed_cache).",
+)
+@click.option("--no-facts", "no_facts", is_flag=True, help="Ingest without fact extraction (episodes only).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object last.")
 @guarded
 def recipes(
@@ -37,6 +44,8 @@ def recipes(
     only: str | None,
     drop: bool,
     out: Path | None,
+    embed_cache: Path | None,
+    no_facts: bool,
     as_json: bool,
 ) -> None:
     """Every candidate recipe side by side on both datasets, and the one chosen.
@@ -57,6 +66,8 @@ def recipes(
         prefix=prefix,
         keep=not drop,
         only=[c.strip() for c in only.split(",")] if only else None,
+        embed_cache=embed_cache,
+        facts=not no_facts,
     )
 
     async def work(memory: Any, cfg: Any, log: Any) -> Any:
