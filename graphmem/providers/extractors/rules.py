@@ -43,6 +43,7 @@ from graphmem.providers.extractors.rules_en_gates import (
 )
 from graphmem.providers.extractors.rules_en_objects import NOT_NAMES, leading_name
 from graphmem.providers.extractors.rules_en_parse import Speakers, parse_claims
+from graphmem.providers.extractors.rules_en_repair import find_repair, fits
 from graphmem.providers.extractors.rules_zh import parse_zh, zh_entities
 from graphmem.providers.extractors.timeparse import TimeMatch, find_times
 
@@ -212,10 +213,9 @@ def _same_moment_corrections(facts: list[ExtractedFact]) -> list[ExtractedFact]:
 def _parse_english(text: str, doc: Doc | None, speakers: Speakers, future: bool) -> ParsedSentence:
     """The phrasing rules' claims, kept when the parse agrees with their subject, plus the parse's
     own claims about what the rules did not cover (events, open predicates)."""
-    fix = _INLINE_FIX.search(text)
-    if fix is not None and fix.start() == 0:  # "Sorry, I mean Lyon." after "I live in Paris."
-        value = _ARTICLE.sub("", fix.group("fix").strip())
-        return ParsedSentence(claims=[Claim("", value, from_context=True)], correction=True)
+    fix = find_repair(text)
+    if fix is not None and fix.start == 0:  # "Sorry, I mean Lyon." after "I live in Paris."
+        return ParsedSentence(claims=[Claim("", fix.value, from_context=True)], correction=True)
     if fix is None and not can_hold_claim(text):  # "Hey Mel!", "That's awesome!": nothing to parse
         return ParsedSentence(claims=[])
     parsed = parse_en(text)
@@ -225,26 +225,17 @@ def _parse_english(text: str, doc: Doc | None, speakers: Speakers, future: bool)
         if not parsed.correction:  # a correction's target is the rules' claim
             parsed.claims.extend(new_claims(parsed.claims, parse_claims(doc, speakers)))
     if fix is not None:
-        _apply_inline_fix(parsed, text[: fix.start()], fix.group("fix"))
+        _apply_inline_fix(parsed, text[: fix.start], fix.value)
     return parsed
 
 
-# "X, sorry, I mean Y" / "X, oops, I meant Y" / "X, or rather Y": Y replaces X in the same breath
-_INLINE_FIX = re.compile(
-    r"(?:^|,?\s+|,)(?:(?:sorry|oops|no|wait|er|um|uh|whoops)[,!]?\s+)*"
-    r"(?:i mean|i meant(?: to say)?|or rather)[,:]?\s+(?P<fix>(?:(?:an?|the)\s+)?[^\s,;!?.]+(?:\s+[^\s,;!?.]+){0,3})"
-    r"[\s.!]*$",
-    re.IGNORECASE,
-)
-_ARTICLE = re.compile(r"^(?:an?|the)\s+", re.IGNORECASE)
-
-
-def _apply_inline_fix(parsed: ParsedSentence, before: str, fix: str) -> None:
-    """The last claim whose value is in ``before`` takes the fixed value; the wrong one is gone."""
-    value = _ARTICLE.sub("", fix.strip())
+def _apply_inline_fix(parsed: ParsedSentence, before: str, value: str) -> None:
+    """The last claim of a functional predicate whose value is in ``before`` takes the repaired
+    value when it fits (``rules_en_repair``); the wrong one is gone."""
     for claim in reversed(parsed.claims):
         if claim.obj and claim.obj.casefold() in before.casefold():
-            claim.obj = value.lower() if claim.predicate == "job_title" else value
+            if lookup(claim.predicate).functional and fits(value, claim.obj):
+                claim.obj = value.lower() if claim.predicate == "job_title" else value
             return
 
 

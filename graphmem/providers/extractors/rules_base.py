@@ -26,6 +26,8 @@ class Claim:
     ``inferred``: this clause alone is a plan or a hedge (source ``inferred``), unlike
     ``ParsedSentence.hedged``, which covers the whole sentence. ``before``: the old value of a change
     stated in the same clause ("moved from X to Y"), dated just before the clause's time.
+    ``framed``: read by a functional-predicate frame of the parse (``rules_en_frames``), which then
+    decides over the phrasing rules' claim about the same value.
     """
 
     predicate: str
@@ -40,6 +42,7 @@ class Claim:
     from_context: bool = False
     inferred: bool = False
     before: bool = False
+    framed: bool = False
 
 
 @dataclass(slots=True)

@@ -115,6 +115,16 @@ def _overlaps(a: str, b: str) -> bool:
     return bool(a and b) and (a in b or b in a)
 
 
+def _same(a: Claim, b: Claim) -> bool:
+    return (a.subject, a.predicate, a.obj.casefold(), a.kind, a.before) == (
+        b.subject,
+        b.predicate,
+        b.obj.casefold(),
+        b.kind,
+        b.before,
+    )
+
+
 def new_claims(rule_claims: list[Claim], parse_claims: list[tuple[Claim, str]]) -> list[Claim]:
     """The parse's claims about clauses the phrasing rules did not read (no rule's object in the
     clause) that repeat neither a rule's predicate nor its object for that subject."""
@@ -122,7 +132,24 @@ def new_claims(rule_claims: list[Claim], parse_claims: list[tuple[Claim, str]]) 
     changes = [c for c, _ in parse_claims if c.before]
     if changes:  # a change naming both values reads the clause better than a phrasing rule
         rule_claims[:] = [c for c in rule_claims if not any(c.predicate == x.predicate for x in changes)]
+    framed = [c for c, _ in parse_claims if c.framed and not any(_same(c, r) for r in rule_claims)]
+    if framed:  # a frame decides the predicate and polarity of the values it read
+        agreed = [c for c in rule_claims if any(f.framed and _same(c, f) for f, _ in parse_claims)]
+        rule_claims[:] = [
+            c
+            for c in rule_claims
+            if c in agreed
+            or not any(
+                c.subject == f.subject and (_overlaps(c.obj, f.obj) or c.predicate == f.predicate)
+                for f in framed
+            )
+        ]
+        for claim in framed:
+            if not any(_same(claim, k) for k in kept):
+                kept.append(claim)
     for claim, clause in parse_claims:
+        if claim.framed:
+            continue
         if any(_overlaps(c.obj, clause) and c.obj.casefold() in clause.casefold() for c in rule_claims):
             continue
         same_subject = [c for c in rule_claims if c.subject == claim.subject]

@@ -41,7 +41,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from graphmem.models.predicates import VOCABULARY
+from graphmem.providers.extractors.en_parse import entity_label
 from graphmem.providers.extractors.rules_base import SPEAKER, Claim
+from graphmem.providers.extractors.rules_en_frames import TAKE_JOB, Hooks, frame_claims
 from graphmem.providers.extractors.rules_en_objects import JOBS, PETS
 
 if TYPE_CHECKING:
@@ -160,7 +162,13 @@ def parse_claims(doc: Doc, speakers: Speakers) -> list[tuple[Claim, str]]:
     for verb in _clause_heads(doc):
         text = clause_text(verb)
         claims.extend((claim, text) for claim in _clause(verb, speakers))
-    return claims
+    # an old value ("I used to be a teacher") is history only before a new one in the sentence
+    return [
+        (c, t)
+        for c, t in claims
+        if not c.before
+        or any(o.predicate == c.predicate and o.subject == c.subject and not o.before for o, _ in claims)
+    ]
 
 
 def clause_text(verb: Token) -> str:
@@ -178,11 +186,16 @@ def _clause_heads(doc: Doc) -> Iterable[Token]:
 
 
 def _clause(verb: Token, speakers: Speakers) -> list[Claim]:
-    if _negated(verb) or _hypothetical(verb) or _question_clause(verb):
+    if _hypothetical(verb) or _question_clause(verb):
         return []
     if verb.dep_ == "ccomp" and _non_factive(verb.head):
         return []
     subject_token = _subject_token(verb)
+    framed = _framed(verb, subject_token, speakers)
+    if framed is not None:
+        return framed
+    if _negated(verb):
+        return []
     if subject_token is None and _dropped_i(verb):  # "Went to a concert last night!"
         return [
             _with(c, SPEAKER, _hedged(verb)) for c in _verb_claims(verb, speakers) if c.predicate != "name"
@@ -204,6 +217,25 @@ def _clause(verb: Token, speakers: Speakers) -> list[Claim]:
     if verb.lemma_ == "be":  # "I am a teacher" is the phrasing rules' job
         return [_with(c, name, inferred) for c in _copula(verb, speakers)]
     return [_with(c, name, inferred) for c in _verb_claims(verb, speakers) if not (c.predicate == "name")]
+
+
+def _framed(verb: Token, subject_token: Token | None, speakers: Speakers) -> list[Claim] | None:
+    """The functional-predicate frames' reading of the clause (``rules_en_frames``), or None."""
+    resolved: tuple[str | None, bool] | None
+    if subject_token is None:
+        resolved = (SPEAKER, True) if _dropped_i(verb) else None
+    else:
+        resolved = _resolve_subject(subject_token, verb, speakers)
+    hooks = Hooks(phrase=lambda t: _phrase(t, speakers), entity=entity_label)
+    name = resolved[0] if resolved is not None else None
+    claims = frame_claims(verb, name, resolved is not None, hooks)
+    if claims is None:
+        return None
+    inferred = _hedged(verb)
+    for claim in claims:
+        claim.inferred = claim.inferred or inferred
+        claim.framed = True
+    return claims
 
 
 def _non_factive(head: Token) -> bool:
@@ -591,7 +623,7 @@ def _employment(
 ) -> list[Claim]:
     """Employment said with other verbs: "began a new role at Pfizer", "took a job as a chef",
     "signed on with Hooli", "transferred to Globex"."""
-    if dobj is not None and dobj.lemma_ in _JOB_NOUNS:
+    if dobj is not None and dobj.lemma_ in _JOB_NOUNS and lemma in TAKE_JOB:  # not "considering a job"
         for prep, obj in _pobjs_of(dobj) + pobjs:
             value = _phrase(obj, speakers)
             if value and prep.lower_ in ("at", "with", "for") and obj.pos_ == "PROPN":

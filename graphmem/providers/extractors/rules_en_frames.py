@@ -1,0 +1,732 @@
+"""Frames for the functional predicates (lives_in, works_at, job_title) read off the dependency tree.
+
+A frame is a class of verbs (lemma sets, the synonym sets below) plus the role its arguments play:
+the destination and the origin of a relocation, the organisation of an employment start or end, the
+role taken. Any verb of the class with its arguments in place gives the fact, whatever the wording:
+
+- **relocation** (``RELOCATE``: move, relocate, emigrate, settle, ...): a destination (to, into,
+  in, over to, back to; through a dwelling: "into a flat in Leeds") is the new ``lives_in``, an
+  origin (from, out of, away from) the old one (asserted just before, ``Claim.before``) or its end
+  when no destination is named. A verb of plain motion (go, head, fly, come, ...) relocates only when
+  the clause says it is for good ("headed to Phoenix for good", "went back to Lima to live").
+- **residence nouns** (home, residence, resident, roots, lease, ...): "call X home", "made X my
+  home", "X has been my home", "a resident of X", "took up residence in X", "put down roots in X";
+  a present perfect of being in a place ("I've been in Chicago for three years").
+- **employment start** (``JOIN``: join, hire, employ, recruit, sign, onboard; ``TAKE_JOB`` + a job
+  noun: got/landed/accepted a job at X; "began working for X"; "be with X", "have been at X",
+  "part of the team at X") and **end** (``LEAVE``: leave, quit, resign, retire, "step down from",
+  "part ways with", "laid off", "let go", "hand in my notice at X"). The organisation may be the
+  grammatical subject: "Google hired me", "Initech let me go", "Adobe brought me on as a designer".
+- **role**: any verb of ``ROLE_VERBS`` + "as" + a job noun ("serve as CFO", "took over as editor",
+  "hired as a data analyst", "retrained as an electrician"); "the role of X"; a copula with a job
+  noun in the present or present perfect ("I'm the head of marketing", "I've been a chef for ten
+  years", "a nurse by profession"); "was made a partner"; promotions; "went from teacher to
+  principal".
+
+Polarity and time: "no longer", "not ... anymore", "stopped" and "quit being" turn the claim into an
+end; a plain negation gives nothing; "used to" gives the old value (``before``) that a later value
+of the same predicate in the sentence replaces; future and progressive change verbs ("I'm moving to
+X", "I'll join Y") are left to the plan rules.
+
+Whether a name after "leave" or "from ... to" is a place or an employer is read from the words around
+it (an organisation suffix, job words, a relocation word), and else from the statistical entity
+recogniser, run only on those sentences (``en_parse.entity_label``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from graphmem.providers.extractors.rules_base import SPEAKER, Claim
+from graphmem.providers.extractors.rules_en_objects import JOBS, ROLES
+
+if TYPE_CHECKING:
+    from spacy.tokens import Token
+
+RELOCATE = frozenset("move relocate emigrate immigrate migrate resettle settle transplant repatriate".split())
+MOTION = frozenset("go head come fly drive travel return get ship run escape".split())
+_DESTINATION = frozenset("to into in over_to back_to out_to down_to up_to across_to onto".split())
+_ORIGIN = frozenset("from out_of away_from".split())
+_FOR_GOOD = frozenset("good permanently permanent".split())
+_DWELLING = frozenset(
+    "home house apartment flat place condo studio loft room dorm townhouse cottage villa "
+    "residence city town country area neighborhood neighbourhood suburb".split()
+)
+_RESIDENCE_NOUNS = frozenset("residence roots home base lease".split())
+_RESIDENCE_VERBS = frozenset("take set put make find establish sign settle rent lease".split())
+
+JOIN = frozenset("join hire employ recruit sign onboard rehire headhunt poach contract".split())
+_HIRING_BY_ORG = frozenset("hire employ recruit rehire headhunt poach bring take sign onboard".split())
+_FIRING_BY_ORG = frozenset("fire lay let sack dismiss terminate release".split())
+TAKE_JOB = frozenset("get land accept take start begin secure score nab snag find have".split())
+JOB_NOUNS = frozenset("job role position internship gig post career contract offer spot".split())
+LEAVE = frozenset("leave quit resign retire depart exit".split())
+_WORK_VERBS = frozenset("work intern volunteer freelance consult teach".split())
+ROLE_VERBS = frozenset(
+    "work start begin serve hire bring take join retrain train qualify act step come return stay "
+    "continue employ sign recruit appoint name elect rehire land get remain".split()
+)
+_ROLE_NOUNS = frozenset("role position job title post".split())
+_ORG_SUFFIX = frozenset(
+    "inc corp corporation ltd llc co company bank group labs technologies systems industries "
+    "enterprises partners solutions studios agency consulting holdings ventures".split()
+)
+_WORK_CONTEXT = frozenset(
+    "job work company employer boss notice position role team office career colleagues coworkers "
+    "hire hired offer salary contract firm".split()
+)
+_HOME_CONTEXT = frozenset(
+    "live home house apartment flat city town country neighborhood neighbourhood rent lease move "
+    "relocate settle".split()
+)
+_ENDING = frozenset({"anymore", "longer"})
+_PAST_TAGS = frozenset({"VBD"})
+
+
+@dataclass(frozen=True, slots=True)
+class Hooks:
+    """What a frame needs from the clause reader (``rules_en_parse``): an object's words, the
+    clause's resolved subject, and the entity label of a name."""
+
+    phrase: Callable[[Token], str | None]
+    entity: Callable[[Token], str]
+
+
+# --------------------------------------------------------------------------- tree helpers
+
+
+def _children(tok: Token, *deps: str) -> list[Token]:
+    return [c for c in tok.children if c.dep_ in deps]
+
+
+def _roles(tok: Token) -> list[tuple[str, Token]]:
+    """(preposition, object) pairs under ``tok``: "out of Boston" is ("out_of", Boston), a
+    conjoined preposition keeps its own ("out of Boston and into Leeds"), "from living in Rome" is
+    ("from", Rome)."""
+    out: list[tuple[str, Token]] = []
+    for p in tok.children:
+        if p.dep_ in ("prep", "dative", "agent") or (p.dep_ == "conj" and p.pos_ == "ADP"):
+            out.extend(_prep_objects(p, p.lower_))
+        elif p.dep_ == "advmod" and p.lower_ in ("back", "over", "out", "down", "up", "away", "across"):
+            out.extend(_prep_objects(p, p.lower_, inner_only=True))
+        elif p.dep_ == "prt" and p.lower_ in ("back", "over", "out", "away"):
+            continue
+    return out
+
+
+def _prep_objects(p: Token, role: str, *, inner_only: bool = False) -> list[tuple[str, Token]]:
+    out: list[tuple[str, Token]] = []
+    for c in p.children:
+        if c.dep_ == "pobj" and not inner_only:
+            out.append((role, c))
+        elif c.dep_ == "prep":  # "out of", "away from", "back to"
+            out.extend(_prep_objects(c, f"{role}_{c.lower_}"))
+        elif c.dep_ == "pcomp" and c.pos_ == "VERB":  # "from living in Rome"
+            out.extend((role, o) for _, o in _roles(c))
+        elif c.dep_ == "conj" and c.pos_ == "ADP":
+            out.extend(_prep_objects(c, c.lower_))
+    return out
+
+
+def _place(tok: Token) -> Token | None:
+    """The named place an object stands for: itself, or the name inside a dwelling ("a flat in
+    Leeds", "our new place in Austin")."""
+    if tok.pos_ == "PROPN":
+        return _name_head(tok)
+    if tok.lemma_.lower() in _DWELLING:
+        for p in _children(tok, "prep"):
+            if p.lower_ in ("in", "at", "on", "near", "of"):
+                for o in _children(p, "pobj"):
+                    if o.pos_ == "PROPN":
+                        return _name_head(o)
+    return None
+
+
+def _name_head(tok: Token) -> Token:
+    """ "Boston" in "Boston , Massachusetts" stays Boston; a name is its own head."""
+    return tok
+
+
+def _tense(verb: Token) -> str:
+    """past | perfect | present | progressive | future | used_to | base."""
+    auxes = _children(verb, "aux", "auxpass")
+    if verb.dep_ == "conj" and not auxes:
+        auxes = _children(verb.head, "aux", "auxpass")
+    words = {a.lower_ for a in auxes}
+    if words & {"will", "'ll", "shall", "wo", "gonna"}:
+        return "future"
+    if verb.dep_ == "xcomp" and verb.head.lemma_ == "use" and verb.head.tag_ == "VBD":
+        return "used_to"
+    if verb.dep_ == "xcomp" and verb.head.lemma_ == "go" and verb.head.tag_ == "VBG":
+        return "future"
+    if verb.tag_ == "VBG" and words & {"am", "is", "are", "'m", "'re", "'s"}:
+        return "progressive"
+    if verb.tag_ == "VBN" and any(a.lemma_ == "have" for a in auxes):
+        return "perfect"
+    if verb.tag_ == "VBN" and any(a.lower_ in ("was", "were", "got", "get", "been") for a in auxes):
+        return "past"
+    if verb.tag_ == "VBN" and any(a.lower_ in ("am", "is", "are", "'m", "'re") for a in auxes):
+        return "present"
+    if verb.tag_ in _PAST_TAGS or any(a.lower_ in ("was", "were", "did") for a in auxes):
+        return "past"
+    if verb.tag_ == "VB" and any(a.lower_ in ("do", "does") for a in auxes):
+        return "present"  # "I don't work at X"
+    if verb.tag_ in ("VBZ", "VBP"):
+        return "present"
+    if verb.tag_ == "VBG":
+        return "progressive"
+    return "base"
+
+
+def _ending(verb: Token) -> bool:
+    """ "no longer", "not ... anymore", "not ... any more": the state has ended."""
+    words = {c.lower_ for c in verb.subtree if c.dep_ in ("advmod", "neg", "npadvmod")}
+    return bool(words & _ENDING) or ("more" in words and "any" in {c.lower_ for c in verb.subtree})
+
+
+def _negated(verb: Token) -> bool:
+    return any(c.dep_ == "neg" for c in verb.children) or any(
+        c.lower_ in ("never", "longer") for c in verb.children if c.dep_ == "advmod"
+    )
+
+
+def _for_good(verb: Token) -> bool:
+    """ "for good", "permanently", "to live", "to stay": a motion that is a move."""
+    for c in verb.children:
+        if c.dep_ == "advmod" and c.lower_ in _FOR_GOOD:
+            return True
+        if c.dep_ == "prep" and c.lower_ == "for" and any(o.lower_ in _FOR_GOOD for o in c.children):
+            return True
+        if c.dep_ in ("advcl", "xcomp") and c.lemma_ in ("live", "stay", "settle"):
+            return True
+    return False
+
+
+def _words(verb: Token) -> set[str]:
+    """The lemmas of the sentence around ``verb`` (the verb itself left out)."""
+    return {t.lemma_.lower() for t in verb.doc if t.i != verb.i}
+
+
+def _is_job(tok: Token) -> bool:
+    low = tok.lemma_.lower()
+    return low in JOBS or low in ROLES or tok.lower_ in JOBS
+
+
+def _title(tok: Token) -> str | None:
+    """A job title from a noun phrase headed by ``tok``: its compounds and adjectives ("senior
+    analyst", "data analyst"), plus "of X" after a rank ("head of marketing")."""
+    if not _is_job(tok):
+        return None
+    left = [c for c in tok.lefts if c.dep_ in ("compound", "amod") and c.pos_ in ("NOUN", "ADJ", "PROPN")]
+    left = [c for c in left if c.lower_ not in ("new", "first", "current", "former", "old", "full", "dream")]
+    words = [*[c.text for c in sorted(left, key=lambda t: t.i)], tok.text]
+    if tok.lemma_.lower() in ROLES - JOBS or tok.lower_ in ("head", "director", "manager", "lead", "chief"):
+        for p in _children(tok, "prep"):
+            if p.lower_ == "of":
+                objs = _children(p, "pobj")
+                if objs and objs[0].pos_ in ("NOUN", "PROPN") and not _children(objs[0], "prep"):
+                    inner = [c.text for c in objs[0].lefts if c.dep_ in ("compound", "amod")]
+                    words += ["of", *inner, objs[0].text]
+    if tok.lemma_.lower() in ROLES - JOBS and len(words) == 1 and tok.lower_ not in ("partner", "president"):
+        return None
+    text = " ".join(words)
+    return text if text.isupper() else text.lower()
+
+
+# --------------------------------------------------------------------------- place or employer
+
+
+def org_or_place(tok: Token, verb: Token, hooks: Hooks, default: str) -> str:
+    """ "organization" or "place" for a name whose verb does not say which ("left Boston",
+    "moved over to Pied Piper from Hooli"): an organisation suffix, then job or home words in the
+    sentence, then the entity recogniser, else ``default``."""
+    words = {t.lower_ for t in tok.subtree}
+    if words & _ORG_SUFFIX:
+        return "organization"
+    context = _words(verb)
+    work, home = bool(context & _WORK_CONTEXT), bool(context & _HOME_CONTEXT)
+    if work != home:
+        return "organization" if work else "place"
+    label = hooks.entity(tok)
+    if label in ("GPE", "LOC"):
+        return "place"
+    if label in ("ORG", "PRODUCT", "NORP", "FAC", "WORK_OF_ART"):
+        return "organization"
+    return default
+
+
+_PREDICATE_OF = {"place": ("lives_in", "place"), "organization": ("works_at", "organization")}
+
+
+# --------------------------------------------------------------------------- the frames
+
+
+def frame_claims(
+    verb: Token, subject: str | None, resolved: bool, hooks: Hooks, tense: str | None = None
+) -> list[Claim] | None:
+    """The claims of a clause that a frame reads, subject set; None when no frame applies (the
+    other readers go on). ``subject`` is the clause's resolved subject (SPEAKER for "I"); when
+    ``resolved`` is false only the frames whose fact is about the object ("Google hired me") read."""
+    tense = tense or _tense(verb)
+    if tense in ("future", "base"):
+        return None
+    lemma = verb.lemma_.lower()
+    ended = _ending(verb)
+    negated = _negated(verb) and not ended
+    if negated and (tense not in ("present", "progressive", "perfect") or lemma not in _STATES):
+        return [] if _frame_of(verb) else None
+    # a present state denied ("I'm not living in Austin these days", "I don't work at X") no
+    # longer holds: an end, like "no longer"
+    ended = ended or negated
+    readers = (_by_org, _relocation, _residence, _living, _employment, _role, _copula_role, _being_in)
+    for reader in readers if resolved else readers[:1]:
+        claims = reader(verb, lemma, tense, subject, hooks)
+        if claims is None:
+            continue
+        if ended or lemma == "stop":
+            for c in claims:
+                c.kind = "end"
+                c.before = False
+        if tense == "used_to":  # the old value, kept only before a new one (``rules_en_parse``)
+            for c in claims:
+                c.before, c.kind = True, "assert"
+        return claims
+    # an aspectual head passes its tense to the verb it governs: "stopped working at X", "quit
+    # being a cashier", "ended up settling in Nashville", "began working for X", "used to be a teacher"
+    inner = next(
+        (c for c in verb.children if c.dep_ in ("xcomp", "pcomp") and c.pos_ in ("VERB", "AUX")), None
+    )
+    if inner is None or tense == "progressive" or lemma not in _ASPECTUAL:
+        return None
+    if lemma == "use":
+        if verb.tag_ != "VBD":
+            return None
+        tense = "used_to"
+    else:  # a state begun, kept or stopped: "began working for X" holds now
+        tense = "present"
+    claims = frame_claims(inner, subject, resolved, hooks, tense)
+    if claims and lemma in ("stop", "quit"):
+        for c in claims:
+            c.kind, c.before = "end", False
+    return claims
+
+
+_ASPECTUAL = frozenset("stop quit end start begin manage get finally use continue keep".split())
+
+
+_STATES = frozenset("live reside work be stay employ base".split())
+
+
+def _frame_of(verb: Token) -> bool:
+    lemma = verb.lemma_.lower()
+    return lemma in RELOCATE | JOIN | LEAVE | _WORK_VERBS | {"live", "reside"}
+
+
+def _with_subject(claims: list[Claim], subject: str | None) -> list[Claim]:
+    for c in claims:
+        c.subject = subject
+    return claims
+
+
+def _pair(
+    predicate: str, kind: str | None, old: str | None, new: str | None, subject: str | None
+) -> list[Claim]:
+    claims = []
+    if old:
+        claims.append(Claim(predicate, old, subject=subject, object_kind=kind, before=bool(new)))
+    if new:
+        claims.append(Claim(predicate, new, subject=subject, object_kind=kind))
+    if old and not new:
+        claims[0].kind = "end"
+    return claims
+
+
+def _relocation(verb: Token, lemma: str, tense: str, subject: str | None, hooks: Hooks) -> list[Claim] | None:
+    relocating = lemma in RELOCATE or (lemma in MOTION and _for_good(verb))
+    if not relocating or tense == "progressive":
+        return None
+    roles = _roles(verb)
+    for d in _children(verb, "dobj"):  # "made the move from X to Y", "moved house to Glasgow"
+        if d.lemma_.lower() in ("move", "house", "home", "base", "family"):
+            roles += _roles(d)
+    dest = next((t for r, t in roles if r in _DESTINATION and _place(t) is not None), None)
+    origin = next((t for r, t in roles if r in _ORIGIN and _place(t) is not None), None)
+    if dest is None and origin is None:
+        return None
+    new_place = _place(dest) if dest is not None else None
+    old_place = _place(origin) if origin is not None else None
+    anchor = new_place or old_place
+    if anchor is None:
+        return None
+    # "moved over to Pied Piper from Hooli" is a job change: only "move" is said of both
+    kind = org_or_place(anchor, verb, hooks, "place") if lemma == "move" else "place"
+    predicate, object_kind = _PREDICATE_OF[kind]
+    new = hooks.phrase(new_place) if new_place is not None else None
+    old = hooks.phrase(old_place) if old_place is not None else None
+    if new is None and old is None:
+        return []
+    return _pair(predicate, object_kind, old, new, subject)
+
+
+def _residence(verb: Token, lemma: str, tense: str, subject: str | None, hooks: Hooks) -> list[Claim] | None:
+    """ "call X home", "made X my home", "X has been my home", "a resident of X", "took up
+    residence in X", "put down roots in X", "signed a lease in Brooklyn"."""
+    place: Token | None = None
+    fact_subject = subject
+    if lemma == "call":
+        dobj = next((c for c in verb.children if c.dep_ == "dobj" and c.pos_ == "PROPN"), None)
+        if dobj is not None and any(c.lower_ == "home" for c in verb.children if c.i > dobj.i):
+            place = dobj
+    elif lemma == "make":
+        home = next((c for c in verb.subtree if c.lower_ == "home" and c.i > verb.i), None)
+        named = next((c for c in verb.subtree if c.pos_ == "PROPN" and c.i > verb.i), None)
+        if home is not None and named is not None and named.i < home.i:
+            place = named
+    elif lemma == "be":
+        attr = next((c for c in verb.children if c.dep_ in ("attr", "acomp")), None)
+        nsubj = next((c for c in verb.children if c.dep_ == "nsubj"), None)
+        if attr is not None and attr.lemma_.lower() == "home" and nsubj is not None and nsubj.pos_ == "PROPN":
+            owner = next((c for c in attr.children if c.dep_ == "poss"), None)
+            if owner is not None and owner.lower_ in ("my", "our"):
+                place, fact_subject = nsubj, SPEAKER  # "Madrid has been my home"
+        elif attr is not None and attr.lemma_.lower() in ("resident", "local", "citizen", "inhabitant"):
+            for p in _children(attr, "prep"):
+                if p.lower_ in ("of", "in"):
+                    place = next((o for o in _children(p, "pobj") if o.pos_ == "PROPN"), None)
+            compound = next((c for c in attr.lefts if c.pos_ == "PROPN"), None)
+            if place is None and compound is not None and attr.lemma_.lower() == "resident":
+                place = compound  # "a Miami resident"
+        if place is None:
+            return None
+    elif lemma in _RESIDENCE_VERBS:
+        for obj in [*_children(verb, "dobj"), *(o for _, o in _roles(verb))]:
+            if obj.lemma_.lower() in _RESIDENCE_NOUNS | {"place", "apartment", "flat", "house"}:
+                inner = [o for r, o in _roles(obj) if r in ("in", "on")] + [
+                    o for r, o in _roles(verb) if r in ("in",)
+                ]
+                named = next((o for o in inner if o.pos_ == "PROPN"), None)
+                if named is not None and (
+                    obj.lemma_.lower() in _RESIDENCE_NOUNS or lemma in ("settle", "find", "rent")
+                ):
+                    place = named
+                    break
+    if place is None:
+        return None
+    value = hooks.phrase(place)
+    return [Claim("lives_in", value, subject=fact_subject, object_kind="place")] if value else []
+
+
+def _living(verb: Token, lemma: str, tense: str, subject: str | None, hooks: Hooks) -> list[Claim] | None:
+    """ "I live in X", "I've been living in X", "I was living in X" (a past state: nothing now)."""
+    if lemma not in ("live", "reside") or tense not in ("present", "progressive", "perfect", "used_to"):
+        return None
+    place = next((_place(o) for r, o in _roles(verb) if r == "in" and _place(o) is not None), None)
+    value = hooks.phrase(place) if place is not None else None
+    return [Claim("lives_in", value, subject=subject, object_kind="place")] if value else None
+
+
+def _being_in(verb: Token, lemma: str, tense: str, subject: str | None, hooks: Hooks) -> list[Claim] | None:
+    """ "I've been in Chicago for three years": a present perfect of being in a place is where one
+    lives; "have been at X" / "be with X" / "part of the team at X" is where one works."""
+    if lemma != "be" or tense not in ("perfect", "present"):
+        return None
+    if any(c.lower_ in ("twice", "once", "before", "ever", "never", "already") for c in verb.children):
+        return None
+    roles = [(r, o) for r, o in _roles(verb)]
+    attr = next((c for c in verb.children if c.dep_ == "attr"), None)
+    if attr is not None and attr.lemma_.lower() in ("part", "member"):
+        roles += [
+            (r, o)
+            for _, team in _roles(attr)
+            for r, o in [("at", x) for rr, x in _roles(team) if rr in ("at", "with")]
+        ]
+        roles += [(r, o) for r, o in _roles(attr) if r in ("at", "with") and o.pos_ == "PROPN"]
+        named = next((o for r, o in roles if r in ("at", "with") and o.pos_ == "PROPN"), None)
+        if named is not None and (value := hooks.phrase(named)):
+            return [Claim("works_at", value, subject=subject, object_kind="organization")]
+        return None
+    for role, obj in roles:
+        if obj.pos_ != "PROPN":
+            continue
+        if role == "in" and tense == "perfect":
+            value = hooks.phrase(obj)
+            return [Claim("lives_in", value, subject=subject, object_kind="place")] if value else []
+        if role in ("with", "at") and (tense == "perfect" or role == "with"):
+            label = hooks.entity(obj)
+            if label in ("PERSON", "GPE", "LOC", "FAC", "NORP"):
+                return None
+            if role == "with" and not (label in ("ORG", "PRODUCT") or _ending(verb) or _has_now(verb)):
+                return None
+            value = hooks.phrase(obj)
+            return [Claim("works_at", value, subject=subject, object_kind="organization")] if value else []
+    return None
+
+
+def _has_now(verb: Token) -> bool:
+    return any(c.lower_ in ("now", "currently") for c in verb.children if c.dep_ == "advmod")
+
+
+def _org_value(tok: Token | None, hooks: Hooks) -> str | None:
+    if tok is None or tok.pos_ != "PROPN":
+        return None
+    return hooks.phrase(tok)
+
+
+def _employment(verb: Token, lemma: str, tense: str, subject: str | None, hooks: Hooks) -> list[Claim] | None:
+    dobj = next((c for c in verb.children if c.dep_ in ("dobj", "obj")), None)
+    roles = _roles(verb)
+    by = {r: o for r, o in reversed(roles)}
+    title = _as_title(roles)
+    # a change naming both employers: "switched from Initech to Globex", "moved over to X from Y"
+    if "from" in by and "to" in by and lemma in ("switch", "jump", "transfer", "change", "go", "move"):
+        old, new = by["from"], by["to"]
+        if old.pos_ == "PROPN" and new.pos_ == "PROPN":
+            default = "place" if lemma in ("move", "go") else "organization"
+            kind = org_or_place(new, verb, hooks, default)
+            if kind == "organization":
+                return _pair("works_at", kind, _org_value(old, hooks), _org_value(new, hooks), subject)
+            if _words(verb) & _HOME_CONTEXT:  # "went from living in Rome to living in Milan"
+                return _pair("lives_in", "place", hooks.phrase(old), hooks.phrase(new), subject)
+        return None
+    if (
+        lemma in LEAVE
+        or (lemma == "step" and "down_from" in by)
+        or (lemma == "part" and dobj is not None and dobj.lower_ == "ways")
+    ):
+        if tense == "progressive":
+            return None
+        target = (
+            dobj
+            if lemma in ("leave", "quit", "exit")
+            else by.get("from") or by.get("down_from") or by.get("with")
+        )
+        if target is None and dobj is not None:  # "parted ways with X"
+            target = next((o for r, o in _roles(dobj) if r == "with"), None)
+        if target is None and lemma == "quit" and dobj is None:
+            return None
+        if target is not None and target.lemma_.lower() in JOB_NOUNS | {"company", "firm"}:
+            target = next(
+                (o for r, o in _roles(target) if r in ("at", "with", "in") and o.pos_ == "PROPN"), None
+            )
+            if target is None:
+                return None
+            kind = "organization"
+        elif target is not None and target.pos_ == "PROPN":
+            ambiguous = lemma in ("leave", "exit", "depart")
+            kind = org_or_place(target, verb, hooks, "organization") if ambiguous else "organization"
+        else:
+            return None
+        predicate, object_kind = _PREDICATE_OF[kind]
+        successor = by.get("for") if lemma == "leave" else None
+        if successor is not None and successor.pos_ == "PROPN":
+            return _pair(predicate, object_kind, hooks.phrase(target), hooks.phrase(successor), subject)
+        value = hooks.phrase(target)
+        return (
+            [Claim(predicate, value, subject=subject, kind="end", object_kind=object_kind)] if value else []
+        )
+    if lemma == "hand" and dobj is not None and dobj.lemma_.lower() in ("notice", "resignation"):
+        org = by.get("at") or by.get("to") or next((o for r, o in _roles(dobj) if r in ("at", "to")), None)
+        value = _org_value(org, hooks)
+        return (
+            [Claim("works_at", value, subject=subject, kind="end", object_kind="organization")]
+            if value
+            else None
+        )
+    passive = any(c.dep_ == "auxpass" for c in verb.children) or (
+        verb.tag_ == "VBN"
+        and any(
+            a.lower_ in ("got", "get", "gotten", "was", "were") for a in _children(verb, "aux", "auxpass")
+        )
+    )
+    if lemma in JOIN and tense != "progressive":
+        org = None
+        if passive or lemma == "sign":
+            org = next(
+                (o for r, o in roles if r in ("by", "at", "with", "on_with", "to") and o.pos_ == "PROPN"),
+                None,
+            )
+        elif dobj is not None and dobj.pos_ == "PROPN":
+            org = dobj
+        elif dobj is not None and dobj.lemma_.lower() in (
+            "team",
+            "staff",
+            "company",
+            "firm",
+            "crew",
+            "faculty",
+        ):
+            org = next(
+                (o for r, o in _roles(dobj) + roles if r in ("at", "of", "with") and o.pos_ == "PROPN"), None
+            )
+        value = _org_value(org, hooks)
+        if value is None:
+            return [Claim("job_title", title, subject=subject)] if title else None
+        claims = [Claim("works_at", value, subject=subject, object_kind="organization")]
+        return claims + ([Claim("job_title", title, subject=subject)] if title else [])
+    if lemma in TAKE_JOB and dobj is not None and dobj.lemma_.lower() in JOB_NOUNS and tense != "progressive":
+        if lemma == "have" and tense != "present":
+            return None
+        org = next(
+            (
+                o
+                for r, o in _roles(dobj) + roles
+                if r in ("at", "with", "for", "from", "in") and o.pos_ == "PROPN"
+            ),
+            None,
+        )
+        role = _title_of(dobj) or title
+        claims = []
+        if (value := _org_value(org, hooks)) is not None:
+            claims.append(Claim("works_at", value, subject=subject, object_kind="organization"))
+        if role:
+            claims.append(Claim("job_title", role, subject=subject))
+        return claims or None
+    if lemma in _WORK_VERBS and tense in ("past", "perfect", "present", "progressive", "used_to"):
+        org = next((o for r, o in roles if r in ("at", "for", "with") and o.pos_ == "PROPN"), None)
+        value = _org_value(org, hooks)
+        if value is None and not title:
+            return None
+        if tense == "past" and not _ending(verb):
+            return None  # "I worked at X" says nothing about now
+        claims = [Claim("works_at", value, subject=subject, object_kind="organization")] if value else []
+        return claims + ([Claim("job_title", title, subject=subject)] if title else [])
+    return None
+
+
+def _as_title(roles: list[tuple[str, Token]]) -> str | None:
+    obj = next((o for r, o in roles if r == "as"), None)
+    return _title(obj) if obj is not None else None
+
+
+def _title_of(noun: Token) -> str | None:
+    """ "a job as a chef", "the role of director", "my new position as CFO"."""
+    for r, o in _roles(noun):
+        if r in ("as", "of") and (t := _title(o)):
+            return t
+    return None
+
+
+def _by_org(verb: Token, lemma: str, tense: str, subject: str | None, hooks: Hooks) -> list[Claim] | None:
+    """The employer as the grammatical subject: "Google hired me", "Adobe brought me on as a
+    designer", "Initech let me go", "they laid me off", "they made me a partner"."""
+    below = [verb, *(c for c in verb.children if c.dep_ in ("ccomp", "xcomp"))]  # "let me go"
+    me = next(
+        (
+            c
+            for v in below
+            for c in v.children
+            if c.dep_ in ("dobj", "nsubj") and c.i > verb.i and c.lower_ in ("me", "us")
+        ),
+        None,
+    )
+    if me is None:
+        return None
+    org_tok = next((c for c in verb.children if c.dep_ == "nsubj" and c.i < verb.i), None)
+    org = _org_value(org_tok, hooks) if org_tok is not None and hooks.entity(org_tok) != "PERSON" else None
+    roles = _roles(verb)
+    title = _as_title(roles)
+    particle = next((c.lower_ for c in verb.children if c.dep_ == "prt"), None)
+    hiring = lemma in _HIRING_BY_ORG and (lemma not in ("bring", "take") or particle in ("on", "in"))
+    firing = lemma in _FIRING_BY_ORG and (
+        lemma not in ("lay", "let")
+        or particle == "off"
+        or any(c.lemma_ == "go" for c in verb.children if c.dep_ in ("ccomp", "xcomp"))
+    )
+    if lemma == "make":  # "they made me a partner": a role, not an employer
+        role = next(
+            (
+                c
+                for c in verb.subtree
+                if c.dep_ in ("oprd", "attr", "dobj", "ccomp") and c.i > me.i and _title(c)
+            ),
+            None,
+        )
+        return [Claim("job_title", t, subject=SPEAKER)] if role is not None and (t := _title(role)) else None
+    if lemma == "promote":
+        new = next((o for r, o in roles if r == "to"), None)
+        t = _title(new) if new is not None else None
+        return [Claim("job_title", t, subject=SPEAKER)] if t else None
+    if not (hiring or firing) or tense in ("progressive",):
+        return None
+    claims: list[Claim] = []
+    if org:
+        claims.append(
+            Claim(
+                "works_at",
+                org,
+                subject=SPEAKER,
+                kind="end" if firing else "assert",
+                object_kind="organization",
+            )
+        )
+    if title and hiring:
+        claims.append(Claim("job_title", title, subject=SPEAKER))
+    return claims
+
+
+def _role(verb: Token, lemma: str, tense: str, subject: str | None, hooks: Hooks) -> list[Claim] | None:
+    """ "serve as CFO", "took over as editor", "retrained as an electrician", "stepped into the role
+    of director", "got a promotion to team lead", "promoted from analyst to senior analyst",
+    "went from teacher to principal", "was made a partner"."""
+    roles = _roles(verb)
+    by = {r: o for r, o in reversed(roles)}
+    if tense == "progressive" and lemma not in _WORK_VERBS:
+        return None
+    if lemma == "promote" or (
+        lemma in ("go", "switch", "move", "change", "transition") and "from" in by and "to" in by
+    ):
+        old = _title(by["from"]) if "from" in by else None
+        new = _title(by["to"]) if "to" in by else None
+        if new:
+            return _pair("job_title", None, old, new, subject)
+        return None
+    if lemma == "make" and any(c.dep_ == "auxpass" for c in verb.children):
+        role = next((c for c in verb.children if c.dep_ in ("oprd", "attr", "dobj")), None)
+        t = _title(role) if role is not None else None
+        return [Claim("job_title", t, subject=subject)] if t else None
+    dobj = next((c for c in verb.children if c.dep_ == "dobj"), None)
+    if dobj is not None and dobj.lemma_.lower() == "promotion":
+        rank = next((o for r, o in _roles(dobj) + roles if r == "to"), None)
+        t = _title(rank) if rank is not None else None
+        return [Claim("job_title", t, subject=subject)] if t else None
+    if lemma in ROLE_VERBS or lemma in ("step", "take"):
+        title = _as_title(roles)
+        if title is None:
+            for r, o in roles + [("dobj", d) for d in _children(verb, "dobj")]:
+                if o.lemma_.lower() in _ROLE_NOUNS and r in ("into", "dobj", "in"):
+                    title = _title_of(o)
+                    if title:
+                        break
+        if title is None:
+            return None
+        if tense == "past" and lemma in ("work",) and not _ending(verb):
+            return None
+        return [Claim("job_title", title, subject=subject)]
+    return None
+
+
+def _copula_role(
+    verb: Token, lemma: str, tense: str, subject: str | None, hooks: Hooks
+) -> list[Claim] | None:
+    """ "I'm the head of marketing", "I've been a chef for ten years", "I'm a nurse by profession",
+    "I used to be a teacher", "quit being a cashier" (via ``frame_claims``)."""
+    if lemma != "be" or tense not in ("present", "perfect", "used_to", "progressive", "base"):
+        return None
+    attr = next((c for c in verb.children if c.dep_ == "attr"), None)
+    if attr is None:
+        return None
+    title = _title(attr)
+    if title is None:
+        return None
+    dets = {c.lower_ for c in attr.children if c.dep_ in ("det", "poss")}
+    if dets & {"his", "her", "their", "your", "this", "that"}:
+        return None
+    claims = [Claim("job_title", title, subject=subject)]
+    org = next(
+        (o for r, o in _roles(attr) + _roles(verb) if r in ("at", "with", "for") and o.pos_ == "PROPN"), None
+    )
+    if org is not None and (value := hooks.phrase(org)):
+        claims.append(Claim("works_at", value, subject=subject, object_kind="organization"))
+    return claims

@@ -1,0 +1,67 @@
+"""Self-repairs said in the same breath as the mistake: "I live in Austin — sorry, I mean Dallas",
+"I work at Initech, er, Globex", "... scratch that, Globex", "Wait, no, Dallas." (a sentence of its
+own after the wrong one), "My mistake, it's Globex."
+
+A repair is a run of repair markers at the end of a sentence (after a comma, a dash, an ellipsis or
+at the sentence start), then a short replacement value (one to four words, optionally after "it's"
+or "that's"). The run needs at least one marker that announces a repair (sorry, oops, wait, er/um,
+scratch that, my mistake, correction, I mean, or rather, make that, actually); "no" and "well"
+alone do not ("I like cats, no dogs").
+
+``find_repair`` returns where the repair starts and its value; ``fits`` tells whether a value can
+replace a claim's value (a name for a name, a common noun phrase for one), so a hesitation before
+more words ("I work at Initech, um, as an engineer") changes nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_STRONG = (
+    r"sorry|oops|whoops|wait|er|erm|um|uh|uhh|umm|scratch that|my mistake|my bad|correction|"
+    r"i mean|i meant(?: to say)?|or rather|rather|make that|i should say|let me rephrase|"
+    r"i misspoke|strike that|actually"
+)
+_WEAK = r"no|nope|well"
+_MARKER = rf"(?:{_STRONG}|{_WEAK})"
+_SEP = r"(?:\s*[,;:!.\u2014\u2013]+\s*|\s+-+\s+|\s*\.\.\.\s*|\s+)"
+_REPAIR = re.compile(
+    rf"(?:^|(?<=[,;\u2014\u2013.])\s*|\s+-+\s+|\s+)(?P<markers>{_MARKER}(?:{_SEP}{_MARKER})*)"
+    rf"{_SEP}(?:(?:it's|it is|that's|that is)\s+)?"
+    r"(?P<fix>(?:(?:an?|the)\s+)?[^\s,;!?.]+(?:\s+[^\s,;!?.]+){0,3})[\s.!]*$",
+    re.IGNORECASE,
+)
+_STRONG_WORD = re.compile(rf"\b(?:{_STRONG})\b", re.IGNORECASE)
+_ARTICLE = re.compile(r"^(?:an?|the)\s+", re.IGNORECASE)
+_APOLOGY = re.compile(r"\b(?:i'm|i am|am|so|very|really|truly|terribly)\s*$", re.IGNORECASE)
+_NOT_A_VALUE = re.compile(
+    r"^(?:i|we|you|he|she|they|it|that|this|as|at|in|on|for|with|to|from|of|and|but|so|not|"
+    r"just|really|very|also|too|then|anyway|though|about|if|because|again|by|into)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Repair:
+    start: int
+    value: str
+
+
+def find_repair(text: str) -> Repair | None:
+    """The same-breath repair at the end of ``text`` (see the module docstring), or None."""
+    m = _REPAIR.search(text)
+    if m is None or not _STRONG_WORD.search(m.group("markers")):
+        return None
+    if _APOLOGY.search(text[: m.start("markers")]):  # "I'm sorry about that", "so sorry"
+        return None
+    value = _ARTICLE.sub("", m.group("fix").strip())
+    if not value or _NOT_A_VALUE.match(value):
+        return None
+    return Repair(m.start(), value)
+
+
+def fits(value: str, wrong: str) -> bool:
+    """A name replaces a name, a common phrase a common phrase: "Austin" → "Dallas", "teacher" →
+    "tutor", not "Initech" → "as an engineer"."""
+    return value[:1].isupper() == wrong[:1].isupper() and len(value.split()) <= max(4, len(wrong.split()) + 1)
