@@ -161,3 +161,68 @@ def test_the_speakers_own_thing_drops_the_possessive() -> None:
 def test_weighing_a_move_is_a_plan_of_the_move() -> None:
     (plan,) = facts("我在考虑要不要搬到杭州。")
     assert (plan.predicate, plan.literal, plan.source_kind) == ("plans", "搬到杭州", "inferred")
+
+
+REPORTED_MISTAKES: list[tuple[str, list[Row]]] = [
+    ("我上次说我在滴滴工作，其实是在快手。", [me("works_at", "快手", "correct")]),
+    ("我刚才说我住在苏州，其实是常州。", [me("lives_in", "常州", "correct")]),
+    ("我之前跟你说过我是会计，其实是出纳。", [me("job_title", "出纳", "correct")]),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), REPORTED_MISTAKES)
+def test_a_reported_earlier_claim_is_the_mistaken_value(text: str, expected: list[Row]) -> None:
+    """Regression: 我上次说我在滴滴工作，其实是在快手 gave nothing."""
+    assert rows(text) == expected
+    (fact,) = facts(text)
+    wrong = text.split("，")[0]
+    assert fact.replaces and fact.replaces in wrong
+
+
+PROGRESSIVE: list[str] = ["我在找新工作。", "我在学日语。", "我最近在看房子。"]
+
+
+@pytest.mark.parametrize("text", PROGRESSIVE)
+def test_progressive_zai_is_no_place(text: str) -> None:
+    """Regression: 我在找新工作 gave works_at '找新'."""
+    assert [r for r in rows(text) if r[1] in ("works_at", "lives_in", "located_at")] == []
+
+
+CARRIED_ROLE: list[tuple[str, list[Row]]] = [
+    ("我换了工作，新工作在网易。", [me("works_at", "网易")]),
+    ("我上个月搬家了，新家在江阴。", [me("lives_in", "江阴")]),
+    ("公司在深圳。", []),  # where the company is, not the speaker
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), CARRIED_ROLE)
+def test_a_clause_naming_the_new_job_or_home_keeps_the_subject(text: str, expected: list[Row]) -> None:
+    """Regression: 我上个月刚从广州搬到了深圳，新工作在腾讯 lost the employer."""
+    assert rows(text) == expected
+
+
+MORE_FORMS: list[tuple[str, list[Row]]] = [
+    ("我把家安在了绍兴。", [me("lives_in", "绍兴")]),
+    ("我俩住在淮安。", [me("lives_in", "淮安")]),
+    ("我现任总经理。", [me("job_title", "总经理")]),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), MORE_FORMS)
+def test_household_settling_and_current_post_forms(text: str, expected: list[Row]) -> None:
+    assert rows(text) == expected
+
+
+HEDGED_CHANGES = ["我明年可能回成都。", "我正在考虑跳槽到字节。", "我也许会被调到广州。"]
+
+
+@pytest.mark.parametrize("text", HEDGED_CHANGES)
+def test_a_hedged_or_weighed_change_is_a_plan_never_the_fact(text: str) -> None:
+    """Regression: 我明年可能回成都 gave located_at 成都 (a hedged return read as done)."""
+    (fact,) = facts(text)
+    assert (fact.predicate, fact.source_kind) == ("plans", "inferred")
+
+
+def test_a_demonstrative_object_is_refused() -> None:
+    """Regression: 我很喜欢这里的生活 gave likes '这里的生活' (这里 cannot be resolved later)."""
+    assert rows("我很喜欢这里的生活。") == []

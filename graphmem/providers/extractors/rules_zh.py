@@ -51,6 +51,7 @@ from graphmem.providers.extractors.rules_zh_tokens import (
     PLAN,
     STUDY_V,
     SWITCH,
+    TRANSFER,
     WORK_TO,
     WORK_V,
     Tok,
@@ -276,6 +277,15 @@ def _clause_claims(clause: str, state: _State, *, last: bool) -> None:
         clause = clause[retract.end() :]
         if not clause:
             return
+    said = _SAID.match(clause)
+    if said is not None and not last:  # 我上次说我在滴滴工作，(其实是快手): the claim reported is wrong
+        inner = _State(subject=state.subject)
+        _clause_claims(said.group("inner"), inner, last=True)
+        reported = [c for c in inner.claims if c.predicate != "knows" and c.kind == "assert"]
+        if reported:
+            state.correcting, state.wrong = True, reported[-1]
+            state.subject = inner.subject
+            return
     negated = _NOT_FIRST.match(clause)
     if negated is not None and not last:
         _wrong_value(negated, state)
@@ -403,6 +413,9 @@ def _retract(state: _State) -> None:
             return
 
 
+_SAID = re.compile(
+    r"^(?:我)?(?:上次|之前|刚才|刚刚|前面|先前|以前|那天)(?:跟你|和你|对你)?说(?:过)?(?:的是)?(?P<inner>.+)$"
+)
 _NOT_FIRST = re.compile(
     r"^(?P<subject>我|[\u4e00-\u9fff]{2,3}?)?(?:(?P<verb>住|生活|工作|上班|读书)的(?:地方|城市|公司|单位|学校)?)?"
     r"(?:并)?不是(?P<rest>.+)$"
@@ -474,7 +487,7 @@ _REL = frozenset(
     "男友 女友 未婚妻 未婚夫 太太 先生 媳妇 对象".split()
 )
 _OTHER = frozenset("你们 您 你 他们 她们 他 她 它 这 那 它们 大家 别人 人家 有人".split())
-_WE = frozenset("我们 咱们 我们俩 咱俩 我们家 我家 咱家 我们一家".split())
+_WE = frozenset("我们 咱们 我们俩 咱俩 我俩 我们家 我家 咱家 我们一家".split())
 _ROLE = frozenset("职位 职务 职业 岗位 头衔 工作 身份 本职工作 本职".split())
 _WE_OK = frozenset({"lives_in", "relationship_status", "located_at", "has_pet", "owns", "plans"})
 _DOING = frozenset("做 当 干 担任".split())
@@ -484,7 +497,14 @@ _LATER = frozenset(
 )
 
 
-_CHANGE_VERBS = MOVE_TO | WORK_TO | JOB_PROMOTE | SWITCH | frozenset("搬 跳槽 去 来 到".split())
+_CHANGE_VERBS = (
+    MOVE_TO
+    | WORK_TO
+    | JOB_PROMOTE
+    | SWITCH
+    | TRANSFER
+    | frozenset("搬 跳槽 去 来 到 回 回到 回来 返回".split())
+)
 
 
 def _undone_change(toks: list[Tok], i: int) -> bool:
@@ -691,8 +711,10 @@ def _predicate(toks: list[Tok], i: int, state: _State, *, pro_drop: bool) -> lis
             break
         if word == "把" and at(toks, i + 1, frozenset({"家", "户口", "家人", "全家"})):  # 把家搬到X
             i += 2
+            if at(toks, i, frozenset({"安", "安在", "安置"})):  # 把家安在了X: settled there
+                toks = [*toks[:i], Tok("安家在", "v"), *toks[i + 1 :]]
             continue
-        if word == "在" and (at(toks, i + 1, _CONSIDER) or at(toks, i + 1, _DOING)):  # 在考虑 / 在做Y
+        if word in ("在", "正在") and (at(toks, i + 1, _CONSIDER) or at(toks, i + 1, _DOING)):  # 在考虑
             i += 1
             continue
         if word in NEG:
@@ -766,6 +788,18 @@ def _role(toks: list[Tok], i: int) -> list[Claim] | None:
     named = _where_of(toks, i)
     if named is not None:
         return named
+    if i == 0:  # …，新工作在腾讯 / 新家在西湖边: the clause names where, its subject carried over
+        j = 1 if at(toks, 0, frozenset({"新", "现在的", "目前的"})) else 0
+        carried = _ROLE_AT.get(toks[j].word, "") if j < len(toks) else ""
+        if carried and toks[j].word in ("工作在", "上班在"):
+            value, _ = span(toks, j + 1)
+        elif carried and at(toks, j + 1, frozenset({"在"})):
+            value, _ = span(toks, j + 2)
+        else:
+            value = ""
+        place = kind_of(value, [t.flag for t in tokens(value)]) == "place"
+        if value and well_formed(value) and not (place and carried == "works_at"):
+            return [Claim(carried, value)]  # 公司在深圳 says where the company is
     if not at(toks, i, frozenset({"的"})):
         return None
     if at(toks, i + 1, frozenset({"新", "现任", "现在", "目前"})):  # 我的新职位是Y
@@ -790,6 +824,15 @@ def _role(toks: list[Tok], i: int) -> list[Claim] | None:
     return [Claim(predicate, value)] if well_formed(value) else []
 
 
+_ROLE_AT = {
+    "工作在": "works_at",
+    "上班在": "works_at",
+    "工作": "works_at",
+    "公司": "works_at",
+    "单位": "works_at",
+    "家": "lives_in",
+    "新家": "lives_in",
+}
 _WHERE_NOUNS = frozenset("地方 城市 地儿 公司 单位 地点 学校 城".split())
 
 
@@ -868,7 +911,9 @@ def table_claims(rest: str) -> list[Claim]:
 
 
 _POSSESSIVE = re.compile(r"^(?:我们|我|咱们)(?:的|家的?)")
-_PERSONAL = frozenset("我 你 您 他 她 我们 你们 他们 她们 咱们 咱 自己 人家".split())
+_PERSONAL = frozenset(
+    "我 你 您 他 她 我们 你们 他们 她们 咱们 咱 自己 人家 这里 那里 这儿 那儿 这边 那边 这 那 这个 那个 这些 那些".split()
+)
 
 
 def _own(claim: Claim) -> Claim:
@@ -878,8 +923,9 @@ def _own(claim: Claim) -> Claim:
 
 
 def _has_pronoun(value: str) -> bool:
-    """Whether a personal pronoun is a word of ``value`` (和他聊天 yes, 弹吉他 no): a fact's statement
-    never keeps one, since it cannot be resolved outside the conversation."""
+    """Whether a personal or demonstrative pronoun is a word of ``value`` (和他聊天, 这里的生活 yes;
+    弹吉他 no): a fact's statement never keeps one, since it cannot be resolved outside the
+    conversation."""
     return any(word in _PERSONAL for word, _ in tag(value))
 
 

@@ -138,6 +138,8 @@ def _from(toks: list[Tok], i: int) -> list[Claim]:
 def _zai(toks: list[Tok], i: int) -> list[Claim]:
     if not at(toks, i, frozenset({"在", "于", "正在"})):
         return []
+    if at(toks, i + 1, _PROGRESSIVE):
+        return []  # 在找新工作 / 在学日语: 在 is the progressive aspect, not a place
     place, j, flags = _value(toks, i + 1)
     if not place:
         return []
@@ -164,6 +166,10 @@ def _zai(toks: list[Tok], i: int) -> list[Claim]:
     return []
 
 
+# activity verbs after 在 mark the progressive (在找工作, 在学日语, 在看房子), never a place's start
+_PROGRESSIVE = frozenset(
+    "找 学 看 等 写 读 吃 玩 练 追 忙 听 画 打 聊 逛 跑 考 搞 弄 修 忙着 找着 准备 筹备 申请".split()
+)
 _BEFORE_VERB = ADVERBS | frozenset({"一"})  # 在成都一住就是十年
 
 
