@@ -9,16 +9,20 @@ embedder's own output for that text, so a cached run ranks as an uncached one do
 can move the last float bit). Only ingestion goes through the cache; search embeds its query with
 the real embedder, so search latencies are not flattered.
 
-A process that stopped between the two appends leaves more keys than vectors (or a partial vector):
-the unmatched tail is ignored on load and rewritten by the next append.
+Processes may share a directory: each append of keys and vectors holds an exclusive lock on
+``<model>-<dim>.lock``, so the two files stay in step; a process sees the others' vectors when it
+next opens the cache. A process that stopped between the two appends leaves more keys than vectors
+(or a partial vector): the unmatched tail is ignored on load and cut off by the next writer.
 """
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import re
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -26,6 +30,7 @@ import numpy as np
 from graphmem.ports import Embedder
 
 __all__ = ["CachedEmbedder", "EmbeddingCache", "fill", "text_key"]
+KEY_LINE = 65  # a SHA-256 in hex and a newline
 
 
 def text_key(text: str) -> str:
@@ -41,25 +46,43 @@ class EmbeddingCache:
         self.dimension = dimension
         self.keys_path = directory / f"{stem}-{dimension}.keys"
         self.vectors_path = directory / f"{stem}-{dimension}.f32"
+        self.lock_path = directory / f"{stem}-{dimension}.lock"
         self._lock = threading.Lock()
         self.rows: dict[str, int] = {}
         self.matrix = np.zeros((0, dimension), dtype=np.float32)
-        self._load()
+        with self._file_lock():
+            keys, raw = self._read()
+            n = min(len(keys), raw.size // dimension)
+            self.matrix = raw[: n * dimension].reshape(n, dimension).astype(np.float32)
+            for i, key in enumerate(keys[:n]):
+                self.rows.setdefault(key, i)  # rows index ``matrix`` (this process's view)
 
-    def _load(self) -> None:
+    @contextmanager
+    def _file_lock(self) -> Iterator[None]:
+        with self.lock_path.open("a") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
+    def _read(self) -> tuple[list[str], np.ndarray]:
         keys = self.keys_path.read_text(encoding="ascii").split() if self.keys_path.exists() else []
         raw = np.fromfile(self.vectors_path, dtype=np.float32) if self.vectors_path.exists() else np.zeros(0)
-        n = min(len(keys), raw.size // self.dimension)
-        self.matrix = raw[: n * self.dimension].reshape(n, self.dimension).astype(np.float32)
-        self.rows = {}
-        for i, key in enumerate(keys[:n]):
-            self.rows.setdefault(key, i)
-        if n < len(keys) or raw.size != n * self.dimension:  # a torn append: keep the matched part
-            self._rewrite(keys[:n])
+        return keys, raw
 
-    def _rewrite(self, keys: list[str]) -> None:
-        self.keys_path.write_text("".join(k + "\n" for k in keys), encoding="ascii")
-        self.matrix.tofile(self.vectors_path)
+    def _repair(self) -> None:
+        """Cut both files back to their matched part (a torn append); the lock is held. Keys are
+        fixed-width lines, so the sizes alone say how many of each there are."""
+        sizes = [p.stat().st_size if p.exists() else 0 for p in (self.keys_path, self.vectors_path)]
+        n = min(sizes[0] // KEY_LINE, sizes[1] // (4 * self.dimension))
+        for path, size, width in (
+            (self.keys_path, sizes[0], KEY_LINE),
+            (self.vectors_path, sizes[1], 4 * self.dimension),
+        ):
+            if size != n * width:
+                with path.open("r+b") as f:
+                    f.truncate(n * width)
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -77,10 +100,12 @@ class EmbeddingCache:
             if not new:
                 return
             block = np.ascontiguousarray(vectors[list(new.values())], dtype=np.float32)
-            with self.vectors_path.open("ab") as f:
-                f.write(block.tobytes())
-            with self.keys_path.open("a", encoding="ascii") as f:
-                f.write("".join(k + "\n" for k in new))
+            with self._file_lock():
+                self._repair()
+                with self.vectors_path.open("ab") as f:
+                    f.write(block.tobytes())
+                with self.keys_path.open("a", encoding="ascii") as f:
+                    f.write("".join(k + "\n" for k in new))
             start = len(self.matrix)
             self.matrix = np.vstack([self.matrix, block])
             for offset, key in enumerate(new):

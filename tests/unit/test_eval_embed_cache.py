@@ -80,3 +80,15 @@ def test_no_facts_extracts_nothing() -> None:
 
     found = NoFacts().extract(content="I moved to Paris.", speaker="user", reference_time=datetime.now(UTC))
     assert found.facts == [] and found.entities == []
+
+
+def test_two_writers_on_one_directory_keep_keys_and_vectors_in_step(tmp_path: Path) -> None:
+    """Regression: two eval processes filling one cache must not pair a key with the other's vector."""
+    first, second = CachedEmbedder.open(Counting(), tmp_path), CachedEmbedder.open(Counting(), tmp_path)
+    first.embed(["a"])
+    second.embed(["b", "c"])
+    first.embed(["d"])
+    reopened = CachedEmbedder.open(Counting(), tmp_path)
+    assert len(reopened.cache) == 4
+    texts = ["a", "b", "c", "d"]
+    np.testing.assert_array_equal(reopened.embed(texts), HashingEmbedder(16).embed(texts))
