@@ -87,3 +87,26 @@ def test_switching_between_endpoint_and_local_directory_needs_reembed(
     back = runner.invoke(cli, ["reembed"], env=endpoint)
     assert back.exit_code == 0, back.output
     assert _search(runner, endpoint, "Bob: I work at Acme in the city.")[0] == TURNS[1][1]
+
+
+def test_eval_ingest_runs_once_per_endpoint_concurrency(
+    own: Settings,  # noqa: F811
+    stub: EmbeddingsStub,
+) -> None:
+    """`graphmem eval ingest --embed-concurrency 1,2` (EVAL.md §7): one run per concurrency, each
+    with an embedder of its own bound, every episode ingested and its group forgotten."""
+    endpoint = _env(
+        own,
+        GRAPHMEM_EMBEDDER="openai",
+        GRAPHMEM_EMBED_BASE_URL=stub.base_url,
+        GRAPHMEM_EMBED_MODEL="stub-48",
+        GRAPHMEM_EMBED_DIMENSION="48",
+        GRAPHMEM_EMBED_BATCH_SIZE="4",
+    )
+    args = ["eval", "ingest", "--episodes", "12", "--batch-size", "6", "--embed-sample", "8"]
+    done = CliRunner().invoke(cli, [*args, "--embed-concurrency", "1,2", "--json"], env=endpoint)
+    assert done.exit_code == 0, done.output
+    runs = json.loads(done.stdout.strip().splitlines()[-1])["runs"]
+    assert [(r["embed_concurrency"], r["embed_batch_size"]) for r in runs] == [(1, 4), (2, 4)]
+    assert all((r["ingested"], r["batches"], r["error"], r["group"]) == (12, 2, None, None) for r in runs)
+    assert all(r["embed_only_per_s"] > 0 and r["commit_seconds"] > 0 for r in runs)
