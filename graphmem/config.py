@@ -149,6 +149,8 @@ class Settings(BaseSettings):
     # extracts or indexes the text; originals only in the AES-GCM vault under pii_key
     pii_redact: bool = False
     pii_key: SecretStr | None = None
+    # where exports and backups are kept: the proof of forgetting scans it (graphmem proof)
+    export_dir: Path | None = None
 
     decay_half_life_days: float = 90.0
     archive_threshold: float = 0.05

@@ -23,6 +23,7 @@ COMMANDS: dict[str, str] = {
     "restore": "graphmem_cli.lifecycle_cmd:restore",
     "eval": "graphmem_cli.eval_cmd:eval_group",
     "changes": "graphmem_cli.changes_cmd:changes_group",
+    "proof": "graphmem_cli.proof_cmd:proof",
 }
 
 

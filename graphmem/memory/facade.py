@@ -23,6 +23,7 @@ from graphmem.memory import (
 from graphmem.memory.browse import GroupSummary
 from graphmem.memory.context import MemoryContext
 from graphmem.memory.ingestion import PreparedBatch
+from graphmem.memory.lifecycle.proof import prove
 from graphmem.memory.pii import redact_query, reveal
 from graphmem.memory.replay import ReplayReport
 from graphmem.memory.write_gate import WriteGate
@@ -39,7 +40,7 @@ from graphmem.models.lifecycle import (
     MaintainReport,
     ReembedReport,
 )
-from graphmem.models.privacy import PiiReveal
+from graphmem.models.privacy import ForgetProof, PiiReveal
 from graphmem.models.search import SearchRequest, SearchResult
 from graphmem.ports import Embedder, Extractor
 from graphmem.privacy import redactor_from_settings
@@ -377,6 +378,26 @@ class GraphMemory:
     async def reveal_pii(self, group_id: str, token: str) -> PiiReveal:
         """The original behind a PII token, from the group's vault; recorded as ``pii_revealed``."""
         return await reveal(self.ctx, group_id, token)
+
+    async def forget_proof(
+        self,
+        group_id: str,
+        *,
+        external_id: str | None = None,
+        probes: Sequence[str] = (),
+        export_dir: Path | None = None,
+    ) -> ForgetProof:
+        """Proof of forgetting: what every store (graph, full-text, vector, this process's tenant
+        index, change log, PII vault, an export directory) still holds of a group, or of one
+        external id and the probe texts the caller knows it held (graphmem/memory/lifecycle/proof.py)."""
+        return await prove(
+            self.ctx,
+            self.searcher.indexes,
+            group_id,
+            external_id=external_id,
+            probes=probes,
+            export_dir=export_dir,
+        )
 
     # lifecycle (docs/lifecycle.md)
     async def forget_episode(self, group_id: str, episode_id: str) -> ForgetReport:

@@ -113,6 +113,8 @@ async def texts_at_risk(
     entity_ids: Sequence[str] = (),
 ) -> set[str]:
     """The tokens held by what a forget is about to touch (read before it deletes)."""
+    if not await repo.has_vault(tx, group_id=group_id):
+        return set()
     texts = await repo.texts(
         tx, group_id=group_id, episode_ids=list(episode_ids), slots=list(slots), entity_ids=list(entity_ids)
     )

@@ -21,6 +21,7 @@ class StoreCheck(BaseModel):
 
     store: str
     checked: bool = True
+    holds_content: bool = True  # tombstones hold keys and hashes only
     found: int = 0
     detail: str = ""
     ids: list[str] = Field(default_factory=list)
@@ -31,6 +32,7 @@ class ForgetProof(BaseModel):
 
     group_id: str
     external_id: str | None = None
+    probes: int = 0  # probe texts looked for (as given, and tokenised)
     checked_at: UtcDatetime
     forgotten: bool
     stores: list[StoreCheck]

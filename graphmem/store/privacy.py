@@ -33,6 +33,10 @@ async def vault_tokens(store: Store, *, group_id: str, tokens: list[str] | None 
     return [r["token"] for r in rows]
 
 
+async def has_vault(tx: Tx, *, group_id: str) -> bool:
+    return bool(await run(tx, q.VAULT_ANY, group_id=group_id))
+
+
 async def delete_group_vault(tx: Tx, *, group_id: str) -> int:
     return int((await run(tx, q.VAULT_DELETE_GROUP, group_id=group_id))[0]["deleted"])
 
@@ -51,3 +55,49 @@ async def texts(
         tx, q.TEXTS, group_id=group_id, episode_ids=episode_ids, slots=slots, entity_ids=entity_ids
     )
     return [t for t in rows[0]["texts"] if t] if rows else []
+
+
+# --- proof of forgetting ----------------------------------------------------------------------------
+
+
+async def proof_graph(
+    store: Store, *, group_id: str, external_id: str | None, key: str | None
+) -> dict[str, Any]:
+    rows = await store.read(q.PROOF_GRAPH, group_id=group_id, external_id=external_id, key=key)
+    return rows[0]
+
+
+async def proof_text(store: Store, *, group_id: str, probes: list[str]) -> list[str]:
+    if not probes:
+        return []
+    return list((await store.read(q.PROOF_TEXT, group_id=group_id, probes=probes))[0]["ids"])
+
+
+async def proof_fulltext(
+    store: Store, *, group_id: str, index: str, lucene: str, limit: int = 100
+) -> list[dict[str, Any]]:
+    return await store.read(q.PROOF_FULLTEXT, group_id=group_id, index=index, lucene=lucene, limit=limit)
+
+
+async def proof_embedded(store: Store, *, group_id: str) -> int:
+    return int((await store.read(q.PROOF_EMBEDDED, group_id=group_id))[0]["embedded"])
+
+
+async def proof_vector(
+    store: Store, *, group_id: str, index: str, vector: list[float], k: int, min_score: float
+) -> list[str]:
+    rows = await store.read(
+        q.PROOF_VECTOR, group_id=group_id, index=index, vector=vector, k=k, min_score=min_score
+    )
+    return [r["id"] for r in rows]
+
+
+async def proof_changes(
+    store: Store, *, group_id: str, external_id: str | None, probes: list[str]
+) -> list[str]:
+    rows = await store.read(q.PROOF_CHANGES, group_id=group_id, external_id=external_id, probes=probes)
+    return list(rows[0]["ids"])
+
+
+async def proof_vault(store: Store, *, group_id: str, tokens: list[str] | None) -> list[dict[str, Any]]:
+    return await store.read(q.PROOF_VAULT, group_id=group_id, tokens=tokens)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from typing import Any
 from urllib.parse import quote
 
@@ -13,9 +14,7 @@ import pytest
 
 from graphmem.config import Settings
 from graphmem.memory import GraphMemory
-from graphmem.memory.context import MemoryContext
 from graphmem.privacy import Redactor, tokens_in
-from graphmem.providers.extractors.rules import RulesExtractor
 from graphmem.store.driver import Store
 from tests.api.conftest import Api, make_api
 
@@ -65,9 +64,9 @@ EPISODES = [
 
 
 @pytest.fixture
-async def redacting(store: Store, embedder: Any) -> GraphMemory:
-    ctx = MemoryContext(store=store, embedder=embedder, extractor=RulesExtractor(), redactor=Redactor(KEY))
-    return GraphMemory(ctx)
+async def redacting(memory: GraphMemory) -> GraphMemory:
+    """The session's memory (its store, embedder and warm extractor) with PII redaction on."""
+    return GraphMemory(replace(memory.ctx, redactor=Redactor(KEY)))
 
 
 @pytest.fixture

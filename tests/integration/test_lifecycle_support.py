@@ -129,6 +129,16 @@ async def assert_gone(memory: GraphMemory, store: Store, group: str, gone: Gone)
     for needle in [*removed, *gone.texts]:
         assert needle not in exported, needle
     assert all(json.loads(line)["type"] in {"header", "node", "rel"} for line in exported.splitlines())
+    kept = await store.read(  # the change log keeps its records, without their content
+        "MATCH (c:Change {group_id: $g}) WHERE c.payload IS NOT NULL AND "
+        "(any(t IN c.target_ids WHERE t IN $ids) OR any(e IN c.source_episode_ids WHERE e IN $ids)) "
+        "RETURN c.kind AS kind, c.payload AS payload",
+        g=group,
+        ids=sorted(removed),
+    )
+    assert all(r["kind"] == "forget" and "content_hashes" in r["payload"] for r in kept), kept
+    proof = await memory.forget_proof(group, probes=gone.texts)  # every store, by the same texts
+    assert proof.forgotten, [s for s in proof.stores if s.found and s.holds_content]
 
 
 async def _not_found(awaitable: Any) -> None:

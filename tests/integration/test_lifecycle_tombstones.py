@@ -1,15 +1,19 @@
-"""Forgetting survives a re-import: import, restore and renamed imports honour tombstones."""
+"""Forgetting survives a re-import: import, restore and renamed imports honour tombstones; with PII
+redaction on, the vault forgets too, and the proof of forgetting checks every store."""
 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from graphmem.memory import GraphMemory
 from graphmem.models.fact import FactIn
+from graphmem.privacy import Redactor
 from graphmem.store.driver import Store
 from graphmem_cli.main import cli
 from tests.integration.test_lifecycle_support import (
@@ -17,9 +21,12 @@ from tests.integration.test_lifecycle_support import (
     Gone,
     assert_gone,
     counts,
+    episode,
     export_lines,
     ingest,
+    node_embedding,
     seed_file,
+    utc,
 )
 
 EMPTY = {"episodes": 0, "facts": 0, "entities": 0}
@@ -190,4 +197,105 @@ def test_cli_import_reports_forgotten_and_allow_forgotten_brings_it_back(
     back = runner.invoke(cli, ["import", str(path), "--allow-forgotten"])
     assert back.exit_code == 0 and "brought back 1 forgotten episodes" in back.output, back.output
     assert "--allow-forgotten" in runner.invoke(cli, ["restore", "--help"]).output
+    runner.invoke(cli, ["forget", "--group", group, "--purge-tombstones", "--yes"])
+
+
+PII_KEY = "lifecycle-test-vault-key-0123456789"
+PII_STORY = [
+    episode("Reach me at zq.marlowe@example.org or (415) 555-0132.", utc(2024, 3, 1), "p1", speaker="Quinn"),
+    episode("我的手机是13912345678，邮箱zq.marlowe@example.org。", utc(2024, 3, 2), "p2", speaker="张伟"),
+]
+
+
+@pytest.fixture
+def redacting(memory: GraphMemory) -> GraphMemory:
+    """The session's memory (its store, embedder and warm extractor) with PII redaction on."""
+    return GraphMemory(replace(memory.ctx, redactor=Redactor(PII_KEY)))
+
+
+async def _vault(store: Store, group: str) -> set[str]:
+    rows = await store.read("MATCH (v:PiiVault {group_id: $g}) RETURN v.token AS t", g=group)
+    return {r["t"] for r in rows}
+
+
+async def test_a_forgotten_group_with_pii_stays_gone_after_import_and_restore(
+    redacting: GraphMemory, store: Store, group: str, tmp_path: Path
+) -> None:
+    """Issue 21, item 4 (acceptance): ingest (PII redacted), export, back up, forget the group,
+    then import the export and restore the backup: nothing comes back through any channel (text,
+    id, nearest vector), the change log keeps no content, the vault is empty, and the proof of
+    forgetting says so for every store, naming the backup as a copy the forget could not reach."""
+    ids = await ingest(redacting, group, [STORY[3], *PII_STORY])  # Paris, and PII in EN and ZH
+    assert len(await _vault(store, group)) == 3  # one email (twice), two phones
+    exported = await _export(redacting, group)
+    await redacting.backup(tmp_path / "b", group_ids=[group])
+    paris = (await redacting.search(group, "I moved to Paris.", k=1)).ranked[0].id
+    vectors = {"episode_embedding": await node_embedding(store, "Episode", paris)}
+    fact_ids = [f.id for f in await redacting.list_facts(group, include_history=True)]
+    await redacting.forget_group(group)
+
+    imported = await redacting.import_records(exported)
+    restored = await redacting.restore(tmp_path / "b")
+
+    assert imported.forgotten == restored.forgotten == len(ids)
+    redacted = [str(r["properties"]["content"]) for r in exported if r.get("label") == "Episode"]
+    gone = Gone(
+        texts=["I moved to Paris.", "Alice lives in Paris", "zq.marlowe@example.org", "13912345678"]
+        + [t for t in redacted if "[" in t],
+        episode_ids=list(ids.values()),
+        fact_ids=fact_ids,
+        entity_ids=[r["properties"]["id"] for r in exported if r.get("label") == "Entity"],
+        vectors=vectors,
+    )
+    await assert_gone(redacting, store, group, gone)
+    assert await _vault(store, group) == set()
+    proof = await redacting.forget_proof(group, export_dir=tmp_path)
+    assert proof.forgotten and {s.store for s in proof.stores} >= {
+        "graph", "fulltext", "vector", "tenant_index", "change_log", "vault", "export_dir", "tombstones"
+    }  # fmt: skip
+    exports = next(s for s in proof.stores if s.store == "export_dir")
+    assert exports.found == 1 and exports.ids[0].endswith(".jsonl")
+    await redacting.forget_group(group, purge_tombstones=True)
+
+
+async def test_forgetting_one_external_id_clears_its_own_vault_entries_only(
+    redacting: GraphMemory, store: Store, group: str
+) -> None:
+    """Issue 21, item 4: forget removes the vault entries that no remaining text names (the phone
+    of p1) and keeps those still in use (the email p2 also holds); the proof for the external id
+    finds nothing of it, before and after a re-import of an earlier export."""
+    ids = await ingest(redacting, group, PII_STORY)
+    exported = await _export(redacting, group)
+    before = await _vault(store, group)
+    await redacting.forget_episode(group, ids["p1"])
+
+    after = await _vault(store, group)
+    assert len(after) == len(before) - 1 and after < before  # the phone of p1 only
+    await redacting.import_records(exported)
+    assert await _vault(store, group) == after
+    raw = PII_STORY[0].content
+    proof = await redacting.forget_proof(group, external_id="p1", probes=[raw, "(415) 555-0132"])
+    assert proof.forgotten, proof
+    assert proof.probes == 4  # each probe as given and tokenised
+    leftover = await redacting.forget_proof(group, external_id="p2")
+    assert not leftover.forgotten  # p2 is still there, and the proof says so
+    await redacting.forget_group(group, purge_tombstones=True)
+
+
+def test_cli_proof_reports_every_store(memory: GraphMemory, group: str, tmp_path: Path) -> None:
+    """``graphmem proof`` prints one line per store and exits 0 only when nothing was found."""
+    del memory  # the fixture stamped and migrated the database
+    runner = CliRunner()
+    path = tmp_path / "seed.jsonl"
+    path.write_text(seed_file(group), encoding="utf-8")
+    assert runner.invoke(cli, ["import", str(path)]).exit_code == 0
+
+    present = runner.invoke(cli, ["proof", "--group", group])
+    assert present.exit_code == 1 and "NOT forgotten" in present.output, present.output
+    assert runner.invoke(cli, ["forget", "--group", group, "--yes"]).exit_code == 0
+    proof = runner.invoke(cli, ["proof", "--group", group, "--export-dir", str(tmp_path), "--json"])
+
+    assert proof.exit_code == 0, proof.output
+    body = json.loads(proof.output)
+    assert body["forgotten"] and next(s for s in body["stores"] if s["store"] == "export_dir")["found"] == 1
     runner.invoke(cli, ["forget", "--group", group, "--purge-tombstones", "--yes"])

@@ -19,10 +19,11 @@ from typing import Any
 
 from graphmem.clock import as_utc
 from graphmem.errors import NotFound
-from graphmem.memory import changes, facts
+from graphmem.memory import changes, facts, pii
 from graphmem.memory.context import MemoryContext
 from graphmem.models.lifecycle import ForgetReport
 from graphmem.store import context, writes
+from graphmem.store import privacy as vault_repo
 from graphmem.store import lifecycle as repo
 from graphmem.store.driver import Tx
 from graphmem.temporal.chain import SlotFact
@@ -65,6 +66,7 @@ async def forget_entity(ctx: MemoryContext, group_id: str, entity_id: str) -> Fo
         doomed = {r["fact_id"] for r in linked}
         slots = sorted({r["slot"] for r in linked})
         neighbours = await repo.entities_of_slots(tx, group_id=group_id, slots=slots)
+        tokens = await pii.texts_at_risk(tx, group_id, slots=slots, entity_ids=[entity_id])
         plans: list[facts.FactWrites] = []
         updated = await rewrite_slots(
             tx,
@@ -77,6 +79,7 @@ async def forget_entity(ctx: MemoryContext, group_id: str, entity_id: str) -> Fo
         )
         await repo.delete_entity(tx, group_id=group_id, entity_id=entity_id)
         await repo.delete_orphan_entities(tx, group_id=group_id, ids=sorted(neighbours - {entity_id}))
+        await pii.collect(tx, group_id, tokens)
         await changes.record_forget(
             tx, ctx, group_id, scope="entity", targets=[entity_id], plans=plans, hashes=[], now=now
         )
@@ -97,6 +100,7 @@ async def forget_group(ctx: MemoryContext, group_id: str, *, purge_tombstones: b
         await repo.lock_existing_group(tx, group_id=group_id)
         before = await repo.group_counts(tx, group_id=group_id)
         await repo.delete_group(tx, group_id=group_id, now=now, purge_tombstones=purge_tombstones)
+        await vault_repo.delete_group_vault(tx, group_id=group_id)
         await changes.record_forget(
             tx, ctx, group_id, scope="group", targets=[group_id], plans=[], hashes=[], now=now
         )
@@ -122,6 +126,9 @@ async def _forget_episodes(
     slots = await repo.slots_of_episodes(tx, group_id=group_id, ids=ids)
     candidates = await repo.entities_mentioned(tx, group_id=group_id, ids=ids)
     candidates |= await repo.entities_of_slots(tx, group_id=group_id, slots=slots)
+    tokens = await pii.texts_at_risk(
+        tx, group_id, episode_ids=ids, slots=slots, entity_ids=sorted(candidates)
+    )
     plans: list[facts.FactWrites] = []
     updated = await rewrite_slots(
         tx, ctx, group_id, slots, lambda _f, c: c.episode_id in gone, now, sink=plans
@@ -133,6 +140,7 @@ async def _forget_episodes(
     tombstones = [{"key": e["key"], "content_hash": e["content_hash"]} for e in episodes if e["key"]]
     await repo.write_tombstones(tx, group_id=group_id, rows=tombstones, now=now)
     await repo.delete_orphan_entities(tx, group_id=group_id, ids=sorted(candidates))
+    await pii.collect(tx, group_id, tokens)
     if ids:
         hashes = [str(e["content_hash"]) for e in episodes if e.get("content_hash")]
         await changes.record_forget(

@@ -26,6 +26,13 @@ WHERE $tokens IS NULL OR v.token IN $tokens
 RETURN v.token AS token ORDER BY token
 """
 
+# Whether the group has a vault at all (forget skips its token bookkeeping when not).
+VAULT_ANY = """
+MATCH (v:PiiVault {group_id: $group_id})
+WHERE v.token IS NOT NULL
+RETURN v.token AS token LIMIT 1
+"""
+
 VAULT_DELETE_GROUP = """
 MATCH (v:PiiVault {group_id: $group_id})
 DETACH DELETE v
@@ -68,4 +75,82 @@ CALL () {
 }
 UNWIND texts AS text
 RETURN collect(DISTINCT text) AS texts
+"""
+
+# --- proof of forgetting (graphmem/memory/lifecycle/proof.py) -------------------------------------
+
+# The group's content nodes, or only the episodes of one external id, and its tombstones.
+PROOF_GRAPH = """
+CALL () {
+  MATCH (n:Episode {group_id: $group_id})
+  WHERE n.reference_time IS NOT NULL AND ($external_id IS NULL OR n.external_id = $external_id)
+  RETURN collect(n.id) AS episodes }
+CALL () {
+  MATCH (n:Fact {group_id: $group_id}) WHERE $external_id IS NULL AND n.slot IS NOT NULL
+  RETURN collect(n.id) AS facts }
+CALL () {
+  MATCH (n:Entity {group_id: $group_id}) WHERE $external_id IS NULL RETURN collect(n.id) AS entities }
+CALL () {
+  MATCH (t:Tombstone {group_id: $group_id}) WHERE $key IS NULL OR t.key = $key
+  RETURN count(t) AS tombstones }
+RETURN episodes, facts, entities, tombstones
+"""
+
+# Nodes of the group whose text holds one of the probes (exact substring).
+PROOF_TEXT = """
+UNWIND $probes AS p
+CALL (p) {
+  MATCH (n:Episode {group_id: $group_id}) WHERE n.content CONTAINS p RETURN n.id AS id
+  UNION
+  MATCH (n:Fact {group_id: $group_id}) WHERE n.statement CONTAINS p OR coalesce(n.value, '') CONTAINS p
+  RETURN n.id AS id
+  UNION
+  MATCH (n:Entity {group_id: $group_id}) WHERE n.name CONTAINS p RETURN n.id AS id
+}
+RETURN collect(DISTINCT id) AS ids
+"""
+
+# Full-text hits of the group in one index (``$lucene`` is Lucene, escaped by the caller).
+PROOF_FULLTEXT = """
+CALL db.index.fulltext.queryNodes($index, $lucene, {limit: $limit}) YIELD node
+WHERE node.group_id = $group_id
+RETURN node.id AS id, coalesce(node.content, node.statement, node.name, '') AS text
+"""
+
+# The group's nodes that carry an embedding (what the vector indexes hold for it).
+PROOF_EMBEDDED = """
+MATCH (n) WHERE n.group_id = $group_id AND (n:Episode OR n:Fact OR n:Entity) AND n.embedding IS NOT NULL
+RETURN count(n) AS embedded
+"""
+
+# Nearest neighbours of a vector in one index that belong to the group and are near-identical.
+PROOF_VECTOR = """
+CALL db.index.vector.queryNodes($index, $k, $vector) YIELD node, score
+WHERE node.group_id = $group_id AND score >= $min_score
+RETURN node.id AS id
+"""
+
+# Change records of the group still holding content: any payload (a group), or a payload naming
+# the external id or a probe. Forget, import and reveal records carry no content (hashes, counts,
+# labels, tokens).
+PROOF_CHANGES = """
+MATCH (c:Change {group_id: $group_id})
+WHERE c.payload IS NOT NULL AND NOT c.kind IN ['forget', 'import', 'pii_revealed']
+  AND (($external_id IS NULL AND size($probes) = 0)
+       OR ($external_id IS NOT NULL AND c.payload CONTAINS $external_id)
+       OR any(p IN $probes WHERE c.payload CONTAINS p))
+RETURN collect(c.id) AS ids
+"""
+
+# Vault entries (of ``$tokens``, or all) that no remaining text of the group names.
+PROOF_VAULT = """
+MATCH (v:PiiVault {group_id: $group_id})
+WHERE $tokens IS NULL OR v.token IN $tokens
+WITH v, v.token AS t
+RETURN v.token AS token,
+       EXISTS { MATCH (e:Episode {group_id: $group_id})
+                WHERE e.content CONTAINS t OR coalesce(e.speaker, '') CONTAINS t }
+       OR EXISTS { MATCH (f:Fact {group_id: $group_id})
+                   WHERE f.statement CONTAINS t OR coalesce(f.value, '') CONTAINS t }
+       OR EXISTS { MATCH (n:Entity {group_id: $group_id}) WHERE n.name CONTAINS t } AS named
 """
