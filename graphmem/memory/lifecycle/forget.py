@@ -23,8 +23,8 @@ from graphmem.memory import changes, facts, pii
 from graphmem.memory.context import MemoryContext
 from graphmem.models.lifecycle import ForgetReport
 from graphmem.store import context, writes
-from graphmem.store import privacy as vault_repo
 from graphmem.store import lifecycle as repo
+from graphmem.store import privacy as vault_repo
 from graphmem.store.driver import Tx
 from graphmem.temporal.chain import SlotFact
 from graphmem.temporal.claims import Claim
