@@ -85,7 +85,7 @@ def test_a_move_naming_both_places_gives_old_then_new(text: str, old: str, new: 
     ],
 )
 def test_residence_nouns_and_a_perfect_of_being_somewhere(text: str, place: str) -> None:
-    assert ("lives_in", place, "assert", "") in _functional(text)
+    assert ("lives_in", place, "assert") in [r[:3] for r in _functional(text)]
 
 
 @pytest.mark.parametrize(
@@ -102,7 +102,7 @@ def test_residence_nouns_and_a_perfect_of_being_somewhere(text: str, place: str)
     ],
 )
 def test_employment_starts_said_with_many_verbs(text: str, org: str) -> None:
-    assert ("works_at", org, "assert", "") in _functional(text)
+    assert ("works_at", org, "assert") in [r[:3] for r in _functional(text)]
 
 
 @pytest.mark.parametrize(
@@ -155,7 +155,7 @@ def test_a_job_change_naming_both_employers(text: str, old: str, new: str) -> No
     ],
 )
 def test_roles_said_with_many_verbs(text: str, title: str) -> None:
-    assert ("job_title", title, "assert", "") in _functional(text)
+    assert ("job_title", title, "assert") in [r[:3] for r in _functional(text)]
 
 
 @pytest.mark.parametrize(

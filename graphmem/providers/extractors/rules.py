@@ -45,7 +45,7 @@ from graphmem.providers.extractors.rules_en_objects import NOT_NAMES, leading_na
 from graphmem.providers.extractors.rules_en_parse import Speakers, parse_claims
 from graphmem.providers.extractors.rules_en_repair import find_repair, fits
 from graphmem.providers.extractors.rules_zh import parse_zh, zh_entities
-from graphmem.providers.extractors.timeparse import TimeMatch, find_times
+from graphmem.providers.extractors.timeparse import TimeMatch, find_times, is_duration, is_until
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -252,20 +252,43 @@ def _sentence_facts(
     future = any(t.future for t in times)
     time_words = "".join(t.text for t in times) if zh else " ".join(t.text for t in times)
     _mark_corrections(parsed)
+    starts, ends = (times, []) if zh else _starts_and_ends(sentence, times)
     facts: list[ExtractedFact] = []
     for claim in parsed.claims:
         if claim.needs_future and not future:
             continue
         if claim.from_context and not _from_context(claim, parsed, earlier + facts, speaker):
             continue
-        when = None if claim.keeps_time else _claim_time(sentence, times, claim.obj)
+        when = None if claim.keeps_time else _claim_time(sentence, starts, claim.obj)
+        until = None if claim.keeps_time or not ends else _claim_time(sentence, ends, claim.obj)
         if claim.keeps_time and time_words:
             claim.obj = f"{time_words}{claim.obj}" if zh else f"{claim.obj} {time_words}"
         valid_from = ref if when is None else when
         if claim.before:  # the old value of a change said in the same clause (从X搬到Y) comes first
             valid_from -= timedelta(seconds=1)
-        facts.append(_fact(claim, parsed, speaker, valid_from, sentence, start, end))
+        fact = _fact(claim, parsed, speaker, valid_from, sentence, start, end)
+        if until is not None and until <= ref and claim.kind == "assert" and (when is None or when < until):
+            # "I worked at Acme until last year": held up to then. With a start ("from 2015 to
+            # 2019") that is the interval; without one, the value held just before it ended
+            if when is not None:
+                fact = fact.model_copy(update={"valid_to": until})
+            else:
+                facts.append(fact.model_copy(update={"valid_from": until - timedelta(seconds=1)}))
+                fact = fact.model_copy(update={"claim": "end", "valid_from": until})
+        facts.append(fact)
     return facts
+
+
+_PERFECT = re.compile(r"\b(?:have|has|had|'ve|'s been|been|now|still)\b", re.IGNORECASE)
+
+
+def _starts_and_ends(sentence: str, times: list[TimeMatch]) -> tuple[list[TimeMatch], list[TimeMatch]]:
+    """The sentence's times that date a start, and those that date an end ("until last year",
+    "to 2019"). A duration ("for three years") dates a start only under the perfect or "now"
+    ("I've lived here for three years"); "I went to Paris for two weeks" starts nothing."""
+    perfect = _PERFECT.search(sentence) is not None
+    starts = [t for t in times if not is_until(t) and (perfect or not is_duration(t))]
+    return starts, [t for t in times if is_until(t)]
 
 
 def _claim_time(sentence: str, times: list[TimeMatch], obj: str) -> datetime | None:

@@ -92,7 +92,7 @@ _NUM = (
     r"(?P<n>\d{1,3}|a couple(?: of)?|a few|several|an?|one|two|three|four|five|six|seven|eight|"
     r"nine|ten|eleven|twelve|fifteen|twenty|thirty)"
 )
-_PREP = r"(?:(?:back )?(?:in|since|during|from)|around|by) "
+_PREP = r"(?:(?:back )?(?:in|since|during|from)|around|by|until|till|up until|up to|to) "
 _PART = r"(?:(?P<part>early|mid|late)[- ])?"
 _PART_MONTH = {"early": 1, "mid": 7, "late": 10}
 
@@ -178,6 +178,23 @@ _EN_RULES: tuple[TimeRule, ...] = (
         future=True,
     ),
     TimeRule(rf"{_NUM} {_UNIT} ago", lambda m, ref: shift(ref, m.group("unit"), -_n(m))),
+    # a duration reaches back from the reference time: "for three years" (a start only under the
+    # perfect, see ``is_duration`` and ``rules._starts``)
+    TimeRule(
+        rf"for (?:the (?:past|last) |over |almost |nearly |about |around |more than )?{_NUM} {_UNIT}",
+        lambda m, ref: shift(ref, m.group("unit"), -_n(m)),
+    ),
+    TimeRule(
+        rf"(?:until|till|up until) {_NUM} {_UNIT} ago", lambda m, ref: shift(ref, m.group("unit"), -_n(m))
+    ),
+    TimeRule(
+        r"(?:until|till|up until) (?:(?P<lw>last week)|(?P<lm>last month)|(?P<ly>last year)|(?P<y>yesterday))",
+        lambda m, ref: (
+            shift(ref, "week" if m["lw"] else "month" if m["lm"] else "year", -1)
+            if not m["y"]
+            else ref - timedelta(days=1)
+        ),
+    ),
     TimeRule(rf"in {_NUM} {_UNIT}", lambda m, ref: shift(ref, m.group("unit"), _n(m)), future=True),
     TimeRule(rf"(?:last|this past|on|this) {_WEEKDAYS}", lambda m, ref: past_weekday(ref, _weekday(m))),
     TimeRule(rf"next {_WEEKDAYS}", lambda m, ref: next_weekday(ref, _weekday(m)), future=True),
@@ -270,6 +287,20 @@ def _dateparse(phrase: str, ref: datetime, language: str) -> datetime | None:
     except (OverflowError, ValueError):
         return None
     return parsed if re.search(r"\d:\d\d|\d\s*[ap]\.?m\b", phrase) else midnight(parsed)
+
+
+_UNTIL = re.compile(r"^(?:until|till|up until|up to|to)\b", re.IGNORECASE)
+_DURATION = re.compile(r"^for\b", re.IGNORECASE)
+
+
+def is_until(match: TimeMatch) -> bool:
+    """ "until last year", "till March", "to 2019" (after "from 2015"): where a state ended."""
+    return _UNTIL.match(match.text) is not None
+
+
+def is_duration(match: TimeMatch) -> bool:
+    """ "for three years": how long a state has lasted, reaching back from the reference time."""
+    return _DURATION.match(match.text) is not None
 
 
 def resolve_time(phrase: str, reference_time: datetime) -> datetime | None:
