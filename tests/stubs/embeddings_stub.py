@@ -11,9 +11,11 @@ are similar), so ingestion and search through the stub behave like a real, if cr
         assert stub.requests[0].json()["input"] == ["a", "b"]
 
 Standalone, for ``graphmem eval ingest`` (docs/embedders.md): a fixed latency per request, whatever
-its size, so the ingest rate measures the pipeline's concurrency rather than this machine's CPU::
+its size (``--delay-ms``), plus one per text (``--per-text-ms``, as a GPU server's time grows with
+the batch), so the ingest rate measures the pipeline's concurrency rather than this machine's CPU::
 
     python -m tests.stubs.embeddings_stub --port 8765 --dimension 384 --delay-ms 20
+    python -m tests.stubs.embeddings_stub --port 8765 --dimension 384 --delay-ms 0 --per-text-ms 0.625
 """
 
 from __future__ import annotations
@@ -71,9 +73,10 @@ def hashed(dimension: int, *, delay_s: float = 0.0) -> Responder:
     return respond
 
 
-def pooled(dimension: int, *, delay_s: float = 0.0, pool: int = 64) -> Responder:
+def pooled(dimension: int, *, delay_s: float = 0.0, per_text_s: float = 0.0, pool: int = 64) -> Responder:
     """Answer with vectors drawn in turn from a fixed random pool, each body encoded once per input
-    count: almost no CPU per request, so a benchmark measures the client, not the stub."""
+    count: almost no CPU per request, so a benchmark measures the client, not the stub. Each answer
+    waits ``delay_s`` plus ``per_text_s`` per input."""
     rng = np.random.default_rng(0)
     vectors = rng.standard_normal((pool, dimension)).astype(np.float32)
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
@@ -85,7 +88,7 @@ def pooled(dimension: int, *, delay_s: float = 0.0, pool: int = 64) -> Responder
         with lock:
             if key not in bodies:
                 rows = np.resize(vectors, (key[0], dimension)).tolist()
-                bodies[key] = slow(delay_s, embeddings(rows, b64=key[1]))
+                bodies[key] = slow(delay_s + per_text_s * key[0], embeddings(rows, b64=key[1]))
             return bodies[key]
 
     return respond
@@ -112,6 +115,9 @@ def main() -> None:
     parser.add_argument("--dimension", type=int, default=384)
     parser.add_argument("--delay-ms", type=float, default=20.0, help="latency of every request")
     parser.add_argument(
+        "--per-text-ms", type=float, default=0.0, help="added latency per input text (pooled)"
+    )
+    parser.add_argument(
         "--vectors", choices=("pooled", "hashed"), default="pooled",
         help="pooled: cheap fixed vectors (speed); hashed: texts sharing words are similar (search)",
     )  # fmt: skip
@@ -119,9 +125,10 @@ def main() -> None:
     delay_s = args.delay_ms / 1000
     stub = EmbeddingsStub(dimension=args.dimension, delay_s=delay_s, port=args.port)
     if args.vectors == "pooled":
-        stub.otherwise(pooled(args.dimension, delay_s=delay_s))
+        stub.otherwise(pooled(args.dimension, delay_s=delay_s, per_text_s=args.per_text_ms / 1000))
     with stub:
-        print(f"serving {stub.base_url}/embeddings ({args.dimension}-d, {args.delay_ms:g} ms)", flush=True)
+        latency = f"{args.delay_ms:g} ms + {args.per_text_ms:g} ms per text"
+        print(f"serving {stub.base_url}/embeddings ({args.dimension}-d, {latency})", flush=True)
         try:
             threading.Event().wait()
         except KeyboardInterrupt:

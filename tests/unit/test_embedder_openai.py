@@ -3,6 +3,7 @@ wrong-dimension responses, batching, bounded concurrency, and the settings it is
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Iterator
@@ -19,7 +20,7 @@ from graphmem.providers.embedders.coalescing import CoalescingEmbedder
 from graphmem.providers.embedders.factory import build_embedder, embedder_from_settings
 from graphmem.providers.embedders.hashing import HashingEmbedder
 from graphmem.providers.embedders.openai_compat import OpenAIEmbedder
-from tests.stubs.embeddings_stub import EmbeddingsStub, embeddings, error, hashed, slow
+from tests.stubs.embeddings_stub import EmbeddingsStub, embeddings, error, hashed, pooled, slow
 from tests.stubs.openai_stub import Recorded, Reply
 
 DIM = 16
@@ -384,3 +385,15 @@ def test_build_embedder_by_name_points_to_the_settings_for_endpoint_and_local() 
             build_embedder(name)
     with pytest.raises(ConfigError, match="choose one of minilm, local, openai, hashing"):
         build_embedder("word2vec")
+
+
+def test_the_benchmark_stubs_latency_is_per_request_plus_per_text() -> None:
+    """`python -m tests.stubs.embeddings_stub --delay-ms D --per-text-ms T` (EVAL.md §7): each answer
+    waits D + T x inputs, and carries one unit vector per input."""
+    respond = pooled(DIM, delay_s=0.02, per_text_s=0.001)
+    for n in (1, 32):
+        body = json.dumps({"model": "m", "input": ["t"] * n, "encoding_format": "float"}).encode()
+        reply = respond(Recorded("POST", "/v1/embeddings", {}, body))
+        assert reply.delay_s == pytest.approx(0.02 + 0.001 * n)
+        vectors = np.array([d["embedding"] for d in json.loads(reply.body)["data"]])
+        assert vectors.shape == (n, DIM) and np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
