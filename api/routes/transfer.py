@@ -62,7 +62,15 @@ async def _lines(first: dict[str, Any], rest: AsyncIterator[dict[str, Any]]) -> 
         "line is parsed before anything is written (a bad line is a 422 naming it). The body is "
         "bounded by `GRAPHMEM_MAX_BODY_BYTES`; import bigger files with the CLI."
     ),
-    openapi_extra={"requestBody": {"required": True, "content": {JSONL: {"schema": {"type": "string"}}}}},
+    # the body is JSONL, sent as application/x-ndjson or text/plain (the route reads it either way);
+    # declared as text/plain, a media type OpenAPI tools can generate and send
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "description": "An export's JSONL: one JSON record per line.",
+            "content": {"text/plain": {"schema": {"type": "string"}}},
+        }
+    },
     responses=errors(),
 )
 async def import_group(
