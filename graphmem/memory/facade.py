@@ -283,7 +283,7 @@ class GraphMemory:
         if request.session is not None:
             return await sessions.search_with_session(
                 self.ctx,
-                lambda r: scopes.search_groups(self.searcher, group_ids, r),
+                lambda r: self.search_groups(group_ids, r),  # r has no session: PII tokens too
                 request,
                 list(group_ids),
             )
