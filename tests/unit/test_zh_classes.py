@@ -226,3 +226,26 @@ def test_a_hedged_or_weighed_change_is_a_plan_never_the_fact(text: str) -> None:
 def test_a_demonstrative_object_is_refused() -> None:
     """Regression: 我很喜欢这里的生活 gave likes '这里的生活' (这里 cannot be resolved later)."""
     assert rows("我很喜欢这里的生活。") == []
+
+
+PAST_STATES: list[tuple[str, str, str]] = [
+    ("我以前住在烟台。", "lives_in", "烟台"),
+    ("我在西安也住过一段时间。", "lives_in", "西安"),
+    ("我曾经是一名厨师。", "job_title", "厨师"),
+    ("我原来在海信上班。", "works_at", "海信"),
+    ("我在格力干过两年。", "works_at", "格力"),
+]
+
+
+@pytest.mark.parametrize(("text", "predicate", "value"), PAST_STATES)
+def test_a_state_said_of_the_past_is_not_current(text: str, predicate: str, value: str) -> None:
+    """Regression: 我以前住在烟台 / 住过 (experiential 过) gave a current lives_in 烟台."""
+    assert rows(text) == [me(predicate, value), me(predicate, value, "end")]
+    held, ended = facts(text)
+    assert held.valid_from < ended.valid_from == REF
+
+
+def test_a_past_state_followed_by_its_successor_keeps_only_the_two_values() -> None:
+    assert rows("我以前住在烟台，现在住在威海。") == [me("lives_in", "烟台"), me("lives_in", "威海")]
+    assert rows("我一直住在北京。") == [me("lives_in", "北京")]  # 一直: still now
+    assert rows("我之前搬到了上海。") == [me("lives_in", "上海")]  # a past move still holds

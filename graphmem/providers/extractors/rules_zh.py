@@ -226,6 +226,7 @@ def parse_zh(sentence: str) -> ParsedSentence:
     if wrong_tail and correctable:
         correctable[-1].kind, correctable[-1].replaces = "correct", wrong_tail
     _narrative_order(claims)
+    claims = _told_successor(claims)
     for claim in claims:
         if claim.predicate == "prefers" and other and not claim.qualifier:
             claim.qualifier = " vs ".join(sorted((claim.obj, other)))
@@ -244,6 +245,26 @@ def _narrative_order(claims: list[Claim]) -> None:
         if earlier is not None and earlier.obj != claim.obj:
             earlier.before = True
         last[key] = claim
+
+
+def _told_successor(claims: list[Claim]) -> list[Claim]:
+    """我以前住在烟台，现在住在威海: the past value's own end is implied by the value told after it
+    (the chain closes it there), so only the two values are kept."""
+    out = []
+    for n, claim in enumerate(claims):
+        key = (claim.subject, claim.predicate)
+        paired = n > 0 and claims[n - 1].before and claims[n - 1].obj == claim.obj
+        if (
+            claim.kind == "end"
+            and paired
+            and any(
+                (c.subject, c.predicate) == key and c.kind == "assert" and c.obj != claim.obj
+                for c in claims[n + 1 :]
+            )
+        ):
+            continue
+        out.append(claim)
+    return out
 
 
 def _split(text: str) -> list[str]:
@@ -702,10 +723,11 @@ def _predicate(toks: list[Tok], i: int, state: _State, *, pro_drop: bool) -> lis
         return role
     start = i
     neg = plan = ""
-    future = hedged = still = False
+    future = hedged = still = past = False
     while i < len(toks):
         word = toks[i].word
         still = still or word in _STILL
+        past = past or word in _PAST
         if word == "不是":
             neg, toks = "不", [*toks[:i], Tok("是", "v"), *toks[i + 1 :]]
             break
@@ -746,6 +768,8 @@ def _predicate(toks: list[Tok], i: int, state: _State, *, pro_drop: bool) -> lis
         if neg in ("没", "没有") and toks[-1].word != "了":
             return []
         claims = [_ended(c) for c in claims if not c.before]
+    elif claims and (past or _experiential(toks, i)) and not at(toks, i, _CHANGE_VERBS) and not still:
+        claims = _held_before(claims)
     if not claims and not pro_drop:
         rest = text_of(toks[start:])
         claims = table_claims(_ADV.sub("", rest))
@@ -753,6 +777,32 @@ def _predicate(toks: list[Tok], i: int, state: _State, *, pro_drop: bool) -> lis
         claim.needs_future = claim.needs_future or future
         claim.inferred = claim.inferred or hedged or state.hedged
     return claims
+
+
+_PAST = frozenset("以前 之前 曾经 曾 原来 原先 过去 从前 早先 当年 那时 当时 以往".split())
+_NOW = frozenset("现在 目前 如今 至今 一直 还 仍然 依然".split())
+_STATES = frozenset({"lives_in", "works_at", "job_title", "studies_at"})
+
+
+def _experiential(toks: list[Tok], i: int) -> bool:
+    """我在西安住过 / 我在华为干过两年: 过 after the verb says it held once, not now (unless 现在/一直)."""
+    if any(t.word in _NOW for t in toks):
+        return False
+    return any(
+        t.word == "过" and toks[n - 1].flag.startswith("v") for n, t in enumerate(toks[i + 1 :], i + 1)
+    )
+
+
+def _held_before(claims: list[Claim]) -> list[Claim]:
+    """A state said of the past (我以前住在烟台, 我曾经是老师, 住过): it held before this moment and
+    ends now, so it is never the current value; a later clause may name what followed."""
+    out: list[Claim] = []
+    for claim in claims:
+        out.append(claim)
+        if claim.kind == "assert" and claim.predicate in _STATES and not claim.before:
+            claim.before = True
+            out.append(Claim(claim.predicate, claim.obj, kind="end", qualifier=claim.qualifier))
+    return out
 
 
 def _unglued(toks: list[Tok], i: int) -> list[Claim]:
