@@ -6,7 +6,7 @@ Nothing in graphmem reads the environment except ``Settings()`` here.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import AliasChoices, Field, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -140,6 +140,8 @@ class Settings(BaseSettings):
     index_sync_limit: int = 5_000
     index_ann_threshold: int = 10_000
     index_max_bytes: int | None = None  # the indexes' byte budget per worker (None: nodes only)
+    # the index's vector matrices: int8 rows + an int8 residual for rescoring (half of f32), or f32
+    index_vectors: Literal["i8", "f32"] = "i8"
     search_default_k: int = 10
     # the change log (graphmem/memory/changes.py): a :Change record per state change, written in
     # the change's own transaction; false = none are written (reads of the log return what exists)

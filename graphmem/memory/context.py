@@ -28,6 +28,7 @@ class MemoryContext:
     index_sync_limit: int = 5_000
     index_ann_threshold: int = 10_000
     index_max_bytes: int | None = None
+    index_vectors: str = "i8"  # the tenant index's vector matrices: i8 (+ residual) or f32
     query_batch_window_s: float = 0.0
     write_gate: WriteGate = field(default_factory=WriteGate)
     write_embed_ahead: bool = True  # embed new names and statements before the group lock (ingestion)

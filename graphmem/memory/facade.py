@@ -67,6 +67,7 @@ class GraphMemory:
                 sync_limit=ctx.index_sync_limit,
                 ann_threshold=ctx.index_ann_threshold,
                 max_bytes=ctx.index_max_bytes,
+                vector_precision=ctx.index_vectors,
             )
             if ctx.search_index
             else None
@@ -109,6 +110,7 @@ class GraphMemory:
                 index_sync_limit=settings.index_sync_limit,
                 index_ann_threshold=settings.index_ann_threshold,
                 index_max_bytes=settings.index_max_bytes,
+                index_vectors=settings.index_vectors,
                 query_batch_window_s=settings.query_batch_window_ms / 1000,
                 write_embed_ahead=settings.write_embed_ahead,
                 change_log=settings.change_log,

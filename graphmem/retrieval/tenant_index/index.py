@@ -19,7 +19,7 @@ from graphmem.retrieval.tenant_index.columns import NEG_INF, POS_INF, Column, Sl
 from graphmem.retrieval.tenant_index.fields import EpisodeFields
 from graphmem.retrieval.tenant_index.graph import Adjacency, expand_facts, mentioning_episodes
 from graphmem.retrieval.tenant_index.lexical import Lexical
-from graphmem.retrieval.tenant_index.vectors import Vectors
+from graphmem.retrieval.tenant_index.vectors import PRECISION, Vectors
 
 Hits = list[tuple[str, float]]
 TARGETS = ("episode", "fact", "entity")
@@ -55,10 +55,10 @@ class View:
 class Target:
     """The structures one label needs: slots, BM25 postings, vectors, entity adjacency."""
 
-    def __init__(self, dimension: int, ann_threshold: int) -> None:
+    def __init__(self, dimension: int, ann_threshold: int, precision: str = PRECISION) -> None:
         self.slots = Slots()
         self.lexical = Lexical()
-        self.vectors = Vectors(dimension, ann_threshold=ann_threshold)
+        self.vectors = Vectors(dimension, ann_threshold=ann_threshold, precision=precision)
         self.adjacency = Adjacency()
         self.texts: list[str] = []  # by slot: what the rerank's MMR compares
 
@@ -95,9 +95,10 @@ class TenantIndex:
     created_at: datetime | None = None
     stale: bool = False  # nodes were deleted since the load: a reload is due (kept until it lands)
     targets: dict[str, Target] = field(default_factory=dict)
+    vector_precision: str = PRECISION  # the vector matrices' form (tenant_index.vectors)
 
     def __post_init__(self) -> None:
-        self.targets = {t: Target(self.dimension, self.ann_threshold) for t in TARGETS}
+        self.targets = {t: Target(self.dimension, self.ann_threshold, self.vector_precision) for t in TARGETS}
         self.ref_time = Column(np.float64, POS_INF)  # by episode slot
         self.valid_from = Column(np.float64, NEG_INF)  # by fact slot, from here on
         self.valid_to = Column(np.float64, POS_INF)

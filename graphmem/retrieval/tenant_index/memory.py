@@ -8,6 +8,7 @@ by tests/unit/test_tenant_index_memory.py to within a factor of two).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -22,6 +23,15 @@ ID_ENTRY = DICT_ENTRY + STR_OBJECT + 36 + 8  # a UUID string in the id list and 
 POSTING = DICT_ENTRY  # slot -> term frequency
 TERM = DICT_ENTRY + 232 + STR_OBJECT + 8  # a term's key and its (small) postings dict
 ADJACENCY = 3 * DICT_ENTRY + 56  # a node's tuple of entity ids, and its slot in each entity's set
+EVICTION_WINDOW = 16  # eviction chooses among this many least recently used indexes
+
+
+def victim(candidates: Sequence[tuple[str, int, int]], now: int) -> str:
+    """The index to drop, of ``(group, bytes, last used tick)`` candidates (the least recently used
+    few): the one with the most bytes x ticks idle. Among cold tenants a big one goes before small
+    ones (one eviction frees what many would), yet a small tenant idle long enough still goes
+    first; ties go to the least recently used."""
+    return max(candidates, key=lambda c: (c[1] * (now - c[2] + 1), -c[2]))[0]
 
 
 def _arrays(obj: Any) -> int:

@@ -8,8 +8,9 @@ therefore sees every write acknowledged before it began, from any process.
 
 Every load runs as a background task, never under the tenant's lock: a small tenant's first search
 (``sync_limit`` nodes) waits for it, a bigger one's is answered by the Neo4j source (the same
-ranking: ``retrieval.sources``) while it loads; the least recently used indexes are dropped past
-``max_nodes`` nodes or ``max_bytes`` bytes in all (``tenant_index.memory``'s estimate), and a tenant
+ranking: ``retrieval.sources``) while it loads; past ``max_nodes`` nodes or ``max_bytes`` bytes in all
+(``tenant_index.memory``'s estimate) indexes are dropped, the coldest first and of the cold the
+biggest (``memory.victim``: bytes x idle time over the least recently used few), and a tenant
 whose index alone would not fit the byte budget is searched in Neo4j. A load reads each label's
 pages as columns (``snapshot.load_columns``: one record a page). A stale index keeps serving while its replacement builds: its hits are
 re-read and re-checked in Neo4j, so it can miss fresh nodes but never return forgotten ones.
@@ -22,10 +23,12 @@ import logging
 from collections import OrderedDict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from itertools import islice
 from typing import Any
 
 from graphmem.retrieval.tenant_index.index import TARGETS, TenantIndex
-from graphmem.retrieval.tenant_index.memory import index_bytes
+from graphmem.retrieval.tenant_index.memory import EVICTION_WINDOW, index_bytes, victim
+from graphmem.retrieval.tenant_index.vectors import PRECISION
 from graphmem.store import snapshot
 from graphmem.store.driver import Store
 from graphmem.store.snapshot import GroupState
@@ -45,12 +48,16 @@ class TenantIndexes:
         sync_limit: int = 5_000,
         ann_threshold: int = 10_000,
         max_bytes: int | None = None,
+        vector_precision: str = PRECISION,
     ) -> None:
         self.store, self.dimension = store, dimension
         self.max_nodes, self.sync_limit, self.ann_threshold = max_nodes, sync_limit, ann_threshold
         self.max_bytes = max_bytes
+        self.vector_precision = vector_precision
         self.bytes: dict[str, int] = {}  # group -> its index's estimated bytes
         self.evictions = 0
+        self.tick = 0  # one per use of an index
+        self.used: dict[str, int] = {}  # group -> the tick its index was last used at
         self.entries: OrderedDict[str, TenantIndex] = OrderedDict()
         self.locks: dict[str, asyncio.Lock] = {}
         self.builds: dict[str, asyncio.Task[None]] = {}
@@ -71,6 +78,8 @@ class TenantIndexes:
             index = await self._current(group_id, state)
             if index is not None:
                 self.entries.move_to_end(group_id)
+                self.tick += 1
+                self.used[group_id] = self.tick
             yield index
 
     async def ready(self, group_id: str) -> TenantIndex | None:
@@ -89,6 +98,7 @@ class TenantIndexes:
     def drop(self, group_id: str) -> None:
         self.entries.pop(group_id, None)
         self.bytes.pop(group_id, None)
+        self.used.pop(group_id, None)
 
     def nbytes(self) -> int:
         """The estimated bytes of every index this process holds (``tenant_index.memory``)."""
@@ -142,7 +152,14 @@ class TenantIndexes:
         return self.max_bytes is None or _nodes(state) * _node_bytes(self.dimension) <= self.max_bytes
 
     async def _build(self, group_id: str, state: GroupState) -> TenantIndex:
-        index = TenantIndex(group_id, self.dimension, self.ann_threshold, state.seq, state.created_at)
+        index = TenantIndex(
+            group_id,
+            self.dimension,
+            self.ann_threshold,
+            state.seq,
+            state.created_at,
+            vector_precision=self.vector_precision,
+        )
         for label in TARGETS:
             after = ""
             while True:
@@ -198,15 +215,23 @@ class TenantIndexes:
         self.builds[group_id] = asyncio.create_task(run())
 
     def _install(self, index: TenantIndex) -> None:
-        """Hold ``index`` as the most recently used, then drop the least recently used ones until
-        the node and byte budgets hold again (the new one stays: ``_fits`` admitted it)."""
+        """Hold ``index`` as the most recently used, then drop others until the node and byte
+        budgets hold again (the new one stays: ``_fits`` admitted it)."""
         self.entries[index.group_id] = index
         self.entries.move_to_end(index.group_id)
         self.bytes[index.group_id] = index_bytes(index)
+        self.tick += 1
+        self.used[index.group_id] = self.tick
         while len(self.entries) > 1 and self._over():
-            group_id, _ = self.entries.popitem(last=False)
-            self.bytes.pop(group_id, None)
-            self.evictions += 1
+            self._evict(keep=index.group_id)
+
+    def _evict(self, *, keep: str) -> None:
+        """Drop one index: of the ``EVICTION_WINDOW`` least recently used (never ``keep``), the one
+        with the most bytes x idle ticks (``memory.victim``)."""
+        coldest = (g for g in islice(self.entries, EVICTION_WINDOW + 1) if g != keep)
+        window = [(g, self.bytes.get(g, 0), self.used.get(g, 0)) for g in islice(coldest, EVICTION_WINDOW)]
+        self.drop(victim(window, self.tick))
+        self.evictions += 1
 
     def _over(self) -> bool:
         if sum(i.size for i in self.entries.values()) > self.max_nodes:

@@ -1,6 +1,13 @@
 """Cosine search over one target's embeddings: exact numpy for small sets, HNSW above (pure).
 
-Every vector lives in one f32 matrix (exact scoring, and the fallback for selective filters). Slots
+Every vector lives in one matrix (exact scoring, and the fallback for selective filters): int8 by
+default (``PRECISION``), each row scaled by its largest component, with the row's rounding error
+kept as a second int8 row (``residual``): half of f32's bytes. Exact scoring scans the int8 rows
+(converted to f32 in blocks for BLAS: numpy has no fast int8 or f16 product, and int8 converts ~20x
+faster than f16), then rescores its best ``2k + 16`` candidates with row + residual, within ~1e-5 of
+f32. Measured on LoCoMo dev turns embedded with MiniLM (``eval/vector_recall.py``): recall@10 against
+exact f32 is 0.993-0.997 from the int8 scan alone, 1.0 after rescoring. ``precision="f32"`` keeps
+full floats. Slots
 belong to a *part* (facts: 0 = in the default view, 1 = superseded, ended or retracted; other
 targets: all 0), and each part past ``ann_threshold`` vectors gets its own HNSW graph (usearch, f16,
 keyed by slot). A search names the parts it needs: the default view searches part 0 alone, so its
@@ -26,6 +33,9 @@ from usearch.index import Index  # isort: skip (after onnxruntime, see above)
 
 Hits = list[tuple[int, float]]
 NOWHERE = -1
+PRECISIONS = ("i8", "f32")
+PRECISION = "i8"
+BLOCK = 4_096  # rows converted to f32 at a time by exact int8 scoring (6 MB at 384 dimensions)
 # Measured on the 100k synthetic episodes (recall@10 of a top 50 against exact scoring): building
 # with expansion 64 and searching with 64 gave 0.81; building with 128 gave 0.91 searching with 64
 # and 0.97 with 128 (connectivity 32 changed nothing but the build time).
@@ -33,10 +43,17 @@ CONNECTIVITY, EXPANSION_ADD, EXPANSION_SEARCH = 16, 128, 128
 
 
 class Vectors:
-    def __init__(self, dimension: int, *, ann_threshold: int = 10_000) -> None:
+    def __init__(self, dimension: int, *, ann_threshold: int = 10_000, precision: str = PRECISION) -> None:
+        if precision not in PRECISIONS:
+            raise ValueError(f"vector precision must be one of {PRECISIONS}, not {precision!r}")
         self.dimension = dimension
         self.ann_threshold = ann_threshold
-        self.matrix = Column(np.float32, 0.0, width=dimension)
+        quantized = precision == "i8"
+        self.matrix = Column(np.int8 if quantized else np.float32, 0, width=dimension)
+        # int8: a row's value = matrix row * scale + residual row * fine (None for f32)
+        self.scale = Column(np.float32, 0.0) if quantized else None
+        self.residual = Column(np.int8, 0, width=dimension) if quantized else None
+        self.fine = Column(np.float32, 0.0) if quantized else None
         self.present = Column(np.bool_, False)
         self.part = Column(np.int8, 0)  # the part a slot belongs to
         self.held = Column(np.int8, NOWHERE)  # the part whose HNSW graph holds the slot
@@ -64,15 +81,33 @@ class Vectors:
         rows = np.fromiter((s for s, _ in keep), dtype=np.int64, count=len(keep))
         block = np.asarray([v for _, v in keep], dtype=np.float32)
         block /= np.maximum(np.linalg.norm(block, axis=1, keepdims=True), 1e-12)
-        changed = ~self.present.data[rows] | ~np.all(self.matrix.data[rows] == block, axis=1)
+        changed = ~self.present.data[rows]
+        if self.scale is not None and self.residual is not None and self.fine is not None:
+            coarse, scale, residual, fine = _quantize(block)
+            changed |= ~np.all(self.residual.data[rows] == residual, axis=1) | (
+                self.scale.data[rows] != scale
+            )
+            self.scale.data[rows], self.residual.data[rows], self.fine.data[rows] = scale, residual, fine
+            block = coarse
+        changed |= ~np.all(self.matrix.data[rows] == block, axis=1)
         self.matrix.data[rows] = block
         self.present.data[rows] = True
         self.pending.update(rows[changed].tolist())
 
     def _grow(self, size: int) -> None:
         self.size = max(self.size, size)
-        for column in (self.matrix, self.present, self.part, self.held):
-            column.ensure(self.size)
+        for column in (self.matrix, self.present, self.part, self.held, self.scale, self.residual, self.fine):
+            if column is not None:
+                column.ensure(self.size)
+
+    def floats(self, slots: np.ndarray) -> np.ndarray:
+        """The (normalised) vectors of ``slots`` as f32 (int8: row * scale + residual * fine)."""
+        rows = self.matrix.data[slots]
+        if self.scale is None or self.residual is None or self.fine is None:
+            return rows
+        out = rows.astype(np.float32) * self.scale.data[slots][:, None]
+        out += self.residual.data[slots].astype(np.float32) * self.fine.data[slots][:, None]
+        return out
 
     def flush(self) -> None:
         """Place the slots changed since the last flush in their part's HNSW graph (if it has one)."""
@@ -87,7 +122,7 @@ class Vectors:
             self.held.data[gone] = NOWHERE
             add = slots[(self.part.data[slots] == part) & self.present.data[slots]]
             if len(add):
-                graph.add(add, self.matrix.data[add])
+                graph.add(add, self.floats(add))
                 self.held.data[add] = part
 
     def ensure_ann(self, threads: int = 0) -> None:
@@ -110,7 +145,7 @@ class Vectors:
                 expansion_add=EXPANSION_ADD,
                 expansion_search=EXPANSION_SEARCH,
             )
-            graph.add(slots, self.matrix.data[slots], threads=threads)
+            graph.add(slots, self.floats(slots), threads=threads)
             self.hnsw[p] = graph
             self.held.data[slots] = p
             self.pending.difference_update(slots.tolist())
@@ -160,18 +195,53 @@ class Vectors:
         self, query: np.ndarray, k: int, allowed: np.ndarray, n_allowed: int, subset: Hashable | None
     ) -> Hits:
         matrix = self.matrix.view(self.size)
+        scale = None if self.scale is None else self.scale.view(self.size)
         if 4 * n_allowed > self.size:
             # most rows allowed: one matrix-vector product beats copying the allowed rows out first
             rows = np.flatnonzero(allowed)
-            return _top(rows, (matrix @ query)[rows], k)
-        if subset is None:
+            scores = _dot(matrix, scale, query)[rows]
+        elif subset is None:
             rows = np.flatnonzero(allowed)
-            return _top(rows, matrix[rows] @ query, k)
-        if self.subset is None or self.subset[0] != subset:
-            rows = np.flatnonzero(allowed)
-            self.subset = (subset, rows, matrix[rows])
-        _, rows, vectors = self.subset
-        return _top(rows, vectors @ query, k)
+            scores = _dot(matrix[rows], None if scale is None else scale[rows], query)
+        else:
+            if self.subset is None or self.subset[0] != subset:
+                rows = np.flatnonzero(allowed)
+                self.subset = (subset, rows, matrix[rows])
+            _, rows, vectors = self.subset
+            scores = _dot(vectors, None if scale is None else scale[rows], query)
+        if self.scale is None:
+            return _top(rows, scores, k)
+        return self._rescore(query, _top(rows, scores, 2 * k + 16), k)
+
+    def _rescore(self, query: np.ndarray, coarse: Hits, k: int) -> Hits:
+        """The int8 scan's best candidates scored again with their residual rows (near f32)."""
+        rows = np.fromiter((s for s, _ in coarse), dtype=np.int64, count=len(coarse))
+        return _top(rows, self.floats(rows) @ np.asarray(query, dtype=np.float32), k)
+
+
+def _quantize(block: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """f32 rows as int8 rows and scales (largest |component| -> 127), and their rounding error the
+    same way: row ~ coarse * scale + residual * fine."""
+    scale = (np.maximum(np.abs(block).max(axis=1), 1e-12) / 127).astype(np.float32)
+    coarse = np.rint(block / scale[:, None]).astype(np.int8)
+    error = block - coarse.astype(np.float32) * scale[:, None]
+    fine = (np.maximum(np.abs(error).max(axis=1), 1e-12) / 127).astype(np.float32)
+    residual = np.rint(error / fine[:, None]).astype(np.int8)
+    return coarse, scale, residual, fine
+
+
+def _dot(matrix: np.ndarray, scale: np.ndarray | None, query: np.ndarray) -> np.ndarray:
+    """Every row's inner product with ``query`` (f32). int8 rows: converted to f32 ``BLOCK`` rows at
+    a time, multiplied, and rescaled by their row's scale."""
+    if scale is None:
+        return np.asarray(matrix @ query, dtype=np.float32)
+    out = np.empty(len(matrix), dtype=np.float32)
+    query = np.asarray(query, dtype=np.float32)
+    for start in range(0, len(matrix), BLOCK):
+        block = matrix[start : start + BLOCK].astype(np.float32)
+        out[start : start + BLOCK] = block @ query
+    out *= scale
+    return out
 
 
 def _ann(graph: Index, query: np.ndarray, k: int, allowed: np.ndarray, n_allowed: int) -> Hits:
