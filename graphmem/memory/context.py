@@ -30,6 +30,7 @@ class MemoryContext:
     index_max_bytes: int | None = None
     index_vectors: str = "i8"  # the tenant index's vector matrices: i8 (+ residual) or f32
     query_batch_window_s: float = 0.0
+    query_batch: bool = True  # concurrent searches share query-embedding calls (CoalescingEmbedder)
     write_gate: WriteGate = field(default_factory=WriteGate)
     write_embed_ahead: bool = True  # embed new names and statements before the group lock (ingestion)
     change_log: bool = True  # append a :Change record per state change (graphmem.memory.changes)

@@ -73,7 +73,11 @@ class GraphMemory:
             else None
         )
         # queries arriving while one is embedded share the next model call (no wait unless configured)
-        queries = CoalescingEmbedder(ctx.embedder, window_s=ctx.query_batch_window_s)
+        queries = (
+            CoalescingEmbedder(ctx.embedder, window_s=ctx.query_batch_window_s)
+            if ctx.query_batch
+            else ctx.embedder
+        )
         self.searcher = Searcher(ctx.store, queries, ctx.clock, ctx.vector_exact_threshold, indexes)
 
     @classmethod
@@ -112,6 +116,7 @@ class GraphMemory:
                 index_max_bytes=settings.index_max_bytes,
                 index_vectors=settings.index_vectors,
                 query_batch_window_s=settings.query_batch_window_ms / 1000,
+                query_batch=settings.query_batch,
                 write_embed_ahead=settings.write_embed_ahead,
                 change_log=settings.change_log,
                 redactor=redactor_from_settings(settings),
