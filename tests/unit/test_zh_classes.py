@@ -249,3 +249,48 @@ def test_a_past_state_followed_by_its_successor_keeps_only_the_two_values() -> N
     assert rows("我以前住在烟台，现在住在威海。") == [me("lives_in", "烟台"), me("lives_in", "威海")]
     assert rows("我一直住在北京。") == [me("lives_in", "北京")]  # 一直: still now
     assert rows("我之前搬到了上海。") == [me("lives_in", "上海")]  # a past move still holds
+
+
+NAMED_SUBJECTS: list[tuple[str, list[Row]]] = [
+    ("欧阳娜娜住在台北。", [("欧阳娜娜", "lives_in", "台北", "assert")]),
+    ("诸葛亮在蜀汉集团上班。", [("诸葛亮", "works_at", "蜀汉集团", "assert")]),
+    ("Tom住在上海。", [("Tom", "lives_in", "上海", "assert")]),
+    ("我的好朋友周涛是医生。", [me("knows", "周涛"), ("周涛", "job_title", "医生", "assert")]),
+    ("我大学同学孙丽在腾讯工作。", [me("knows", "孙丽"), ("孙丽", "works_at", "腾讯", "assert")]),
+    ("我最好的朋友李静住在成都。", [me("knows", "李静"), ("李静", "lives_in", "成都", "assert")]),
+    ("我有个朋友叫马克，他住在深圳。", [me("knows", "马克"), ("马克", "lives_in", "深圳", "assert")]),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), NAMED_SUBJECTS)
+def test_people_named_in_many_ways_are_the_subject(text: str, expected: list[Row]) -> None:
+    """Regression: compound surnames (欧阳/娜娜), Latin names, a relative with modifiers (我大学同学X)
+    and a person introduced with 叫 then called 他 gave no subject, so no fact."""
+    assert rows(text) == expected
+
+
+def test_a_pronoun_without_an_introduced_person_is_nobody() -> None:
+    assert rows("他住在深圳。") == []
+    assert rows("我有个朋友，他住在深圳。") == []
+
+
+SERIAL_VERBS: list[tuple[str, list[Row]]] = [
+    ("我辞职离开了阿里。", [me("works_at", "阿里", "end")]),
+    ("我退休回到了老家泉州。", [me("lives_in", "泉州")]),
+    ("我毕业后加入了华为。", [me("works_at", "华为")]),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), SERIAL_VERBS)
+def test_a_leading_change_verb_lets_the_second_verb_name_the_value(text: str, expected: list[Row]) -> None:
+    """Regression: 我半年前辞职离开了阿里 gave nothing (辞职 took the frame and named no employer)."""
+    assert rows(text) == expected
+
+
+def test_the_old_value_comes_before_a_dated_successor() -> None:
+    """Regression: 我在厦门住了三年，去年搬到了福州 dated 福州 last year and 厦门 today, so 厦门 read as
+    the current value."""
+    old, new = facts("我在厦门住了三年，去年搬到了福州。")
+    assert (old.literal, new.literal) == ("厦门", "福州")
+    assert new.valid_from == datetime(2023, 6, 12, tzinfo=UTC)
+    assert old.valid_from < new.valid_from

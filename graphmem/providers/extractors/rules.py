@@ -264,8 +264,10 @@ def _sentence_facts(
         if claim.keeps_time and time_words:
             claim.obj = f"{time_words}{claim.obj}" if zh else f"{claim.obj} {time_words}"
         valid_from = ref if when is None else when
-        if claim.before:  # the old value of a change said in the same clause (从X搬到Y) comes first
-            valid_from -= timedelta(seconds=1)
+        if claim.before:  # the old value of a change said in the same clause (从X搬到Y) comes first,
+            # also when only its successor is dated (在厦门住了三年，去年搬到了福州)
+            after = _successor_time(parsed.claims, claim, sentence, starts)
+            valid_from = min(valid_from, after or valid_from) - timedelta(seconds=1)
         fact = _fact(claim, parsed, speaker, valid_from, sentence, start, end)
         if until is not None and until <= ref and claim.kind == "assert" and (when is None or when < until):
             # "I worked at Acme until last year": held up to then. With a start ("from 2015 to
@@ -289,6 +291,18 @@ def _starts_and_ends(sentence: str, times: list[TimeMatch]) -> tuple[list[TimeMa
     perfect = _PERFECT.search(sentence) is not None
     starts = [t for t in times if not is_until(t) and (perfect or not is_duration(t))]
     return starts, [t for t in times if is_until(t)]
+
+
+def _successor_time(
+    claims: list[Claim], claim: Claim, sentence: str, times: list[TimeMatch]
+) -> datetime | None:
+    """The time of the value told after ``claim`` for the same subject and predicate, if dated."""
+    at = next((n for n, c in enumerate(claims) if c is claim), len(claims))
+    later = claims[at + 1 :]
+    for other in later:
+        if other.subject == claim.subject and other.predicate == claim.predicate and not other.before:
+            return None if other.keeps_time else _claim_time(sentence, times, other.obj)
+    return None
 
 
 def _claim_time(sentence: str, times: list[TimeMatch], obj: str) -> datetime | None:

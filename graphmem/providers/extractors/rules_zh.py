@@ -186,6 +186,7 @@ class _State:
     claims: list[Claim] = field(default_factory=list)
     replaces: str | None = None
     pending: str = ""  # 换工作了 / 搬家了: the predicate a bare 去了Y after it continues
+    introduced: str | None = None  # 我有个朋友叫马克: whom a following 他/她 names
 
 
 def parse_zh(sentence: str) -> ParsedSentence:
@@ -298,6 +299,12 @@ def _clause_claims(clause: str, state: _State, *, last: bool) -> None:
         clause = clause[retract.end() :]
         if not clause:
             return
+    named = _INTRODUCE.match(clause)
+    if named is not None and named.group("rel") in _REL:  # 我有个朋友叫马克: the speaker knows 马克
+        name = named.group("name")
+        state.introduced = name
+        state.claims.append(Claim("knows", name, qualifier=named.group("rel"), object_kind="person"))
+        return
     said = _SAID.match(clause)
     if said is not None and not last:  # 我上次说我在滴滴工作，(其实是快手): the claim reported is wrong
         inner = _State(subject=state.subject)
@@ -434,6 +441,9 @@ def _retract(state: _State) -> None:
             return
 
 
+_INTRODUCE = re.compile(
+    r"^我(?:有|有一)(?:个|位|名)?(?P<rel>[\u4e00-\u9fff]{1,4}?)(?:叫|名叫|叫做)(?P<name>[\u4e00-\u9fff]{2,4}|[A-Z][a-z]+)$"
+)
 _SAID = re.compile(
     r"^(?:我)?(?:上次|之前|刚才|刚刚|前面|先前|以前|那天)(?:跟你|和你|对你)?说(?:过)?(?:的是)?(?P<inner>.+)$"
 )
@@ -572,6 +582,8 @@ def _clause(clause: str, state: _State) -> list[Claim]:
         toks = toks[lead:]
     toks, companion = _together(toks)
     found = _subject(toks)
+    if found is not None and found[0][0] == "other" and toks[0].word in ("他", "她") and state.introduced:
+        found = (("name", state.introduced), 1, [])  # 我有个朋友叫马克，他住在深圳
     claims: list[Claim] = []
     pro_drop = False
     if found is not None:
@@ -669,8 +681,11 @@ def _subject(toks: list[Tok]) -> tuple[tuple[str, str | None], int, list[Claim]]
         return ("home" if first.endswith("家") else "we", SPEAKER), 1, []
     if first == "我":
         j = 2 if at(toks, 1, frozenset({"的"})) else 1
-        if at(toks, j, _REL):
-            return _relative(toks, j)
+        for k in range(j, min(j + 3, len(toks))):  # 我(的)(好/大学/最好的/前)朋友X
+            if at(toks, k, _REL):
+                return _relative(toks, k)
+            if not (toks[k].flag in ("a", "n", "f", "b", "uj") and toks[k].word not in _REL_STOP):
+                break
         if j == 2 and at(toks, 2, frozenset({"家"})):
             return ("home", SPEAKER), 3, []
         return ("first", SPEAKER), 1, []
@@ -679,6 +694,9 @@ def _subject(toks: list[Tok]) -> tuple[tuple[str, str | None], int, list[Claim]]
     if _is_name(toks, 0):
         return ("name", first), 1, []
     return None
+
+
+_REL_STOP = frozenset("家 公司 工作 新工作 单位 学校 职位 职务 职业 岗位 名字".split())
 
 
 def _relative(toks: list[Tok], j: int) -> tuple[tuple[str, str | None], int, list[Claim]]:
@@ -701,12 +719,15 @@ def _looks_like_name(tok: Tok) -> bool:
 def _is_name(toks: list[Tok], i: int) -> bool:
     """A person's name opening a clause: jieba's nr*, or a surname-led word before a predicate."""
     tok = toks[i]
-    if len(tok.word) < 2 or is_stop(tok) or not _HAN.match(tok.word):
+    latin = tok.flag == "eng" and tok.word[:1].isupper() and tok.word.isalpha()  # Tom住在上海
+    if len(tok.word) < 2 or is_stop(tok) or not (latin or _HAN.match(tok.word)):
         return False
     nxt = toks[i + 1] if i + 1 < len(toks) else None
     if nxt is None:
         return False
     before_predicate = nxt.word in _PRED_START or nxt.flag.startswith("v") or nxt.word in ("的",)
+    if latin:
+        return before_predicate
     if tok.flag.startswith("nr"):
         return before_predicate or is_stop(nxt)
     return tok.word[0] in SURNAMES and len(tok.word) <= 3 and before_predicate

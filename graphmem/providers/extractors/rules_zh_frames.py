@@ -375,4 +375,9 @@ def frame_claims(toks: list[Tok], i: int) -> list[Claim]:
             return claims
     if at(toks, i, frozenset({"是"})):  # 是…(的) stresses when or how: 我是在上海住的
         return frame_claims(toks[:-1] if toks[-1].word == "的" else toks, i + 1)
+    if at(toks, i, _SERIAL) and i + 1 < len(toks):  # 辞职离开了阿里 / 搬家去了X: the second verb says where
+        return frame_claims(toks, skip(toks, i + 1, frozenset({"了", "后", "以后", "之后"})))
     return []
+
+
+_SERIAL = QUIT | MOVED_OUT | GRADUATE

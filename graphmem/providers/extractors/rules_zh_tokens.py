@@ -178,6 +178,7 @@ def join_compounds(pairs: Iterable[tuple[str, str]]) -> list[Tok]:
         if parts is None and len(word) >= 2 and word[0] in "我你他她" and word[1:] in _MODALS:
             parts = (word[0], word[1:])  # 我会/搬到 → 我 会 搬到
         toks.extend([Tok(p, "d" if p in NEG else "v") for p in parts] if parts else [Tok(word, flag)])
+    toks = _compound_surnames(toks)
     out: list[Tok] = []
     i = 0
     while i < len(toks):
@@ -194,6 +195,35 @@ def join_compounds(pairs: Iterable[tuple[str, str]]) -> list[Tok]:
         else:
             out.append(toks[i])
             i += 1
+    return out
+
+
+COMPOUND_SURNAMES = _words(
+    "欧阳 司马 上官 诸葛 东方 慕容 令狐 皇甫 尉迟 长孙 公孙 夏侯 端木 西门 南宫 司徒 独孤"
+)
+
+
+def _compound_surnames(toks: list[Tok]) -> list[Tok]:
+    """欧阳/ns 娜娜/nr → 欧阳娜娜/nr: a compound surname and the given name after it are one name."""
+    out: list[Tok] = []
+    i = 0
+    while i < len(toks):
+        tok = toks[i]
+        nxt = toks[i + 1] if i + 1 < len(toks) else None
+        if (
+            tok.word in COMPOUND_SURNAMES
+            and nxt is not None
+            and 1 <= len(nxt.word) <= 2
+            and (
+                nxt.flag.startswith("nr")
+                or (len(nxt.word) == 1 and nxt.flag not in ("x", "ul", "uj", "p", "v"))
+            )
+        ):
+            out.append(Tok(tok.word + nxt.word, "nr"))
+            i += 2
+            continue
+        out.append(tok)
+        i += 1
     return out
 
 
