@@ -26,7 +26,7 @@ def _table(r: dict[str, Any]) -> str:
         ("episodes read / ingested", f"{r['episodes']:,} / {r['ingested']:,} ({r['batches']} batches)"),
         ("duplicates / rejected", f"{r['duplicates']:,} / {r['rejected']:,}"),
         ("ingest", f"{r['ingest_episodes_per_s']} episodes/s ({r['ingest_seconds']} s)"),
-        ("stages (summed)", f"prepare {r['prepare_seconds']} s, commit {r['commit_seconds']} s"),
+        ("busy preparing / committing", f"{r['prepare_seconds']} s / {r['commit_seconds']} s"),
         ("embed only", f"{r['embed_only_per_s']} episodes/s (before, after: {r['embed_only_before_after']})"),
         ("ratio (target >= 0.8)", str(r["ratio"])),
         ("peak RSS", f"{r['peak_rss_mb']} MiB"),
@@ -69,6 +69,34 @@ def _sweep(opts: Any, concurrencies: tuple[int, ...]) -> dict[str, Any]:
     return {"runs": runs}
 
 
+_VARIANTS: dict[str, tuple[tuple[str, dict[str, Any]], tuple[str, dict[str, Any]]]] = {
+    "change_log": (("change_log=off", {"change_log": False}), ("change_log=on", {"change_log": True})),
+    "pii": (("pii_redact=off", {"pii_redact": False}), ("pii_redact=on", {"pii_redact": True})),
+}
+
+
+def _compare(opts: Any, what: str, repeat: int) -> dict[str, Any]:
+    """Off and on, alternating ``repeat`` times in one process (the host's load drifts), each run
+    with its own memory; ``ratio`` is on / off of the mean ingest rates."""
+    import secrets
+
+    from eval.ingest_speed import run_ingest_speed
+
+    cfg = settings()
+    ensure_server(cfg)
+    key = cfg.pii_key or secrets.token_urlsafe(32)  # a throwaway vault key for the run
+    runs: list[dict[str, Any]] = []
+    for _ in range(repeat):
+        for name, update in _VARIANTS[what]:
+            run_cfg = cfg.model_copy(update={**update, "pii_key": key} if what == "pii" else update)
+            log_to_stderr(f"eval ingest: {name}")
+            report = run_async(with_memory(run_cfg, lambda m: run_ingest_speed(m, opts, log_to_stderr)))
+            runs.append({"variant": name, **report})
+    (off, _), (on, _) = _VARIANTS[what]
+    mean = {v: sum(r["ingest_episodes_per_s"] for r in runs if r["variant"] == v) / repeat for v in (off, on)}
+    return {"compare": what, "runs": runs, "ratio": round(mean[on] / mean[off], 3) if mean[off] else None}
+
+
 @click.command("ingest")
 @count_option("--episodes", default=20_000, help="Synthetic turns (one tenant).")
 @click.option("--seed", type=int, default=7, show_default=True)
@@ -93,6 +121,14 @@ def _sweep(opts: Any, concurrencies: tuple[int, ...]) -> dict[str, Any]:
     help="openai embedder: run once per endpoint concurrency (GRAPHMEM_EMBED_CONCURRENCY), e.g. 1,2,4; "
     'the JSON is then {"runs": [...]}.',
 )
+@click.option(
+    "--compare",
+    type=click.Choice(sorted(_VARIANTS)),
+    default=None,
+    help="Run with the setting off and on (GRAPHMEM_CHANGE_LOG, GRAPHMEM_PII_REDACT) in one process; "
+    'the JSON is then {"compare", "runs": [...], "ratio": on/off}.',
+)
+@count_option("--repeat", default=1, help="--compare: off/on pairs to run, alternating.")
 @click.option("--group", default=None, help="Group to ingest into (default: a fresh one).")
 @click.option("--keep", is_flag=True, help="Keep the group (default: forget it afterwards).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object last.")
@@ -105,6 +141,8 @@ def ingest_speed(
     concurrency: int,
     embed_sample: int,
     embed_concurrency: str | None,
+    compare: str | None,
+    repeat: int,
     group: str | None,
     keep: bool,
     as_json: bool,
@@ -119,6 +157,7 @@ def ingest_speed(
     Example:
       graphmem eval ingest --episodes 20000 --json
       GRAPHMEM_EMBEDDER=openai ... graphmem eval ingest --episodes 2000 --embed-concurrency 1,2,4
+      graphmem eval ingest --episodes 512 --compare change_log --repeat 2 --json
     """
     from eval.ingest_speed import IngestSpeedOptions, run_ingest_speed
 
@@ -132,6 +171,14 @@ def ingest_speed(
         group=group,
         keep=keep,
     )
+    if compare is not None:
+        result = _compare(opts, compare, repeat)
+        for r in result["runs"]:
+            click.echo(f"{r['variant']}\n{_table(r)}")
+        click.echo(f"ratio on/off of ingest episodes/s: {result['ratio']}")
+        if as_json:
+            click.echo(json.dumps(result))
+        return
     sweep = _concurrencies(embed_concurrency)
     if sweep is not None:
         runs = _sweep(opts, sweep)

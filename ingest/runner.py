@@ -22,7 +22,8 @@ import hashlib
 import os
 import random
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -135,6 +136,27 @@ async def run_ingest(
     return await run.execute()
 
 
+class _Busy:
+    """Wall time during which at least one batch is in a stage (batches overlapping count once)."""
+
+    def __init__(self) -> None:
+        self.active = 0
+        self.since = 0.0
+        self.total = 0.0
+
+    @contextmanager
+    def during(self) -> Iterator[None]:
+        if self.active == 0:
+            self.since = time.perf_counter()
+        self.active += 1
+        try:
+            yield
+        finally:
+            self.active -= 1
+            if self.active == 0:
+                self.total += time.perf_counter() - self.since
+
+
 @dataclass(eq=False)
 class _Entry:
     item: SourceItem
@@ -163,6 +185,7 @@ class _Run:
         self.buffered = 0
         self.tasks: set[asyncio.Task[None]] = set()
         self.tails: dict[str, asyncio.Task[None]] = {}
+        self.preparing, self.committing = _Busy(), _Busy()
 
     async def execute(self) -> Summary:
         started = time.perf_counter()
@@ -247,16 +270,16 @@ class _Run:
             task.result()  # a fatal error surfaces here
 
     async def _process(self, group: str, entries: list[_Entry], after: asyncio.Task[None] | None) -> None:
-        began = time.perf_counter()
-        prepared = await self._prepare(group, entries)  # overlaps the previous batch's commit
-        self.summary.prepare_seconds += time.perf_counter() - began
+        with self.preparing.during():
+            prepared = await self._prepare(group, entries)  # overlaps the previous batch's commit
+        self.summary.prepare_seconds = self.preparing.total
         if after is not None:
             await asyncio.wait([after])
             if after.cancelled() or after.exception() is not None:
                 return  # the run is failing; this batch stays unacknowledged
-        began = time.perf_counter()
-        await self._commit(group, entries, prepared)
-        self.summary.commit_seconds += time.perf_counter() - began
+        with self.committing.during():
+            await self._commit(group, entries, prepared)
+        self.summary.commit_seconds = self.committing.total
         for entry in entries:
             entry.ticket.done = True
         self._settle()

@@ -27,9 +27,9 @@ class Summary:
     ``ingested`` episodes were created, ``duplicates`` were already stored (a re-run or a
     resume), ``forgotten`` were skipped because they had been forgotten (see
     ``--allow-forgotten``), ``rejected`` went to the dead-letter file. ``prepare_seconds`` and
-    ``commit_seconds`` add up the two stages over the batches: a batch prepares while the one before
-    it commits, so the slower stage bounds the rate (``seconds`` is close to it when the pipeline
-    keeps it busy).
+    ``commit_seconds`` are the wall time during which some batch was preparing (extracting,
+    embedding) or committing: a batch prepares while the one before it commits, so the stage whose
+    time comes close to ``seconds`` is the one that bounds the rate.
     """
 
     checkpoint: str = ""
@@ -43,8 +43,8 @@ class Summary:
     batches: int = 0
     retries: int = 0
     seconds: float = 0.0
-    prepare_seconds: float = 0.0  # batches' preparing (extract + embed), summed: overlaps commits
-    commit_seconds: float = 0.0  # batches' write transactions, summed
+    prepare_seconds: float = 0.0  # wall time some batch was preparing (extract + embed)
+    commit_seconds: float = 0.0  # wall time some batch was committing
     facts: Counter[str] = field(default_factory=Counter)
     error: str | None = None
 
