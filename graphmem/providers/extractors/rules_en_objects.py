@@ -196,7 +196,7 @@ def pet_or_thing(text: str, *, owns_verb: bool) -> tuple[str, str] | None:
     if base is None:
         return None
     is_new = re.match(r"(?:brand )?new\s+", base, _I) is not None
-    base = re.sub(r"^(?:(?:brand )?new|little|cute|pet|sweet)\s+", "", base, flags=_I)
+    base = re.sub(r"^(?:(?:brand )?new|little|cute|pet|sweet|another|other)\s+", "", base, flags=_I)
     words = [w.strip(".,").lower() for w in base.split()]
     if any(w in PETS for w in words[:4]) or "guinea pig" in base.lower():
         return "has_pet", f"{base} named {named.group(1)}" if named else base

@@ -36,13 +36,14 @@ second-person word left) live in ``rules_en_gates``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from graphmem.models.predicates import VOCABULARY
 from graphmem.providers.extractors.en_parse import entity_label
 from graphmem.providers.extractors.rules_base import SPEAKER, Claim
+from graphmem.providers.extractors.rules_en_events import event_claims, passion_claims, pet_claims
 from graphmem.providers.extractors.rules_en_frames import TAKE_JOB, Hooks, frame_claims
 from graphmem.providers.extractors.rules_en_objects import JOBS, PETS
 
@@ -102,7 +103,9 @@ _EVENT_NOUNS = frozenset(
     "course lesson lessons recital performance play musical opera ballet tournament race marathon "
     "competition contest hackathon talk screening premiere potluck picnic barbecue bbq dinner "
     "lunch brunch shower drive clinic therapy appointment interview audition tryout tryouts "
-    "orientation graduation prom gig jam open mic mass".split()
+    "orientation graduation prom gig jam open mic mass fest carnival gathering get-together "
+    "cookout bonfire vigil pageant ceremony screening tasting tour expo summit camporee "
+    "webinar bootcamp residency playdate sleepover".split()
 )
 _MAX_OBJECT_TOKENS = 8
 
@@ -141,6 +144,9 @@ _CANONICAL: dict[tuple[str, str | None, str | None], str] = {
     ("love", None, None): "likes",
     ("enjoy", None, None): "likes",
     ("adore", None, None): "likes",
+    ("cherish", None, None): "likes",
+    ("treasure", None, None): "likes",
+    ("relish", None, None): "likes",
     ("dislike", None, None): "dislikes",
     ("hate", None, None): "dislikes",
     ("detest", None, None): "dislikes",
@@ -159,9 +165,19 @@ def parse_claims(doc: Doc, speakers: Speakers) -> list[tuple[Claim, str]]:
     if doc.text.rstrip().endswith("?"):
         return []
     claims: list[tuple[Claim, str]] = []
+    phrase = _phraser(speakers)
     for verb in _clause_heads(doc):
         text = clause_text(verb)
-        claims.extend((claim, text) for claim in _clause(verb, speakers))
+        own = _clause(verb, speakers)
+        if _speaker_clause(verb, speakers):  # events first: "danced at the wedding" is attended
+            extra = event_claims(verb, phrase, _EVENT_NOUNS) + passion_claims(verb, phrase)
+            claims.extend(
+                (c, text) for c in extra if not any((o.predicate, o.obj) == (c.predicate, c.obj) for o in own)
+            )
+        claims.extend((claim, text) for claim in own)
+    claims.extend(
+        (c, doc.text) for c in pet_claims(doc, phrase) if not any(o.obj == c.obj for o, _ in claims)
+    )
     # an old value ("I used to be a teacher") is history only before a new one in the sentence
     return [
         (c, t)
@@ -169,6 +185,21 @@ def parse_claims(doc: Doc, speakers: Speakers) -> list[tuple[Claim, str]]:
         if not c.before
         or any(o.predicate == c.predicate and o.subject == c.subject and not o.before for o, _ in claims)
     ]
+
+
+def _phraser(speakers: Speakers) -> Callable[[Token], str | None]:
+    return lambda t: _phrase(t, speakers)
+
+
+def _speaker_clause(verb: Token, speakers: Speakers) -> bool:
+    """A clause about the speaker ("I", "we", "My husband and I", or no subject in chat), asserted."""
+    if _negated(verb) or _hypothetical(verb) or _question_clause(verb):
+        return False
+    subject = _subject_token(verb)
+    if subject is None:
+        return _dropped_i(verb) or verb.lemma_ == "be"
+    resolved = _resolve_subject(subject, verb, speakers)
+    return (resolved is not None and resolved[1]) or verb.lemma_ == "be"
 
 
 def clause_text(verb: Token) -> str:
@@ -427,6 +458,14 @@ def _subject_token(verb: Token) -> Token | None:
         if tok.dep_ in ("conj", "xcomp") and tok.head.i != tok.i:
             tok = tok.head
             continue
+        if (
+            tok.dep_ == "advcl"
+            and tok.tag_ == "VBG"
+            and tok.head.lemma_ != "go"  # "went camping with the kids" is the head's own claim
+            and not any(c.dep_ == "mark" for c in tok.children)
+        ):
+            tok = tok.head  # "I'm getting creative too, just learning the piano"
+            continue
         return None
     return None
 
@@ -485,7 +524,11 @@ def _verb_claims(verb: Token, speakers: Speakers) -> list[Claim]:
     if lemma == "have" and dobj is not None and _past(verb) and dobj.lemma_.lower() in _EVENT_NOUNS:
         value = _phrase(dobj, speakers)  # "I had an interview for a design internship"
         return [Claim("attended", value)] if value else []
-    if lemma in _SKIP_VERBS and not (lemma == "go" and pobjs):
+    meaningful = (
+        any((lemma, p.lower_) in _MEANINGFUL_PREPS for p, _ in pobjs)
+        or (lemma, particle) in _MEANINGFUL_PREPS
+    )
+    if lemma in _SKIP_VERBS and not (lemma == "go" and pobjs) and not meaningful:
         return []
     if dobj is not None:
         claims = _object_claim(verb, lemma, particle, None, dobj, speakers)
@@ -505,6 +548,10 @@ def _verb_claims(verb: Token, speakers: Speakers) -> list[Claim]:
     return []
 
 
+# a verb that says nothing alone says something with these: "looking into counseling", "trying out yoga"
+_MEANINGFUL_PREPS = frozenset(
+    {("look", "into"), ("look", "for"), ("look", "after"), ("try", "out"), ("keep", "up"), ("get", "into")}
+)
 _PLACE_PREPS = frozenset({"to", "into", "at", "in", "on", "for", "with"})
 _DEMONSTRATIVES = frozenset("this that".split())
 

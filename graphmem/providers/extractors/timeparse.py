@@ -138,6 +138,20 @@ def _en_month(m: re.Match[str], ref: datetime) -> datetime | None:
     return past_date(ref, _month(m))
 
 
+_SEASONS = r"(?P<season>spring|summer|fall|autumn|winter)"
+_SEASON_MONTH = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
+
+
+def _en_last_season(m: re.Match[str], ref: datetime) -> datetime | None:
+    """ "last spring": the first day of the most recent such season that began before this one
+    (spring March, summer June, fall September, winter December)."""
+    month = _SEASON_MONTH[m.group("season")]
+    start = past_date(ref, month)
+    if start is not None and (ref - start).days < 92:  # the season we are in: the one before
+        start = make_date(start.year - 1, month)
+    return start
+
+
 def _en_last_month_name(m: re.Match[str], ref: datetime) -> datetime | None:
     month = _month(m)
     return make_date(ref.year if month < ref.month else ref.year - 1, month)
@@ -210,6 +224,7 @@ _EN_RULES: tuple[TimeRule, ...] = (
         _en_day_month,
     ),
     TimeRule(rf"last {_MONTHS}", _en_last_month_name),
+    TimeRule(rf"(?:last|this past) {_SEASONS}", lambda m, ref: _en_last_season(m, ref)),
     TimeRule(rf"{_PREP}{_PART}{_MONTHS}(?:,? (?:of )?(?P<year>\d{{4}}))?", _en_month),
     TimeRule(rf"{_MONTHS},? (?P<year>\d{{4}})", _en_month),
     TimeRule(rf"{_PREP}{_PART}(?:the year )?(?P<year>(?:19|20)\d{{2}})", _en_year),
