@@ -13,8 +13,9 @@ Steps, all in one process and one after another:
 ``ratio`` = ingest episodes/s ÷ embed-only episodes/s; the target is >= 0.8 (issue 6).
 ``prepare_seconds`` / ``commit_seconds``: the wall time during which some batch was in each of the
 runner's two stages (a batch prepares, i.e. extracts and embeds, while the one before it commits);
-the one close to ``ingest_seconds`` bounds the rate. With the ``openai`` embedder, ``graphmem eval ingest --embed-concurrency 1,2,4``
-repeats the run once per endpoint concurrency (EVAL.md §7).
+the one close to ``ingest_seconds`` bounds the rate. With the ``openai`` embedder,
+``graphmem eval ingest --embed-concurrency 1,2,4`` repeats the run once per endpoint concurrency
+(EVAL.md §7).
 """
 
 from __future__ import annotations
