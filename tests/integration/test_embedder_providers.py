@@ -1,6 +1,7 @@
-"""The provider matrix (issue 19): minilm (ONNX), the OpenAI-compatible endpoint (a local stub) and a
-local model directory (a tiny random BERT written to disk). For each: ingest, search, re-embed the
-group with the next provider, and search again, on the real Neo4j.
+"""The provider matrix (issue 19): minilm (ONNX), the OpenAI-compatible endpoint (a local stub) and
+local model directories (a tiny random BERT, and a tiny random XLM-RoBERTa with a SentencePiece
+tokenizer, written to disk). For each: ingest, search, re-embed the group with the next provider,
+and search again, on the real Neo4j.
 
 The shared database is stamped with MiniLM's 384 dimensions, so every provider here answers
 384-d vectors and the memories open without the start-up model check; the full-database switch
@@ -13,6 +14,7 @@ model: its stored vector is the query's vector exactly when it was written by th
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -32,6 +34,7 @@ from tests.conftest import utc
 from tests.stubs.embeddings_stub import EmbeddingsStub, embeddings
 from tests.stubs.openai_stub import Recorded, Reply
 from tests.stubs.tiny_bert import TinyShape, write_tiny_bert
+from tests.stubs.tiny_xlmr import PAD_ID, write_tiny_xlmr
 
 DIM = 384
 EPISODES = [
@@ -60,7 +63,7 @@ EPISODES = [
         external_id="m1",
     ),
 ]
-PROVIDERS = ["minilm", "openai", "local"]
+PROVIDERS = ["minilm", "openai", "local", "xlmr"]
 
 
 @pytest.fixture(scope="module")
@@ -73,10 +76,13 @@ def stub() -> Iterator[EmbeddingsStub]:
 def providers(stub: EmbeddingsStub, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Embedder]:
     tiny = TinyShape(hidden=DIM, layers=2, heads=6, intermediate=256, max_positions=64, max_seq_length=64)
     root = write_tiny_bert(tmp_path_factory.mktemp("tiny-384"), tiny, seed=5)
+    xlmr_shape = replace(tiny, max_positions=64 + PAD_ID + 1, pooling="mean")
+    xlmr = write_tiny_xlmr(tmp_path_factory.mktemp("xlmr-384"), xlmr_shape, seed=6)
     return {
         "minilm": MiniLMOnnxEmbedder(),
         "openai": OpenAIEmbedder(base_url=stub.base_url, model="stub-embedder", dimension=DIM, batch_size=8),
         "local": local_embedder(root, name="tiny-384"),
+        "xlmr": local_embedder(xlmr, name="tiny-xlmr-384"),
     }
 
 
@@ -159,7 +165,7 @@ async def test_switching_provider_is_refused_until_reembed(
 ) -> None:
     """The shared database is stamped by MiniLM (the ``memory`` fixture opened it first): the same
     dimension from another provider is still another model."""
-    for name in ("openai", "local"):
+    for name in ("openai", "local", "xlmr"):
         with pytest.raises(EmbeddingMismatch, match="graphmem reembed") as info:
             await GraphMemory.open(store=store, embedder=providers[name], extractor=RulesExtractor())
         assert info.value.details["configured"] == {"model": providers[name].model_name, "dimension": DIM}
