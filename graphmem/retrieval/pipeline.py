@@ -160,8 +160,10 @@ class _Run:
                 return source, await self._semantic(source, rankings)
             except SourceGone:
                 pass  # no index (yet), or dropped meanwhile: Neo4j answers the whole search
-        neo4j = self.neo4j()
-        return neo4j, await self._semantic(neo4j, await neo4j.lexical(self.probe))
+        neo4j = self.neo4j()  # its lexical and vector queries run side by side
+        lexical, semantic = await asyncio.gather(neo4j.lexical(self.probe), self._semantic(neo4j, {}))
+        merge(lexical, semantic)
+        return neo4j, lexical
 
     async def _semantic(self, source: CandidateSource, rankings: Rankings) -> Rankings:
         if self.probe.vector_targets():
