@@ -48,6 +48,7 @@ class ImportReport(BaseModel):
     forgotten: int = 0  # episodes left out because a tombstone says they were forgotten
     forgotten_facts: int = 0  # facts left out because only forgotten episodes supported them
     tombstones_removed: int = 0  # allow_forgotten: tombstones of the episodes brought back
+    forgotten_entities: int = 0  # entities left out because forget_entity tombstoned them
 
     def merge(self, other: ImportReport) -> ImportReport:
         return ImportReport(
@@ -60,6 +61,7 @@ class ImportReport(BaseModel):
             forgotten=self.forgotten + other.forgotten,
             forgotten_facts=self.forgotten_facts + other.forgotten_facts,
             tombstones_removed=self.tombstones_removed + other.tombstones_removed,
+            forgotten_entities=self.forgotten_entities + other.forgotten_entities,
         )
 
     def describe(self) -> str:
@@ -78,6 +80,8 @@ class ImportReport(BaseModel):
                 f"; left out {self.forgotten} forgotten episodes and the {self.forgotten_facts} facts "
                 "only they supported (--allow-forgotten brings them back)"
             )
+        if self.forgotten_entities:
+            text += f"; left out {self.forgotten_entities} forgotten entities and the facts about them"
         if self.tombstones_removed:
             text += f"; brought back {self.tombstones_removed} forgotten episodes (tombstones removed)"
         return text

@@ -36,6 +36,10 @@ async def reset_group(tx: Tx, *, group_id: str) -> None:
     await run(tx, q.RESET_GROUP, group_id=group_id)
 
 
+async def write_entity_tombstone(tx: Tx, *, group_id: str, key: str, now: datetime) -> None:
+    await run(tx, q.WRITE_ENTITY_TOMBSTONE, group_id=group_id, key=key, now=now)
+
+
 async def lock_reset_groups(tx: Tx, *, group_ids: list[str]) -> None:
     """Lock several groups, in sorted order, and mark each reset at its new revision."""
     if group_ids:

@@ -174,3 +174,26 @@ async def test_redaction_is_off_by_default(api: Api, memory: GraphMemory, store:
         await api.call("admin", "GET", f"/v1/groups/{g}/pii/{quote('[EMAIL#000000000000]', safe='')}")
     ).status_code == 404
     await memory.forget_group(g, purge_tombstones=True)
+
+
+async def test_the_proof_of_forgetting_route_is_admin_only_and_reports_every_store(papi: Api) -> None:
+    g = papi.group_a
+    r = await papi.call("agent_a", "POST", f"/v1/groups/{g}/episodes", json={"episodes": EPISODES[:1]})
+    assert r.status_code == 201, r.text
+    url = f"/v1/groups/{g}/forget-proof"
+    assert (await papi.call("agent_a", "POST", url, json={})).status_code == 403
+    held = (await papi.call("admin", "POST", url, json={"external_id": "p1"})).json()
+    assert not held["forgotten"] and next(s for s in held["stores"] if s["store"] == "graph")["found"] == 1
+
+    assert (await papi.call("admin", "DELETE", f"/v1/groups/{g}")).status_code == 200
+    proof = await papi.call("admin", "POST", url, json={"probes": [EPISODES[0]["content"]]})
+
+    assert proof.status_code == 200, proof.text
+    body = proof.json()
+    assert body["forgotten"] and body["probes"] == 2  # as given, and tokenised
+    assert {s["store"] for s in body["stores"]} == {
+        "graph", "fulltext", "vector", "tenant_index", "change_log", "vault", "export_dir", "tombstones"
+    }  # fmt: skip
+    bad = await papi.call("admin", "POST", url, json={"probes": ["x"], "unknown": 1})
+    assert bad.status_code == 422
+    await papi.call("admin", "DELETE", f"/v1/groups/{g}", params={"purge_tombstones": "true"})

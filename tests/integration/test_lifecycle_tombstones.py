@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from graphmem.errors import NotFound
 from graphmem.memory import GraphMemory
 from graphmem.models.fact import FactIn
 from graphmem.privacy import Redactor
@@ -299,3 +300,44 @@ def test_cli_proof_reports_every_store(memory: GraphMemory, group: str, tmp_path
     body = json.loads(proof.output)
     assert body["forgotten"] and next(s for s in body["stores"] if s["store"] == "export_dir")["found"] == 1
     runner.invoke(cli, ["forget", "--group", group, "--purge-tombstones", "--yes"])
+
+
+async def test_a_forgotten_entity_stays_forgotten_when_an_earlier_export_is_imported(
+    memory: GraphMemory, store: Store, group: str, tmp_path: Path
+) -> None:
+    """Regression (issue 21, item 4; docs said so: "forget_entity leaves no tombstone"): an export
+    or backup taken before ``forget_entity`` brought the entity and every fact about it back on
+    import and restore. The forget leaves an entity tombstone (a hash of its id, no content); import and
+    restore leave the entity out and re-resolve its slots as the forget did (Paris supersedes
+    Munich directly once Berlin is forgotten), also into a renamed group; ``allow_forgotten``
+    brings it back and removes the tombstone."""
+    await ingest(memory, group)
+    exported = await _export(memory, group)
+    await memory.backup(tmp_path / "b", group_ids=[group])
+    berlin = next(e.id for e in await memory.find_entities(group, "Berlin") if e.name == "Berlin")
+    await memory.forget_entity(group, berlin)
+    after_forget = _facts_view(await export_lines(memory, group))
+
+    report = await memory.import_records(exported)
+    restored = await memory.restore(tmp_path / "b")
+
+    assert report.forgotten_entities == 1 and restored.forgotten_entities == 1
+    assert _facts_view(await export_lines(memory, group)) == after_forget
+    await _not_found_entity(memory, group, berlin)
+    statements = {f.statement for f in await memory.list_facts(group, include_history=True)}
+    assert not any("Berlin" in s for s in statements) and "Alice lives in Paris" in statements
+    copy = group + "-copy"
+    renamed = await memory.import_records(exported, target_group=copy)
+    assert renamed.forgotten_entities == 1
+    assert not any("Berlin" in f.statement for f in await memory.list_facts(copy, include_history=True))
+
+    back = await memory.import_records(exported, allow_forgotten=True)
+    assert back.forgotten_entities == 0 and back.tombstones_removed == 1
+    assert any("Berlin" in f.statement for f in await memory.list_facts(group, include_history=True))
+    await memory.forget_group(copy, purge_tombstones=True)
+    await memory.forget_group(group, purge_tombstones=True)
+
+
+async def _not_found_entity(memory: GraphMemory, group: str, entity_id: str) -> None:
+    with pytest.raises(NotFound):
+        await memory.get_entity(group, entity_id)

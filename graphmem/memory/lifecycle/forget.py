@@ -54,7 +54,8 @@ async def forget_before(ctx: MemoryContext, group_id: str, before: datetime) -> 
 
 async def forget_entity(ctx: MemoryContext, group_id: str, entity_id: str) -> ForgetReport:
     """The entity, its aliases and every fact it is the subject or object of. Episodes mentioning it
-    stay (they are evidence of other things too); forget those by episode."""
+    stay (they are evidence of other things too); forget those by episode. An entity tombstone (a
+    hash of group and id, no content) keeps an import of an earlier export from bringing it back."""
     async with ctx.store.transaction() as tx:
         now = ctx.clock()
         found = await repo.lock_existing_group(tx, group_id=group_id)
@@ -62,28 +63,45 @@ async def forget_entity(ctx: MemoryContext, group_id: str, entity_id: str) -> Fo
             raise NotFound("entity not found", details={"entity_id": entity_id})
         await repo.reset_group(tx, group_id=group_id)
         before = await repo.group_counts(tx, group_id=group_id)
-        linked = await repo.slots_of_entity(tx, group_id=group_id, entity_id=entity_id)
-        doomed = {r["fact_id"] for r in linked}
-        slots = sorted({r["slot"] for r in linked})
-        neighbours = await repo.entities_of_slots(tx, group_id=group_id, slots=slots)
-        tokens = await pii.texts_at_risk(tx, group_id, slots=slots, entity_ids=[entity_id])
-        plans: list[facts.FactWrites] = []
-        updated = await rewrite_slots(
-            tx,
-            ctx,
-            group_id,
-            slots,
-            lambda fact, claim: fact.id in doomed or claim.object_id == entity_id,
-            now,
-            sink=plans,
-        )
-        await repo.delete_entity(tx, group_id=group_id, entity_id=entity_id)
-        await repo.delete_orphan_entities(tx, group_id=group_id, ids=sorted(neighbours - {entity_id}))
-        await pii.collect(tx, group_id, tokens)
+        plans, updated = await forget_entity_in_tx(tx, ctx, group_id, entity_id, now)
+        key = entity_tombstone_key(group_id, entity_id)
+        await repo.write_entity_tombstone(tx, group_id=group_id, key=key, now=now)
         await changes.record_forget(
             tx, ctx, group_id, scope="entity", targets=[entity_id], plans=plans, hashes=[], now=now
         )
         return await _finish(tx, group_id, before, updated, now)
+
+
+async def forget_entity_in_tx(
+    tx: Tx, ctx: MemoryContext, group_id: str, entity_id: str, now: datetime
+) -> tuple[list[facts.FactWrites], int]:
+    """Delete the entity and the facts about it, re-resolve the slots where it was the object and
+    delete entities left with nothing (the caller holds the group lock). Returns the plans (for
+    the change log) and how many surviving facts were rewritten."""
+    linked = await repo.slots_of_entity(tx, group_id=group_id, entity_id=entity_id)
+    doomed = {r["fact_id"] for r in linked}
+    slots = sorted({r["slot"] for r in linked})
+    neighbours = await repo.entities_of_slots(tx, group_id=group_id, slots=slots)
+    tokens = await pii.texts_at_risk(tx, group_id, slots=slots, entity_ids=[entity_id])
+    plans: list[facts.FactWrites] = []
+    updated = await rewrite_slots(
+        tx,
+        ctx,
+        group_id,
+        slots,
+        lambda fact, claim: fact.id in doomed or claim.object_id == entity_id,
+        now,
+        sink=plans,
+    )
+    await repo.delete_entity(tx, group_id=group_id, entity_id=entity_id)
+    await repo.delete_orphan_entities(tx, group_id=group_id, ids=sorted(neighbours - {entity_id}))
+    await pii.collect(tx, group_id, tokens)
+    return plans, updated
+
+
+def entity_tombstone_key(group_id: str, entity_id: str) -> str:
+    """The key of a forgotten entity's tombstone."""
+    return hashlib.sha256(f"{group_id}\x1fentity\x1f{entity_id}".encode()).hexdigest()
 
 
 def group_tombstone_key(group_id: str) -> str:

@@ -26,7 +26,12 @@ from graphmem.errors import Conflict, InvalidInput
 from graphmem.memory import changes
 from graphmem.memory.context import MemoryContext
 from graphmem.memory.lifecycle import records, retarget
-from graphmem.memory.lifecycle.forget import group_tombstone_key, rewrite_slots
+from graphmem.memory.lifecycle.forget import (
+    entity_tombstone_key,
+    forget_entity_in_tx,
+    group_tombstone_key,
+    rewrite_slots,
+)
 from graphmem.models.lifecycle import ImportReport
 from graphmem.store import context, writes
 from graphmem.store import lifecycle as repo
@@ -130,6 +135,7 @@ class _Importer:
         self.forgotten: set[str] = set()  # ids of the episodes left out (tombstoned), this group
         self.fact_episodes: list[tuple[str, frozenset[str]]] = []  # (slot, episodes its claims cite)
         self.entity_ids: list[str] = []  # entities imported: those left with nothing go at the end
+        self.entity_sources: dict[str, str] = {}  # imported entity id -> its id in the file's group
         self.predates_forget = False  # the file's group was forgotten after this export: skip it all
         self.group_markers: list[str] = []  # allow_forgotten: group tombstones to delete
         self.report = ImportReport()
@@ -189,6 +195,7 @@ class _Importer:
             return
         properties = records.decode_properties(record)
         source_key = properties.get("key") if label == "Episode" else None
+        source_id = str(properties.get("id"))
         if properties.get("group_id") != self.source:
             raise InvalidInput(
                 "a node of another group than the header's",
@@ -214,6 +221,7 @@ class _Importer:
             self.fact_episodes.append((str(properties.get("slot")), _claim_episodes(properties)))
         if label == "Entity":
             self.entity_ids.append(str(key))
+            self.entity_sources[str(key)] = source_id
         self.nodes[label].append(
             {
                 "id": key,
@@ -271,10 +279,12 @@ class _Importer:
             await writes.lock_group(tx, group_id=self.group, now=self.ctx.clock())
             await repo.reset_group(tx, group_id=self.group)
             await self._strip_forgotten(tx, sessions)
+            await self._forget_entities(tx)
             await repo.delete_tombstones(tx, keys=self.group_markers)
             await context.refresh_sessions(tx, group_id=self.group, session_ids=sessions)
             await repo.recount_group(tx, group_id=self.group, now=self.ctx.clock())
         self.forgotten, self.fact_episodes, self.entity_ids, self.group_markers = set(), [], [], []
+        self.entity_sources = {}
 
     async def _strip_forgotten(self, tx: Tx, sessions: list[str]) -> None:
         """As ``forget`` does for the episodes left out: strip their claims from the imported facts
@@ -293,6 +303,30 @@ class _Importer:
         self.report.forgotten_facts += before - after
         await writes.relink_sessions(tx, group_id=self.group, session_ids=sessions)
         await repo.delete_orphan_entities(tx, group_id=self.group, ids=sorted(set(self.entity_ids)))
+
+    async def _forget_entities(self, tx: Tx) -> None:
+        """As ``forget_entity`` did: an imported entity with a tombstone (in this group, or under its
+        id in the group the file came from) goes again, with the facts about it, its slots
+        re-resolved; ``allow_forgotten`` keeps it and deletes its tombstone instead."""
+        keys: dict[str, str] = {}
+        for entity_id, source_id in self.entity_sources.items():
+            keys[entity_tombstone_key(self.group, entity_id)] = entity_id
+            keys[entity_tombstone_key(self.source, source_id)] = entity_id
+        hit = await repo.tombstoned_keys(tx, keys=sorted(keys)) if keys else set()
+        if not hit:
+            return
+        if self.allow_forgotten:
+            mine = sorted(k for k in hit if k == entity_tombstone_key(self.group, keys[k]))
+            await repo.delete_tombstones(tx, keys=mine)
+            self.report.tombstones_removed += len(mine)
+            return
+        now = self.ctx.clock()
+        for entity_id in sorted({keys[k] for k in hit}):
+            if not await repo.entity_exists(tx, group_id=self.group, entity_id=entity_id):
+                continue
+            plans, _ = await forget_entity_in_tx(tx, self.ctx, self.group, entity_id, now)
+            self.report.forgotten_entities += 1
+            self.report.forgotten_facts += sum(len(p.delete_ids) for p in plans)
 
     async def _flush(self, label: str) -> None:
         rows, self.nodes[label] = self.nodes[label], []

@@ -145,6 +145,13 @@ MERGE (t:Tombstone {key: $key})
 SET t.group_id = $group_id, t.scope = 'group', t.forgotten_at = $now
 """
 
+# A forgotten entity's tombstone: a hash of group and entity id only (no id, no name), so that an
+# import of an earlier export leaves the entity out (graphmem.memory.lifecycle.transfer).
+WRITE_ENTITY_TOMBSTONE = """
+MERGE (t:Tombstone {key: $key})
+SET t.group_id = $group_id, t.scope = 'entity', t.forgotten_at = $now
+"""
+
 GROUP_FORGOTTEN_AT = """
 UNWIND $keys AS k
 MATCH (t:Tombstone {key: k})
