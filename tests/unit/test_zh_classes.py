@@ -294,3 +294,62 @@ def test_the_old_value_comes_before_a_dated_successor() -> None:
     assert (old.literal, new.literal) == ("厦门", "福州")
     assert new.valid_from == datetime(2023, 6, 12, tzinfo=UTC)
     assert old.valid_from < new.valid_from
+
+
+TOPICALISED: list[tuple[str, list[Row]]] = [
+    ("北京我已经不住了。", [me("lives_in", "北京", "end")]),
+    ("上海我住了三年了。", [me("lives_in", "上海")]),
+    ("腾讯我早就不干了。", [me("works_at", "腾讯", "end")]),
+    ("张伟我不认识。", []),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), TOPICALISED)
+def test_a_name_fronted_before_the_subject_is_the_verbs_place(text: str, expected: list[Row]) -> None:
+    """Regression: 北京我已经不住了 (the place as topic) gave nothing."""
+    assert rows(text) == expected
+
+
+REPAIRS: list[tuple[str, list[Row]]] = [
+    ("我在宁波生活，不对不对，是绍兴。", [me("lives_in", "绍兴", "correct")]),
+    ("我在网易，不是在腾讯。", [me("works_at", "网易", "correct")]),
+    ("我住在无锡，哦不，是常州。", [me("lives_in", "常州", "correct")]),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), REPAIRS)
+def test_repairs_said_twice_or_after_a_verbless_value(text: str, expected: list[Row]) -> None:
+    """Regression: 不对不对 left 不对 as the value; 我在网易，不是在腾讯 gave nothing."""
+    assert rows(text) == expected
+    (fact,) = facts(text)
+    assert fact.replaces in ("宁波", "腾讯", "无锡")
+
+
+EMPLOYMENT_FORMS: list[tuple[str, list[Row]]] = [
+    ("我的工作单位是中国移动。", [me("works_at", "中国移动")]),
+    ("我最近换了家公司，现在在小米。", [me("works_at", "小米")]),
+    ("我又换了个城市，去了西宁。", [me("lives_in", "西宁")]),
+    ("我在阿里巴巴待了五年。", [me("works_at", "阿里巴巴")]),
+    ("我现在人在成都生活。", [me("lives_in", "成都")]),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), EMPLOYMENT_FORMS)
+def test_employer_and_home_forms(text: str, expected: list[Row]) -> None:
+    """Regression: 工作单位 (two nouns), 换了家公司 (any 换了+measure+noun), 在阿里巴巴待了五年
+    (待 with a named organisation) and 我现在人在X gave nothing or the wrong predicate."""
+    assert rows(text) == expected
+
+
+TITLE_FORMS: list[tuple[str, list[Row]]] = [
+    ("我的职位从经理变成了总监。", [me("job_title", "经理"), me("job_title", "总监")]),
+    ("我从工程师升到了架构师。", [me("job_title", "工程师"), me("job_title", "架构师")]),
+    ("我当了三年老师。", [me("job_title", "老师")]),
+    ("我被选为班长了。", [me("job_title", "班长")]),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), TITLE_FORMS)
+def test_title_changes_and_durations_before_the_title(text: str, expected: list[Row]) -> None:
+    """Regression: 当了三年老师 gave the title '三年老师'; 从X升到了Y and 我的职位从X变成了Y gave nothing."""
+    assert rows(text) == expected

@@ -152,8 +152,8 @@ _MARK = re.compile(
 _EXPLICIT = re.compile(r"错|更正|纠正|不对|口误|准确|确切|应该说|我是说|意思是|想说的是")
 # a clause that only says the previous one was wrong: 哦不对 / 我说错了 / 不是的
 _RETRACT = re.compile(
-    rf"^(?:哦|噢|啊|呃|嗯|诶)?(?:不对|不是的|不不|哦不|不是不是|{_MISTAKE}|更正一下|更正|纠正一下|纠正|应该说|我是说|"
-    r"我的意思是|准确地说|确切地说)(?:了)?[，,：:！!\s]*"
+    rf"^(?:(?:哦|噢|啊|呃|嗯|诶)?(?:不对|不是的|不不|哦不|不是不是|{_MISTAKE}|更正一下|更正|纠正一下|纠正|应该说|我是说|"
+    r"我的意思是|准确地说|确切地说)(?:了)?[，,：:！!\s]*)+"
 )
 _FILLER = re.compile(r"^(?:呃+|嗯+|额+|啊+|哦+|噢+|唔+|诶+|欸+)$")
 # after a claim in the same sentence: 应该是Y / 准确地说是Y / 确切地说是Y
@@ -224,6 +224,9 @@ def parse_zh(sentence: str) -> ParsedSentence:
     if explicit:
         for claim in correctable:
             claim.kind = "correct"
+    if wrong_tail and not correctable and clauses:  # 我在网易，不是在腾讯: a bare 在X is the right value
+        claims.extend(_bare_right(clauses[0], wrong_tail))
+        correctable = claims[-1:]
     if wrong_tail and correctable:
         correctable[-1].kind, correctable[-1].replaces = "correct", wrong_tail
     _narrative_order(claims)
@@ -232,6 +235,18 @@ def parse_zh(sentence: str) -> ParsedSentence:
         if claim.predicate == "prefers" and other and not claim.qualifier:
             claim.qualifier = " vs ".join(sorted((claim.obj, other)))
     return ParsedSentence(claims=claims, replaces=state.replaces or wrong_tail)
+
+
+def _bare_right(clause: str, wrong: str) -> list[Claim]:
+    """The claims of a verbless 我在X said with ", 不是Y" (X the right value, its kind the predicate)."""
+    toks = tokens(clause)
+    found = _subject(toks) if toks else None
+    if found is None or found[0][0] not in ("first", "name"):
+        return []
+    claims = bare_zai(toks, skip(toks, found[1], ADVERBS))
+    for claim in claims:
+        claim.subject = found[0][1]
+    return claims
 
 
 def _narrative_order(claims: list[Claim]) -> None:
@@ -337,7 +352,7 @@ def _clause_claims(clause: str, state: _State, *, last: bool) -> None:
         return
     pending = _PENDING.match(clause)
     if pending is not None:  # 我换工作了，去了Y: Y is the new employer
-        state.pending = _PENDING_PREDICATE[pending.group("what")]
+        state.pending = _pending_predicate(pending.group("what"))
     claims = _clause(clause, state) or _continuation(clause, state)
     if state.pending == "lives_in":  # 我搬家了，来到了上海: the arrival is the move
         for claim in claims:
@@ -377,25 +392,16 @@ _INTENT = re.compile(
     r"^(?:我|我们)?(?:有|还有|已经有)?(?P<what>.+?)的(?:打算|计划|想法|念头|意向|准备|意愿)$"
 )
 _PENDING = re.compile(
-    r"^(?:我|我们)?(?:已经|最近|刚|刚刚)?"
-    r"(?P<what>换工作|换了工作|换了份工作|换了一份工作|换了新工作|找了新工作|有了新工作|换东家|换了东家|跳槽|搬家|"
-    r"换了城市|换了个城市)了?$"
+    r"^(?:我|我们)?(?:已经|最近|刚|刚刚|又)?"
+    r"(?P<what>(?:换|找|有)了?(?:一|个|家|份|一家|一份|一个)*(?:新)?(?:工作|公司|东家|单位|城市|地方)|跳槽|搬家)了?$"
 )
-_PENDING_PREDICATE = {
-    "换工作": "works_at",
-    "换了工作": "works_at",
-    "换了份工作": "works_at",
-    "换了一份工作": "works_at",
-    "跳槽": "works_at",
-    "搬家": "lives_in",
-    "换了城市": "lives_in",
-    "换了个城市": "lives_in",
-    "换东家": "works_at",
-    "换了新工作": "works_at",
-    "找了新工作": "works_at",
-    "有了新工作": "works_at",
-    "换了东家": "works_at",
-}
+
+
+def _pending_predicate(what: str) -> str:
+    """换了家公司 / 找了新工作 (works_at), 搬家 / 换了个城市 (lives_in)."""
+    return "lives_in" if what == "搬家" or what.endswith(("城市", "地方")) else "works_at"
+
+
 _GONE_TO = re.compile(
     r"^(?:我|我们)?(?:然后|后来|之后|接着|并|又|再|现在|目前|如今)?(?:人)?"
     r"(?:去了|来了|到了|来到了?|去|转去了|换到了|换去了|进了|在)(?P<v>.+?)了?$"
@@ -580,6 +586,7 @@ def _clause(clause: str, state: _State) -> list[Claim]:
     lead = _lead(toks)
     if lead:  # 所以我…, 后来我…, 对了我…: the subject after a discourse word
         toks = toks[lead:]
+    toks = _topic(toks)
     toks, companion = _together(toks)
     found = _subject(toks)
     if found is not None and found[0][0] == "other" and toks[0].word in ("他", "她") and state.introduced:
@@ -616,6 +623,22 @@ def _clause(clause: str, state: _State) -> list[Claim]:
             replace(c, subject=companion) for c in own if c.predicate not in ("name", "knows", "plans")
         )
     return claims
+
+
+_TOPIC_FLAGS = frozenset("ns nt nz nr nrt nrfg j eng".split())
+_TOPIC_VERBS = LIVE_V | WORK_V | STUDY_V
+
+
+def _topic(toks: list[Tok]) -> list[Tok]:
+    """北京我已经不住了 / 腾讯我早就不干了: a name fronted before the subject is the verb's place;
+    it is read as 我已经不在北京住了."""
+    if len(toks) < 3 or toks[0].flag not in _TOPIC_FLAGS or toks[1].word not in ("我", "我们", "咱们"):
+        return toks
+    rest = toks[2:]
+    k = next((n for n, t in enumerate(rest) if t.word in _TOPIC_VERBS), None)
+    if k is None or any(t.word in ("在", "于", "住在") or t.flag in _TOPIC_FLAGS for t in rest):
+        return toks
+    return [toks[1], *rest[:k], Tok("在", "p"), toks[0], *rest[k:]]
 
 
 _WITH = frozenset("和 跟 与 同".split())
@@ -752,6 +775,13 @@ def _predicate(toks: list[Tok], i: int, state: _State, *, pro_drop: bool) -> lis
         if word == "不是":
             neg, toks = "不", [*toks[:i], Tok("是", "v"), *toks[i + 1 :]]
             break
+        if (
+            word == "人"
+            and i + 1 < len(toks)
+            and toks[i + 1].word in ("在", "已经", "还", "现在", "目前", "到")
+        ):
+            i += 1  # 我现在人在成都生活: the person, in the place
+            continue
         if word == "把" and at(toks, i + 1, frozenset({"家", "户口", "家人", "全家"})):  # 把家搬到X
             i += 2
             if at(toks, i, frozenset({"安", "安在", "安置"})):  # 把家安在了X: settled there
@@ -842,6 +872,7 @@ _GLUE = frozenset("从在到于")
 _ROLE_PREDICATE = {
     "公司": "works_at",
     "单位": "works_at",
+    "工作单位": "works_at",
     "雇主": "works_at",
     "东家": "works_at",
     "新东家": "works_at",
@@ -875,6 +906,10 @@ def _role(toks: list[Tok], i: int) -> list[Claim] | None:
         return None
     if at(toks, i + 1, frozenset({"新", "现任", "现在", "目前"})):  # 我的新职位是Y
         toks = [*toks[: i + 1], *toks[i + 2 :]]
+    if i + 2 < len(toks) and toks[i + 1].word + toks[i + 2].word in _ROLE_PREDICATE:  # 工作/单位
+        toks = [*toks[: i + 1], Tok(toks[i + 1].word + toks[i + 2].word, "n"), *toks[i + 3 :]]
+    if i + 1 < len(toks) and toks[i + 1].word in _ROLE and at(toks, i + 2, frozenset({"从"})):
+        return _from_title(toks, i + 3)  # 我的职位从经理变成了总监
     joined = {"工作在": "works_at", "上班在": "works_at", "住在": "lives_in"}.get(toks[i + 1].word)
     if joined is not None and i + 2 < len(toks):  # 我的新工作在X (jieba: 工作在)
         value, _ = span(toks, i + 2)
@@ -893,6 +928,16 @@ def _role(toks: list[Tok], i: int) -> list[Claim] | None:
         return None
     value, _ = span(toks, i + 3)
     return [Claim(predicate, value)] if well_formed(value) else []
+
+
+def _from_title(toks: list[Tok], i: int) -> list[Claim]:
+    """…从X<promotion verb>Y: the title X held before Y."""
+    old, j = span(toks, i)
+    k = skip(toks, j, ADVERBS)
+    if not well_formed(old) or not at(toks, k, JOB_PROMOTE):
+        return []
+    new = title_claims(toks, k + 1)
+    return [Claim("job_title", old, before=True), *new] if new else []
 
 
 _ROLE_AT = {

@@ -104,6 +104,8 @@ def home_value(toks: list[Tok], i: int) -> bool:
 
 def _title(toks: list[Tok], i: int) -> tuple[str, int]:
     i = skip(toks, i, _MEASURE | frozenset({"为", "成", "成为", "了", "做", "当"}))
+    while i < len(toks) and DURATION.match(toks[i].word):  # 当了三年老师: the duration is no title
+        i = skip(toks, i + 1, _MEASURE | frozenset({"的"}))
     title, j = span(toks, i, _TITLE_STOP)
     return (title, j) if well_formed(title) else ("", i)
 
@@ -150,7 +152,8 @@ def _zai(toks: list[Tok], i: int) -> list[Claim]:
         verb = toks[k].word if k < len(toks) else ""
     kind = kind_of(place, flags)
     if verb in LIVE_V:
-        return [Claim("works_at" if kind == "organization" and verb in ("待", "呆") else "lives_in", place)]
+        named_org = kind == "organization" or (len(flags) == 1 and flags[0] in ("nt", "nz", "nr", "nrt"))
+        return [Claim("works_at" if named_org and verb in ("待", "呆") else "lives_in", place)]
     if verb in WORK_V:
         return [Claim("works_at", place)]
     if verb in STUDY_V:
