@@ -28,13 +28,17 @@ SessionId = Annotated[str, Path(min_length=1, max_length=200, description="The e
     summary="Groups this key can read",
     description=(
         "The groups holding memory that the caller may read, with episode, fact and entity counts: an "
-        "agent key's own groups, every group for analyst and admin keys."
+        "agent key's own groups, every group for analyst and admin keys. In id order, "
+        "cursor-paginated: pass `next_cursor` back as `cursor` while `has_more`."
     ),
     responses=errors(),
 )
-async def list_groups(principal: PrincipalDep, memory: MemoryDep) -> GroupList:
-    found = await memory.list_groups(sorted(principal.groups) if principal.groups is not None else None)
-    return GroupList.model_validate({"groups": [g.model_dump() for g in found]})
+async def list_groups(
+    principal: PrincipalDep, memory: MemoryDep, cursor: Cursor = None, limit: PageLimit = 1000
+) -> GroupList:
+    readable = sorted(principal.groups) if principal.groups is not None else None
+    page = await memory.group_page(readable, cursor=cursor, limit=limit)
+    return GroupList.model_validate(page.model_dump())
 
 
 @router.get(

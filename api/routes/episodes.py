@@ -104,7 +104,7 @@ async def add_episodes(
     description=(
         "The group's episodes in reference-time order (then id; `order=desc` newest first), each "
         "with the ids of the facts it is evidence for. Filters: `session_id`, `speaker`, and "
-        "`from <= reference_time < to`. Cursor-paginated: pass `next_cursor` back as `cursor` "
+        "`since <= reference_time < until`. Cursor-paginated: pass `next_cursor` back as `cursor` "
         "(with the same `order`) while `has_more`."
     ),
     responses=errors(),
@@ -118,12 +118,8 @@ async def list_episodes(
     speaker: Annotated[
         str | None, Query(min_length=1, max_length=200, description="Only this speaker.")
     ] = None,
-    start: Annotated[
-        UtcDatetime | None, Query(alias="from", description="reference_time >= from (ISO 8601).")
-    ] = None,
-    end: Annotated[
-        UtcDatetime | None, Query(alias="to", description="reference_time < to (ISO 8601).")
-    ] = None,
+    since: Annotated[UtcDatetime | None, Query(description="reference_time >= since (ISO 8601).")] = None,
+    until: Annotated[UtcDatetime | None, Query(description="reference_time < until (ISO 8601).")] = None,
     order: Annotated[Literal["asc", "desc"], Query(description="Oldest (`asc`) or newest first.")] = "asc",
     cursor: Annotated[
         str | None, Query(min_length=1, max_length=2000, description="The previous page's `next_cursor`.")
@@ -134,8 +130,8 @@ async def list_episodes(
         group,
         session_id=session_id,
         speaker=speaker,
-        start=start,
-        end=end,
+        since=since,
+        until=until,
         order=order,
         cursor=cursor,
         limit=limit,

@@ -20,6 +20,8 @@ class GroupPublic(BaseModel):
 
 class GroupList(BaseModel):
     groups: list[GroupPublic]
+    next_cursor: str | None = None
+    has_more: bool = False
 
 
 class SessionTurnPublic(BaseModel):

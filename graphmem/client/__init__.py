@@ -9,7 +9,14 @@ base URL and key in.
 from graphmem.client._clients import AsyncGraphMemClient, GraphMemClient
 from graphmem.client._core import DEFAULT_TIMEOUT_S, Call, RetryPolicy, error_from, retry_after_s
 from graphmem.client.models import CypherResult, EpisodeDetail, GroupSummary, SessionTurn, Timeline
-from graphmem.models.browse import EpisodeItem, EpisodePage, SessionDigest, SessionPage, SessionSummary
+from graphmem.models.browse import (
+    EpisodeItem,
+    EpisodePage,
+    GroupPage,
+    SessionDigest,
+    SessionPage,
+    SessionSummary,
+)
 
 __all__ = [
     "DEFAULT_TIMEOUT_S",
@@ -20,6 +27,7 @@ __all__ = [
     "EpisodeItem",
     "EpisodePage",
     "GraphMemClient",
+    "GroupPage",
     "GroupSummary",
     "RetryPolicy",
     "SessionDigest",

@@ -14,7 +14,7 @@ import httpx
 
 from graphmem.client import operations as ops
 from graphmem.client._core import DEFAULT_TIMEOUT_S, Call, RetryPolicy, parsed, request_kwargs
-from graphmem.models.browse import EpisodeItem, SessionSummary
+from graphmem.models.browse import EpisodeItem, GroupSummary, SessionSummary
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -121,12 +121,23 @@ class GraphMemClient:
     export_group = _sync(ops.export_group)
     import_records = _sync(ops.import_records)
     list_groups = _sync(ops.list_groups)
+    group_page = _sync(ops.group_page)
     forget_episode = _sync(ops.forget_episode)
     forget_group = _sync(ops.forget_group)
     cypher = _sync(ops.cypher)
     ready = _sync(ops.ready)
 
     # every page of a list, item by item (the next page is fetched when the last one is used up)
+    def iter_groups(self, *, page_size: int = 1000, timeout: float | None = None) -> Iterator[GroupSummary]:
+        """Every group this key can read, in id order, ``page_size`` per request."""
+        cursor: str | None = None
+        while True:
+            page = self.group_page(cursor=cursor, limit=page_size, timeout=timeout)
+            yield from page.groups
+            if not page.has_more:
+                return
+            cursor = page.next_cursor
+
     def iter_sessions(
         self, group: str, *, page_size: int = 100, timeout: float | None = None
     ) -> Iterator[SessionSummary]:
@@ -145,8 +156,8 @@ class GraphMemClient:
         *,
         session_id: str | None = None,
         speaker: str | None = None,
-        start: datetime | None = None,
-        end: datetime | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
         order: Literal["asc", "desc"] = "asc",
         page_size: int = 100,
         timeout: float | None = None,
@@ -158,8 +169,8 @@ class GraphMemClient:
                 group,
                 session_id=session_id,
                 speaker=speaker,
-                start=start,
-                end=end,
+                since=since,
+                until=until,
                 order=order,
                 cursor=cursor,
                 limit=page_size,
@@ -237,10 +248,24 @@ class AsyncGraphMemClient:
     export_group = _async(ops.export_group)
     import_records = _async(ops.import_records)
     list_groups = _async(ops.list_groups)
+    group_page = _async(ops.group_page)
     forget_episode = _async(ops.forget_episode)
     forget_group = _async(ops.forget_group)
     cypher = _async(ops.cypher)
     ready = _async(ops.ready)
+
+    async def iter_groups(
+        self, *, page_size: int = 1000, timeout: float | None = None
+    ) -> AsyncIterator[GroupSummary]:
+        """Every group this key can read, in id order, ``page_size`` per request."""
+        cursor: str | None = None
+        while True:
+            page = await self.group_page(cursor=cursor, limit=page_size, timeout=timeout)
+            for group in page.groups:
+                yield group
+            if not page.has_more:
+                return
+            cursor = page.next_cursor
 
     async def iter_sessions(
         self, group: str, *, page_size: int = 100, timeout: float | None = None
@@ -261,8 +286,8 @@ class AsyncGraphMemClient:
         *,
         session_id: str | None = None,
         speaker: str | None = None,
-        start: datetime | None = None,
-        end: datetime | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
         order: Literal["asc", "desc"] = "asc",
         page_size: int = 100,
         timeout: float | None = None,
@@ -274,8 +299,8 @@ class AsyncGraphMemClient:
                 group,
                 session_id=session_id,
                 speaker=speaker,
-                start=start,
-                end=end,
+                since=since,
+                until=until,
                 order=order,
                 cursor=cursor,
                 limit=page_size,

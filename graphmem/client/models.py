@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from graphmem.models.browse import SessionTurn
+from graphmem.models.browse import GroupSummary, SessionTurn
 from graphmem.models.entity import EntityRecord
 from graphmem.models.episode import EpisodeRecord
 from graphmem.models.fact import FactRecord
@@ -20,13 +20,6 @@ class Timeline(BaseModel):
 class EpisodeDetail(BaseModel):
     episode: EpisodeRecord
     facts: list[FactRecord]
-
-
-class GroupSummary(BaseModel):
-    group_id: str
-    episodes: int = 0
-    facts: int = 0
-    entities: int = 0
 
 
 __all__ = ["CypherResult", "EpisodeDetail", "GroupSummary", "SessionTurn", "Timeline"]

@@ -18,7 +18,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from graphmem.client._core import Call
 from graphmem.client.models import CypherResult, EpisodeDetail, GroupSummary, SessionTurn, Timeline
 from graphmem.errors import InvalidInput
-from graphmem.models.browse import EpisodePage, SessionDigest, SessionPage
+from graphmem.models.browse import EpisodePage, GroupPage, SessionDigest, SessionPage
 from graphmem.models.entity import EntityRecord
 from graphmem.models.episode import EpisodeIn, IngestResult
 from graphmem.models.fact import FactIn, FactRecord
@@ -284,20 +284,20 @@ def list_episodes(
     *,
     session_id: str | None = None,
     speaker: str | None = None,
-    start: datetime | None = None,
-    end: datetime | None = None,
+    since: datetime | None = None,
+    until: datetime | None = None,
     order: Literal["asc", "desc"] = "asc",
     cursor: str | None = None,
     limit: int = 100,
     timeout: float | None = None,
 ) -> Call[EpisodePage]:
-    """One page of the group's episodes by reference time, ``start <= reference_time < end`` (the
-    API's ``from``/``to``), of one session and/or speaker when given (``iter_episodes`` walks on)."""
+    """One page of the group's episodes by reference time, ``since <= reference_time < until``, of
+    one session and/or speaker when given (``iter_episodes`` walks on)."""
     params = {
         "session_id": session_id,
         "speaker": speaker,
-        "from": _time(start),
-        "to": _time(end),
+        "since": _time(since),
+        "until": _time(until),
         "order": order if order != "asc" else None,
         "cursor": cursor,
         "limit": limit,
@@ -381,9 +381,32 @@ def import_records(
     )
 
 
-def list_groups(*, timeout: float | None = None) -> Call[list[GroupSummary]]:
-    """The groups this key can read."""
-    return Call("GET", "/v1/groups", _list_of(GroupSummary, "groups"), idempotent=True, timeout=timeout)
+def list_groups(
+    *, cursor: str | None = None, limit: int = 1000, timeout: float | None = None
+) -> Call[list[GroupSummary]]:
+    """The groups this key can read (one page; ``iter_groups`` walks every page)."""
+    return Call(
+        "GET",
+        "/v1/groups",
+        _list_of(GroupSummary, "groups"),
+        params={"cursor": cursor, "limit": limit},
+        idempotent=True,
+        timeout=timeout,
+    )
+
+
+def group_page(
+    *, cursor: str | None = None, limit: int = 1000, timeout: float | None = None
+) -> Call[GroupPage]:
+    """One page of the groups this key can read, with ``next_cursor`` and ``has_more``."""
+    return Call(
+        "GET",
+        "/v1/groups",
+        GroupPage.model_validate,
+        params={"cursor": cursor, "limit": limit},
+        idempotent=True,
+        timeout=timeout,
+    )
 
 
 def forget_episode(group: str, episode_id: str, *, timeout: float | None = None) -> Call[ForgetReport]:

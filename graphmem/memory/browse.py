@@ -10,21 +10,20 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel
-
 from graphmem.errors import InvalidInput, InvalidTimeRange
 from graphmem.memory.context import MemoryContext
 from graphmem.memory.reads import facts_by_ids
-from graphmem.models.browse import EpisodeItem, EpisodePage, SessionPage, SessionSummary, SessionTurn
+from graphmem.models.browse import (
+    EpisodeItem,
+    EpisodePage,
+    GroupPage,
+    GroupSummary,
+    SessionPage,
+    SessionSummary,
+    SessionTurn,
+)
 from graphmem.models.episode import EpisodeRecord
 from graphmem.store import browse
-
-
-class GroupSummary(BaseModel):
-    group_id: str
-    episodes: int = 0
-    facts: int = 0
-    entities: int = 0
 
 
 async def list_groups(
@@ -34,6 +33,22 @@ async def list_groups(
     ids = sorted(group_ids) if group_ids is not None else None
     rows = await browse.groups(ctx.store, group_ids=ids, limit=limit)
     return [GroupSummary(**row) for row in rows]
+
+
+async def group_page(
+    ctx: MemoryContext, group_ids: Iterable[str] | None, *, cursor: str | None = None, limit: int = 1000
+) -> GroupPage:
+    """A page of the groups that hold memory (of ``group_ids`` only, when given), in id order."""
+    after = str(decode_cursor(cursor, "groups", 1)[0]) if cursor else None
+    ids = sorted(group_ids) if group_ids is not None else None
+    rows = await browse.groups(ctx.store, group_ids=ids, after=after, limit=limit + 1)
+    groups = [GroupSummary(**row) for row in rows[:limit]]
+    more = len(rows) > limit
+    return GroupPage(
+        groups=groups,
+        next_cursor=encode_cursor("groups", groups[-1].group_id) if more else None,
+        has_more=more,
+    )
 
 
 async def session_turns(
@@ -102,16 +117,16 @@ async def list_episodes(
     *,
     session_id: str | None = None,
     speaker: str | None = None,
-    start: datetime | None = None,
-    end: datetime | None = None,
+    since: datetime | None = None,
+    until: datetime | None = None,
     order: Literal["asc", "desc"] = "asc",
     cursor: str | None = None,
     limit: int = 100,
 ) -> EpisodePage:
-    """The group's episodes by reference time (then id), ``start <= reference_time < end``, of one
+    """The group's episodes by reference time (then id), ``since <= reference_time < until``, of one
     session and/or speaker when given; ``cursor`` continues a previous page of the same order."""
-    if start is not None and end is not None and end <= start:
-        raise InvalidTimeRange("to must be after from", details={"field": "to"})
+    if since is not None and until is not None and until <= since:
+        raise InvalidTimeRange("until must be after since", details={"field": "until"})
     kind = f"episodes-{order}"
     after: tuple[datetime, str] | None = None
     if cursor:
@@ -125,8 +140,8 @@ async def list_episodes(
     rows = await browse.episodes_page(
         ctx.store,
         group_id=group_id,
-        lo=start or FAR_PAST,
-        hi=end or FAR_FUTURE,
+        lo=since or FAR_PAST,
+        hi=until or FAR_FUTURE,
         session_id=session_id,
         speaker=speaker,
         after=after,

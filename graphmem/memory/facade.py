@@ -27,7 +27,14 @@ from graphmem.memory.lifecycle.proof import prove
 from graphmem.memory.pii import redact_query, reveal
 from graphmem.memory.replay import ReplayReport
 from graphmem.memory.write_gate import WriteGate
-from graphmem.models.browse import EpisodePage, SessionDigest, SessionPage, SessionTurn, SessionWindow
+from graphmem.models.browse import (
+    EpisodePage,
+    GroupPage,
+    SessionDigest,
+    SessionPage,
+    SessionTurn,
+    SessionWindow,
+)
 from graphmem.models.changes import ChangePage
 from graphmem.models.entity import EntityRecord
 from graphmem.models.episode import EpisodeIn, EpisodeRecord, IngestResult
@@ -342,6 +349,12 @@ class GraphMemory:
         """Groups holding memory (of ``group_ids`` only, when given)."""
         return await browse.list_groups(self.ctx, group_ids)
 
+    async def group_page(
+        self, group_ids: Sequence[str] | None = None, *, cursor: str | None = None, limit: int = 1000
+    ) -> GroupPage:
+        """A page of the groups holding memory (of ``group_ids`` only, when given), in id order."""
+        return await browse.group_page(self.ctx, group_ids, cursor=cursor, limit=limit)
+
     async def session_turns(self, group_id: str, session_id: str, *, last_n: int = 100) -> list[SessionTurn]:
         """A session's last ``last_n`` turns, oldest first, with the facts each produced."""
         return await browse.session_turns(self.ctx, group_id, session_id, last_n=last_n)
@@ -358,21 +371,21 @@ class GraphMemory:
         *,
         session_id: str | None = None,
         speaker: str | None = None,
-        start: datetime | None = None,
-        end: datetime | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
         order: Literal["asc", "desc"] = "asc",
         cursor: str | None = None,
         limit: int = 100,
     ) -> EpisodePage:
-        """The group's episodes by reference time, ``start <= reference_time < end``, filtered by
+        """The group's episodes by reference time, ``since <= reference_time < until``, filtered by
         session and speaker when given (cursor-paginated)."""
         return await browse.list_episodes(
             self.ctx,
             group_id,
             session_id=session_id,
             speaker=speaker,
-            start=start,
-            end=end,
+            since=since,
+            until=until,
             order=order,
             cursor=cursor,
             limit=limit,

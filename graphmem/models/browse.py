@@ -13,6 +13,23 @@ from graphmem.models.episode import EpisodeRecord
 from graphmem.models.fact import FactRecord
 
 
+class GroupSummary(BaseModel):
+    """A group (tenant) holding memory, with its node counts."""
+
+    group_id: str
+    episodes: int = 0
+    facts: int = 0
+    entities: int = 0
+
+
+class GroupPage(BaseModel):
+    """A page of the groups a caller may read, in id order."""
+
+    groups: list[GroupSummary] = []
+    next_cursor: str | None = None
+    has_more: bool = False
+
+
 class SessionTurn(BaseModel):
     """One turn of a session and the facts it is evidence for."""
 

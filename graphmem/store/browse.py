@@ -9,8 +9,10 @@ from graphmem.store.cypher import browse as q
 from graphmem.store.driver import Store
 
 
-async def groups(store: Store, *, group_ids: list[str] | None, limit: int) -> list[dict[str, Any]]:
-    return await store.read(q.GROUP_IDS, group_ids=group_ids, limit=limit)
+async def groups(
+    store: Store, *, group_ids: list[str] | None, limit: int, after: str | None = None
+) -> list[dict[str, Any]]:
+    return await store.read(q.GROUP_IDS, group_ids=group_ids, after=after, limit=limit)
 
 
 async def session_episodes(

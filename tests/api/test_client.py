@@ -194,7 +194,7 @@ def test_the_sync_client_pages_sessions_and_episodes_and_reads_a_digest(keyed: K
             assert [s.session_id for s in memory.iter_sessions(group, page_size=1)] == ["p1", "p2", "p3"]
             every = [i.episode.external_id for i in memory.iter_episodes(group, page_size=1, order="desc")]
             assert every == ["p-3", "p-2", "p-1", "p-0"]
-            alice = memory.iter_episodes(group, speaker="Alice", start=datetime(2024, 1, 15, tzinfo=UTC))
+            alice = memory.iter_episodes(group, speaker="Alice", since=datetime(2024, 1, 15, tzinfo=UTC))
             assert [i.episode.external_id for i in alice] == ["p-2"]
             digest = memory.session_digest(group, "p1", last_n=1)
             assert [t.episode.external_id for t in digest.recent] == ["p-1"]

@@ -71,8 +71,8 @@ async def test_episodes_page_through_every_filter_without_gaps_or_repeats(api: A
     only = await _get(api, url, session_id="s1", speaker="alice")
     assert [i["episode"]["external_id"] for i in only["episodes"]] == ["e0", "e2"]
     assert all(i["fact_ids"] for i in only["episodes"])
-    window = await _get(api, url, **{"from": "2024-01-10T09:05:00Z", "to": "2024-04-01T10:00:00Z"})
-    assert [i["episode"]["external_id"] for i in window["episodes"]] == ["e1", "e3"]  # to is exclusive
+    window = await _get(api, url, since="2024-01-10T09:05:00Z", until="2024-04-01T10:00:00Z")
+    assert [i["episode"]["external_id"] for i in window["episodes"]] == ["e1", "e3"]  # until is exclusive
 
 
 async def test_bad_list_parameters_get_a_clear_422(api: Api) -> None:
@@ -81,7 +81,7 @@ async def test_bad_list_parameters_get_a_clear_422(api: Api) -> None:
     asc = await _get(api, url, limit=1)
     cases = [
         ({"sesion_id": "s1"}, "unknown_parameter", "sesion_id"),
-        ({"from": "2024-05-01T00:00:00Z", "to": "2024-01-01T00:00:00Z"}, "invalid_time_range", "to"),
+        ({"since": "2024-05-01T00:00:00Z", "until": "2024-01-01T00:00:00Z"}, "invalid_time_range", "until"),
         ({"order": "desc", "cursor": asc["next_cursor"]}, "invalid_input", "cursor"),
         ({"cursor": "not-a-cursor"}, "invalid_input", "cursor"),
         ({"limit": 0}, "invalid_input", None),

@@ -2,7 +2,7 @@
 
 GROUP_IDS = """
 MATCH (g:Group)
-WHERE $group_ids IS NULL OR g.id IN $group_ids
+WHERE ($group_ids IS NULL OR g.id IN $group_ids) AND ($after IS NULL OR g.id > $after)
 RETURN g.id AS group_id, coalesce(g.episodes, 0) AS episodes, coalesce(g.facts, 0) AS facts,
        coalesce(g.entities, 0) AS entities
 ORDER BY g.id LIMIT $limit
