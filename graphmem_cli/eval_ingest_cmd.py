@@ -80,11 +80,13 @@ def _compare(opts: Any, what: str, repeat: int) -> dict[str, Any]:
     with its own memory; ``ratio`` is on / off of the mean ingest rates."""
     import secrets
 
+    from pydantic import SecretStr
+
     from eval.ingest_speed import run_ingest_speed
 
     cfg = settings()
     ensure_server(cfg)
-    key = cfg.pii_key or secrets.token_urlsafe(32)  # a throwaway vault key for the run
+    key = cfg.pii_key or SecretStr(secrets.token_urlsafe(32))  # a throwaway vault key for the run
     runs: list[dict[str, Any]] = []
     for _ in range(repeat):
         for name, update in _VARIANTS[what]:
