@@ -107,6 +107,7 @@ class Summary:
             f"facts: {self.facts['created']:,} created · {self.facts['superseded']:,} superseded",
             f"time: {self.seconds:,.1f} s · {self.episodes_per_s:,.1f} episodes/s "
             f"({self.batches:,} batches, {self.retries:,} retries)",
+            f"busy: preparing {self.prepare_seconds:,.1f} s · committing {self.commit_seconds:,.1f} s",
         ]
         if self.forgotten:
             lines.append(f"forgotten episodes not re-added: {self.forgotten:,} (see --allow-forgotten)")

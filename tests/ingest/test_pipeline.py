@@ -153,3 +153,4 @@ async def test_the_summary_adds_up_each_stage(tmp_path: Path) -> None:
     assert max(summary.prepare_seconds, summary.commit_seconds) <= summary.seconds
     data = summary.to_dict()
     assert data["prepare_seconds"] > 0 and data["commit_seconds"] > 0
+    assert "busy: preparing" in summary.render()
