@@ -190,3 +190,34 @@ def test_a_denied_present_state_ends_it(text: str, row: Row) -> None:
 )
 def test_a_denied_change_or_a_considered_job_gives_nothing(text: str) -> None:
     assert _functional(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "predicate", "old", "new"),
+    [
+        ("I now work at Globex instead of Initech.", "works_at", "Initech", "Globex"),
+        ("I now live in Kyoto instead of Osaka.", "lives_in", "Osaka", "Kyoto"),
+        ("I switched from being a cook to being a baker.", "job_title", "cook", "baker"),
+    ],
+)
+def test_instead_of_and_from_being_name_the_old_value(text: str, predicate: str, old: str, new: str) -> None:
+    assert _functional(text) == [(predicate, old, "assert", "before"), (predicate, new, "assert", "")]
+
+
+@pytest.mark.parametrize(
+    ("text", "row"),
+    [
+        ("I've lived in Toronto my whole life.", ("lives_in", "Toronto", "assert")),
+        ("Globex is my employer now.", ("works_at", "Globex", "assert")),
+        ("Initech and I parted ways.", ("works_at", "Initech", "end")),
+        ("I put in my two weeks at Initech.", ("works_at", "Initech", "end")),
+        ("I changed careers and became a pilot.", ("job_title", "pilot", "assert")),
+        ("My job title is now lead designer.", ("job_title", "lead designer", "assert")),
+    ],
+)
+def test_more_wordings_of_the_same_frames(text: str, row: tuple[str, str, str]) -> None:
+    assert row in [r[:3] for r in _functional(text)]
+
+
+def test_correcting_oneself_is_a_correction() -> None:
+    assert _functional("Just to correct myself, I live in Dallas.") == [("lives_in", "Dallas", "correct", "")]

@@ -66,14 +66,16 @@ _FILLER_START = re.compile(
 )
 _CORRECTION_MARK = re.compile(
     r"^(?:[\s,]*(?:actually|sorry|oops|wait|no|my bad|my mistake|correction|"
-    r"to be clear|let me correct (?:that|myself)|i got (?:that|it) wrong|i was wrong|i misspoke|"
+    r"to be clear|(?:let me |just )?(?:to )?correct(?:ing)? (?:that|myself|what i said)|"
+    r"i got (?:that|it) wrong|i was wrong|i misspoke|"
     r"scratch that|that was wrong|that's wrong|that is wrong)\b[,:!.\-]?)+\s*",
     _I,
 )
 # "Big news: ...", "Quick update - ...": at most three words before a colon or dash
 _HEADING = re.compile(r"^(?P<head>(?:[A-Za-z']+ ){0,2}[A-Za-z']+)\s*(?::|\s[-\u2013\u2014])\s+(?=\S)")
 _EXPLICIT = re.compile(
-    r"\b(?:correction|my bad|my mistake|let me correct|i got (?:that|it) wrong|i was wrong|i misspoke|"
+    r"\b(?:correction|my bad|my mistake|let me correct|correct(?:ing)? (?:that|myself|what i said)|"
+    r"i got (?:that|it) wrong|i was wrong|i misspoke|"
     r"scratch that|that was wrong|that's wrong|that is wrong)\b",
     _I,
 )

@@ -69,6 +69,8 @@ ROLE_VERBS = frozenset(
     "continue employ sign recruit appoint name elect rehire land get remain".split()
 )
 _ROLE_NOUNS = frozenset("role position job title post".split())
+_PROMOTE = frozenset("promote bump elevate upgrade advance".split())
+_NOTICE_VERBS = frozenset("hand put give submit tender turn".split())
 _ORG_SUFFIX = frozenset(
     "inc corp corporation ltd llc co company bank group labs technologies systems industries "
     "enterprises partners solutions studios agency consulting holdings ventures".split()
@@ -90,8 +92,12 @@ class Hooks:
     """What a frame needs from the clause reader (``rules_en_parse``): an object's words, the
     clause's resolved subject, and the entity label of a name."""
 
-    phrase: Callable[[Token], str | None]
+    words: Callable[[Token], str | None]
     entity: Callable[[Token], str]
+
+    def phrase(self, tok: Token) -> str | None:
+        """A name's own words ("Toronto", not "Toronto my whole life"), else the object phrase."""
+        return name_text(tok) if tok.pos_ == "PROPN" else self.words(tok)
 
 
 # --------------------------------------------------------------------------- tree helpers
@@ -123,8 +129,9 @@ def _prep_objects(p: Token, role: str, *, inner_only: bool = False) -> list[tupl
             out.append((role, c))
         elif c.dep_ == "prep":  # "out of", "away from", "back to"
             out.extend(_prep_objects(c, f"{role}_{c.lower_}"))
-        elif c.dep_ == "pcomp" and c.pos_ == "VERB":  # "from living in Rome"
+        elif c.dep_ == "pcomp" and c.pos_ in ("VERB", "AUX"):  # "from living in Rome"
             out.extend((role, o) for _, o in _roles(c))
+            out.extend((role, o) for o in c.children if o.dep_ == "attr")  # "from being a cook"
         elif c.dep_ == "conj" and c.pos_ == "ADP":
             out.extend(_prep_objects(c, c.lower_))
     return out
@@ -145,8 +152,31 @@ def _place(tok: Token) -> Token | None:
 
 
 def _name_head(tok: Token) -> Token:
-    """ "Boston" in "Boston , Massachusetts" stays Boston; a name is its own head."""
+    """A name stands for itself (its words: ``name_text``)."""
     return tok
+
+
+def name_text(tok: Token) -> str | None:
+    """The words of the name ``tok`` heads: its run of proper nouns (and "of", "de", "&" between
+    them), without what the parser hung on it ("Toronto my whole life" is Toronto)."""
+    if tok.pos_ != "PROPN":
+        return None
+    words = {t.i for t in tok.subtree}
+    start = end = tok.i
+    doc = tok.doc
+    while start - 1 in words and (doc[start - 1].pos_ == "PROPN" or doc[start - 1].lower_ in _NAME_LINKS):
+        start -= 1
+    while end + 1 in words and (doc[end + 1].pos_ == "PROPN" or doc[end + 1].lower_ in _NAME_LINKS):
+        end += 1
+    while doc[start].pos_ != "PROPN":
+        start += 1
+    while doc[end].pos_ != "PROPN":
+        end -= 1
+    text = doc[start : end + 1].text
+    return text[:-1] if text.endswith(".") and text.count(".") == 1 else text  # "Acme Corp." ends a sentence
+
+
+_NAME_LINKS = frozenset({"of", "de", "&", "-", "del", "la", "van", "von"})
 
 
 def _tense(verb: Token) -> str:
@@ -292,7 +322,7 @@ def frame_claims(
         if tense == "used_to":  # the old value, kept only before a new one (``rules_en_parse``)
             for c in claims:
                 c.before, c.kind = True, "assert"
-        return claims
+        return _instead(verb, claims)
     # an aspectual head passes its tense to the verb it governs: "stopped working at X", "quit
     # being a cashier", "ended up settling in Nashville", "began working for X", "used to be a teacher"
     inner = next(
@@ -387,6 +417,15 @@ def _residence(verb: Token, lemma: str, tense: str, subject: str | None, hooks: 
     elif lemma == "be":
         attr = next((c for c in verb.children if c.dep_ in ("attr", "acomp")), None)
         nsubj = next((c for c in verb.children if c.dep_ == "nsubj"), None)
+        if (
+            attr is not None
+            and attr.lemma_.lower() in ("employer", "company", "workplace")
+            and nsubj is not None
+            and nsubj.pos_ == "PROPN"
+            and any(c.dep_ == "poss" and c.lower_ == "my" for c in attr.children)
+        ):  # "Globex is my employer now"
+            value = hooks.phrase(nsubj)
+            return [Claim("works_at", value, subject=SPEAKER, object_kind="organization")] if value else []
         if attr is not None and attr.lemma_.lower() == "home" and nsubj is not None and nsubj.pos_ == "PROPN":
             owner = next((c for c in attr.children if c.dep_ == "poss"), None)
             if owner is not None and owner.lower_ in ("my", "our"):
@@ -425,6 +464,28 @@ def _living(verb: Token, lemma: str, tense: str, subject: str | None, hooks: Hoo
     place = next((_place(o) for r, o in _roles(verb) if r == "in" and _place(o) is not None), None)
     value = hooks.phrase(place) if place is not None else None
     return [Claim("lives_in", value, subject=subject, object_kind="place")] if value else None
+
+
+def _instead(verb: Token, claims: list[Claim]) -> list[Claim]:
+    """ "I now work at Globex instead of Initech": the value named after "instead of" is the one
+    before (a change said in one breath)."""
+    if len(claims) != 1 or claims[0].kind != "assert" or claims[0].before:
+        return claims
+    doc, c = verb.doc, claims[0]
+    subtree = {t.i for t in verb.subtree}
+    for t in verb.subtree:  # "instead of" however the parser hangs it
+        if t.lower_ != "instead" or t.i + 1 >= len(doc) or doc[t.i + 1].lower_ != "of":
+            continue
+        after = [doc[i] for i in range(t.i + 2, min(t.i + 7, len(doc))) if i in subtree]
+        named = next(
+            (o for o in after if o.pos_ == "PROPN" or (c.predicate == "job_title" and _title(o))), None
+        )
+        if named is None:
+            continue
+        value = name_text(named) if named.pos_ == "PROPN" else _title(named)
+        if value and value != c.obj:
+            return [Claim(c.predicate, value, subject=c.subject, object_kind=c.object_kind, before=True), c]
+    return claims
 
 
 def _being_in(verb: Token, lemma: str, tense: str, subject: str | None, hooks: Hooks) -> list[Claim] | None:
@@ -504,6 +565,9 @@ def _employment(verb: Token, lemma: str, tense: str, subject: str | None, hooks:
         )
         if target is None and dobj is not None:  # "parted ways with X"
             target = next((o for r, o in _roles(dobj) if r == "with"), None)
+        if target is None and lemma == "part":  # "Initech and I parted ways"
+            nsubj = next((c for c in verb.children if c.dep_ == "nsubj"), None)
+            target = nsubj if nsubj is not None and nsubj.pos_ == "PROPN" else None
         if target is None and lemma == "quit" and dobj is None:
             return None
         if target is not None and target.lemma_.lower() in JOB_NOUNS | {"company", "firm"}:
@@ -526,7 +590,11 @@ def _employment(verb: Token, lemma: str, tense: str, subject: str | None, hooks:
         return (
             [Claim(predicate, value, subject=subject, kind="end", object_kind=object_kind)] if value else []
         )
-    if lemma == "hand" and dobj is not None and dobj.lemma_.lower() in ("notice", "resignation"):
+    if (
+        lemma in _NOTICE_VERBS
+        and dobj is not None
+        and dobj.lemma_.lower() in ("notice", "resignation", "week")
+    ):
         org = by.get("at") or by.get("to") or next((o for r, o in _roles(dobj) if r in ("at", "to")), None)
         value = _org_value(org, hooks)
         return (
@@ -644,7 +712,7 @@ def _by_org(verb: Token, lemma: str, tense: str, subject: str | None, hooks: Hoo
             None,
         )
         return [Claim("job_title", t, subject=SPEAKER)] if role is not None and (t := _title(role)) else None
-    if lemma == "promote":
+    if lemma in _PROMOTE:
         new = next((o for r, o in roles if r == "to"), None)
         t = _title(new) if new is not None else None
         return [Claim("job_title", t, subject=SPEAKER)] if t else None
@@ -674,7 +742,7 @@ def _role(verb: Token, lemma: str, tense: str, subject: str | None, hooks: Hooks
     by = {r: o for r, o in reversed(roles)}
     if tense == "progressive" and lemma not in _WORK_VERBS:
         return None
-    if lemma == "promote" or (
+    if lemma in _PROMOTE or (
         lemma in ("go", "switch", "move", "change", "transition") and "from" in by and "to" in by
     ):
         old = _title(by["from"]) if "from" in by else None
@@ -712,7 +780,10 @@ def _copula_role(
 ) -> list[Claim] | None:
     """ "I'm the head of marketing", "I've been a chef for ten years", "I'm a nurse by profession",
     "I used to be a teacher", "quit being a cashier" (via ``frame_claims``)."""
-    if lemma != "be" or tense not in ("present", "perfect", "used_to", "progressive", "base"):
+    becoming = lemma in ("become", "turn") and tense in ("past", "perfect")  # "... and became a pilot"
+    if not becoming and (
+        lemma != "be" or tense not in ("present", "perfect", "used_to", "progressive", "base")
+    ):
         return None
     attr = next((c for c in verb.children if c.dep_ == "attr"), None)
     if attr is None:

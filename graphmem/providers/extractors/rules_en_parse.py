@@ -257,7 +257,7 @@ def _framed(verb: Token, subject_token: Token | None, speakers: Speakers) -> lis
         resolved = (SPEAKER, True) if _dropped_i(verb) else None
     else:
         resolved = _resolve_subject(subject_token, verb, speakers)
-    hooks = Hooks(phrase=lambda t: _phrase(t, speakers), entity=entity_label)
+    hooks = Hooks(words=lambda t: _phrase(t, speakers), entity=entity_label)
     name = resolved[0] if resolved is not None else None
     claims = frame_claims(verb, name, resolved is not None, hooks)
     if claims is None:

@@ -359,7 +359,10 @@ _IMPLICIT: tuple[_Rule, ...] = tuple(
             r"^my (?:new )?(?:job|office|workplace) is (?:at|with) (?P<obj>.+)",
             _simple("works_at", "place"),
         ),
-        (r"^my (?:job title|job|role|position|title) is (?:an? )?(?P<obj>.+)", _job(False)),
+        (
+            r"^my (?:job title|job|role|position|title) is (?:now |currently )?(?:an? )?(?P<obj>.+)",
+            _job(False),
+        ),
         (r"^my favou?rite (?P<topic>\w+(?: \w+)?) is (?P<obj>.+)", _favourite),
     )
 )
