@@ -353,3 +353,17 @@ TITLE_FORMS: list[tuple[str, list[Row]]] = [
 def test_title_changes_and_durations_before_the_title(text: str, expected: list[Row]) -> None:
     """Regression: 当了三年老师 gave the title '三年老师'; 从X升到了Y and 我的职位从X变成了Y gave nothing."""
     assert rows(text) == expected
+
+
+def test_a_wish_about_someone_else_or_a_bare_go_is_no_plan() -> None:
+    """Regression: 希望叔叔早日康复 gave the speaker a plan '叔叔早日康复'; 我们决定一起过去 a plan '一起过去'."""
+    assert rows("希望叔叔早日康复。") == []
+    assert rows("我们决定一起过去。") == []
+    assert rows("我打算搬家。") == [me("plans", "搬家", "assert")]
+
+
+def test_a_bare_right_value_after_zai_names_an_employer_unless_it_is_a_place() -> None:
+    """Regression: 我不是在美团，是在美的 kept '在美团' as the wrong value and cut 美的 to 美 (a place)."""
+    assert rows("我不是在美团，是在美的。") == [me("works_at", "美的", "correct")]
+    assert facts("我不是在美团，是在美的。")[0].replaces == "美团"
+    assert rows("我不是住在嘉兴，是在湖州。") == [me("lives_in", "湖州", "correct")]

@@ -481,7 +481,7 @@ def _wrong_value(m: re.Match[str], state: _State) -> None:
             subject = state.subject[1] if state.subject else SPEAKER
             state.wrong = Claim(_VERB_PREDICATE.get(verb, "studies_at"), value, subject=subject)
         return
-    value = clean(rest, place=True)
+    value = clean(re.sub(r"^(?:在|住在|于)", "", rest), place=True)  # 我不是在美团，…
     if value is not None:
         state.wrong = Claim("", value)
         state.replaces = value
@@ -492,10 +492,14 @@ def _bare(clause: str, state: _State) -> bool:
     m = _BARE.match(clause)
     if m is None or len(tokens(clause)) > 6:
         return False
-    value = clean(m.group("v"), place=True)
+    raw = m.group("v")
+    whole = tag(raw)
+    # one name jieba knows whole (美的/nr) keeps its last character; else trailing particles go
+    value = raw if len(whole) == 1 and whole[0][1] in _NAME_TAGS else clean(raw, place=True)
     toks = tokens(clause)
     if value is None or not well_formed(value) or frame_claims(toks, 0) or _subject(toks) is not None:
         return False  # a clause of its own (林娜在美团上班), not a bare value
+    at_value = bool(re.match(r"^(?:而|其实|实际上|应该|应当|我是说)?是?在", clause))
     wrong = state.wrong
     if wrong is not None and wrong.predicate:
         state.claims.append(
@@ -503,8 +507,12 @@ def _bare(clause: str, state: _State) -> bool:
         )
         return True
     replaces = wrong.obj if wrong is not None else None
-    state.claims.append(Claim(_guess(value), value, kind="correct", replaces=replaces, from_context=True))
+    guess = _guess(value) or ("works_at" if at_value else "")  # 是在Y, Y no place: an employer
+    state.claims.append(Claim(guess, value, kind="correct", replaces=replaces, from_context=True))
     return True
+
+
+_NAME_TAGS = frozenset("nr nrt nt nz ns".split())
 
 
 def _guess(value: str) -> str:
@@ -988,7 +996,15 @@ def _plan(toks: list[Tok], i: int, neg: str) -> list[Claim]:
     value = clean(text_of(toks[i:]))
     if value is None or any(p in value for p in ("我", "你", "他", "她")):
         return []
+    if i < len(toks) and (toks[i].word in _REL or toks[i].word in _OTHER or toks[i].flag.startswith("nr")):
+        return []  # 希望叔叔早日康复: a wish about someone else, not the speaker's plan
+    rest = [t for t in toks[i:] if not t.punct and t.word not in ADVERBS and t.word not in _TOGETHER]
+    if len(rest) == 1 and rest[0].word in _BARE_GO:
+        return []  # 我们决定一起过去: a plan that names nothing
     return [Claim("plans", value, keeps_time=True, inferred=True)]
+
+
+_BARE_GO = frozenset("去 来 过去 过来 回去 回来 走 出发".split())
 
 
 # --------------------------------------------------------------------------- the phrase table
