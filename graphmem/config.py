@@ -106,9 +106,9 @@ class Settings(BaseSettings):
     embed_timeout_s: float = 30.0
     embed_max_retries: int = 3
     embed_encoding: str = "base64"  # openai: how vectors travel (base64 float32, or float lists)
+    embed_send_dimensions: bool = False  # openai: request "dimensions" (text-embedding-3-*)
     embed_model_dir: Path | None = None  # local: a sentence-transformers directory
     embed_query_prefix: str = ""  # e5-style models: "query: "
-    embed_send_dimensions: bool = False  # openai: request "dimensions" (text-embedding-3-*)
     embed_passage_prefix: str = ""  # e5-style models: "passage: "
     extractor: str = "rules"
     llm_base_url: str | None = None
