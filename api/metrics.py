@@ -6,7 +6,9 @@
 - ``graphmem_ingested_episodes_total{status}``, ``graphmem_ingested_facts_total{change}``;
 - ``graphmem_errors_total{code}``: error responses by stable error code;
 - ``graphmem_tenant_index_tenants``, ``graphmem_tenant_index_bytes`` (estimated) and
-  ``graphmem_tenant_index_evictions``: this worker's in-process tenant indexes, read at each scrape.
+  ``graphmem_tenant_index_evictions``: this worker's in-process tenant indexes, read at each scrape;
+- ``graphmem_write_transactions``, ``graphmem_write_writes``, ``graphmem_write_fallbacks`` and
+  ``graphmem_write_queued``: group commit (writes per transaction) and the write queue, read likewise.
 
 With ``uvicorn --workers N`` each worker keeps its own registry and a scrape reaches one of them;
 run one worker per container (docs/deploy.md) to scrape each process separately.
@@ -58,6 +60,20 @@ class Metrics:
                 ("evictions", "Tenant indexes this worker has dropped for its budget since it started."),
             )
         }
+
+        self.writes = {
+            name: Gauge(f"graphmem_write_{name}", text, registry=self.registry)
+            for name, text in (
+                ("transactions", "Write transactions this worker has run since it started."),
+                ("writes", "Writes those transactions carried (group commit: several a transaction)."),
+                ("fallbacks", "Combined write transactions that failed and were retried write by write."),
+                ("queued", "Writes waiting for their group's transaction now."),
+            )
+        }
+
+    def observe_writes(self, stats: dict[str, int]) -> None:
+        for name, gauge in self.writes.items():
+            gauge.set(stats.get(name, 0))
 
     def observe_indexes(self, stats: dict[str, int]) -> None:
         for name, gauge in self.indexes.items():

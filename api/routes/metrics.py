@@ -15,7 +15,7 @@ router = APIRouter(tags=["health"])
     operation_id="metrics",
     summary="Prometheus metrics",
     description="Request and search latency histograms, ingest counters, errors by code, tenant "
-    "index memory and evictions (no auth).",
+    "index memory and evictions, write transactions and the writes they carried (no auth).",
     response_class=Response,
     responses={200: {"content": {CONTENT_TYPE.split(";")[0]: {"schema": {"type": "string"}}}}},
 )
@@ -23,4 +23,5 @@ async def metrics(metrics: MetricsDep, request: Request) -> Response:
     memory = getattr(request.app.state, "memory", None)  # None while the service starts
     if memory is not None:
         metrics.observe_indexes(memory.index_stats())
+        metrics.observe_writes(memory.write_stats())
     return Response(metrics.render(), media_type=CONTENT_TYPE)

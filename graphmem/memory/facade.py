@@ -160,6 +160,14 @@ class GraphMemory:
             return {"tenants": 0, "bytes": 0, "evictions": 0}
         return {"tenants": len(indexes.entries), "bytes": indexes.nbytes(), "evictions": indexes.evictions}
 
+    def write_stats(self) -> dict[str, int]:
+        """This process's write commits since start: ``transactions`` run, ``writes`` they carried
+        (more writes than transactions: group commit), ``fallbacks`` (combined ones retried one by one)
+        and writes ``queued`` now."""
+        gate = self.ctx.write_gate
+        s = gate.stats
+        return {"transactions": s.transactions, "writes": s.writes, "fallbacks": s.fallbacks, "queued": gate.queued}
+
     async def ping(self) -> None:
         await self.ctx.store.ping()
 

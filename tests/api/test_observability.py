@@ -75,6 +75,11 @@ async def test_metrics_count_requests_search_ingest_and_errors(api: Api) -> None
     assert 'graphmem_errors_total{code="forbidden"} 1.0' in text
     assert 'graphmem_errors_total{code="not_found"} 1.0' in text
     assert g not in text  # tenants and ids never become labels
+    written = {
+        m: float(text.split(f"\n{m} ", 1)[1].split()[0])
+        for m in ("graphmem_write_transactions", "graphmem_write_writes")
+    }
+    assert written["graphmem_write_writes"] >= written["graphmem_write_transactions"] >= 1
 
 
 @pytest.fixture
