@@ -266,11 +266,12 @@ class Neo4jSource:
     term frequencies, length and visibility; ``bm25.score`` ranks them with the tenant's statistics
     (``LEXICAL_STATS``, read once per revision state). The ranking is the tenant index's while a
     query matches at most ``LEXICAL_MATCHES`` documents of a target; past that Lucene's best
-    ``LEXICAL_MATCHES`` are scored and each term's document frequency is Lucene's in-tenant count.
+    ``LEXICAL_MATCHES`` are scored and each term's document frequency is Lucene's in-tenant count
+    (by field, the count over those matches). A recipe's ``field_weights`` score episodes field by
+    field (``EPISODE_FIELD_MATCHES``), as ``tenant_index.fields`` does.
     Vectors: Neo4j's cosine is (1 + cos) / 2, mapped back to cos. Known differences from the index:
     past ``exact_threshold`` nodes Neo4j's ANN index answers (the index scores exactly up to its
-    own ``ann_threshold``); a recipe's ``field_weights`` are not applied here (the merged bag is
-    scored); facts merged away by ingestion linger in a tenant index's statistics until it reloads.
+    own ``ann_threshold``); facts merged away by ingestion linger in a tenant index's statistics until it reloads.
     """
 
     name = "neo4j"
@@ -304,6 +305,8 @@ class Neo4jSource:
         return rankings
 
     async def _bm25(self, probe: Probe, target: str, sizes: Awaitable[dict[str, dict[str, int]]]) -> Hits:
+        if target == "episode" and probe.cfg.field_weights:
+            return await self._bm25_fields(probe, probe.cfg.field_weights, sizes)
         terms, g = list(probe.terms), probe.group_id
         lucene = lucene_query(group_token(g), terms)
         rows, stats = await asyncio.gather(
@@ -334,17 +337,61 @@ class Neo4jSource:
             )
         return bm25.score(terms, matches, stats[target], df=df)[: probe.cfg.candidates]
 
+    async def _bm25_fields(
+        self, probe: Probe, weights: Mapping[str, float], sizes: Awaitable[dict[str, dict[str, int]]]
+    ) -> Hits:
+        """Episodes scored field by field, each with its own statistics, summed by weight: what
+        ``tenant_index.fields`` computes. A term found only in an episode's facts makes it a
+        candidate through the facts' full-text index."""
+        terms, g = list(probe.terms), probe.group_id
+        rows, stats = await asyncio.gather(
+            self.timer.timed(
+                "bm25:episode",
+                search.episode_field_matches(
+                    self.store,
+                    group_id=g,
+                    lucene=lucene_query(group_token(g), terms),
+                    terms=terms,
+                    limit=LEXICAL_MATCHES,
+                    view=probe.view.params(),
+                ),
+            ),
+            self._stats(g, sizes, fields=True),
+        )
+        total: dict[str, float] = {}
+        for name, weight in weights.items():
+            if weight <= 0 or f"episode:{name}" not in stats:
+                continue
+            matches = [
+                bm25.Match(r["id"], tuple(r[f"{name}_tf"]), int(r[f"{name}_length"]), bool(r["visible"]))
+                for r in rows
+            ]
+            for doc_id, value in bm25.score(terms, matches, stats[f"episode:{name}"]):
+                total[doc_id] = total.get(doc_id, 0.0) + weight * value
+        ranked = sorted(((i, v) for i, v in total.items() if v > 0), key=lambda h: (-h[1], h[0]))
+        return ranked[: probe.cfg.candidates]
+
     async def _stats(
-        self, group_id: str, sizes: Awaitable[dict[str, dict[str, int]]]
+        self, group_id: str, sizes: Awaitable[dict[str, dict[str, int]]], *, fields: bool = False
     ) -> dict[str, bm25.Stats]:
+        """The tenant's statistics by target (and by episode field, ``episode:own`` ...)."""
         state = (await sizes)["state"]
         key = (state["seq"], state["reset_seq"], state["created_at"])
-        cached = self.stats.get(group_id, key)
+        name = f"{group_id}\x00fields" if fields else group_id
+        cached = self.stats.get(name, key)
         if cached is not None:
             return cached
-        counted = await self.timer.timed("bm25:stats", search.lexical_stats(self.store, group_id=group_id))
-        stats = {t: bm25.Stats(n, length) for t, (n, length) in counted.items()}
-        self.stats.put(group_id, key, stats)
+        if fields:
+            n, lengths = await self.timer.timed(
+                "bm25:field_stats", search.episode_field_stats(self.store, group_id=group_id)
+            )
+            stats = {f"episode:{f}": bm25.Stats(n, length) for f, length in lengths.items()}
+        else:
+            counted = await self.timer.timed(
+                "bm25:stats", search.lexical_stats(self.store, group_id=group_id)
+            )
+            stats = {t: bm25.Stats(n, length) for t, (n, length) in counted.items()}
+        self.stats.put(name, key, stats)
         return stats
 
     async def _graph(self, probe: Probe, target: str, seeds: list[str]) -> Hits:

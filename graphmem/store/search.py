@@ -250,3 +250,19 @@ async def term_document_frequency(store: Store, *, token: str, terms: list[str],
     """In-tenant document frequency of each term, counted up to ``cap``."""
     rows = await store.read(q.TERM_DF, terms=terms, token=token, cap=cap) if terms else []
     return {r["term"]: int(r["df"]) for r in rows}
+
+
+async def episode_field_matches(
+    store: Store, *, group_id: str, lucene: str, terms: list[str], limit: int, view: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """Episodes matching ``lucene`` in their own text or their live facts', with each field's term
+    frequencies and length (``own``, ``context``, ``facts``) and ``visible``."""
+    return await store.read(
+        q.EPISODE_FIELD_MATCHES, group_id=group_id, lucene=lucene, terms=terms, limit=limit, **_time(**view)
+    )
+
+
+async def episode_field_stats(store: Store, *, group_id: str) -> tuple[int, dict[str, int]]:
+    """(episodes, analysed terms in all by field) of the tenant."""
+    row = (await store.read(q.EPISODE_FIELD_STATS, group_id=group_id))[0]
+    return int(row["episodes"] or 0), {f: int(row[f] or 0) for f in ("own", "context", "facts")}

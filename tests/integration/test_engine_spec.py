@@ -6,9 +6,8 @@ for every query, view (now, ``as_of``, history, a ``since``/``until`` range) and
 Differences the sources keep, by design, none of which this small tenant reaches (so none is
 excused below): past ``exact_threshold`` nodes the Neo4j source's vectors come from Neo4j's ANN
 index (the tenant index scores exactly up to its own ``ann_threshold``); a query matching more than
-``LEXICAL_MATCHES`` documents of a target is scored over Lucene's best ones there; a recipe's
-``field_weights`` apply on the tenant index only; past ``HOP2_LIMIT`` 2-hop facts per seed the two
-keep different ones. Scores agree to float32 precision (the index computes in float32).
+``LEXICAL_MATCHES`` documents of a target is scored over Lucene's best ones there; past
+``HOP2_LIMIT`` 2-hop facts per seed the two keep different ones. Scores agree to float32 precision (the index computes in float32).
 
 Also issue 22's contract: a cold tenant's first search, answered by Neo4j while its index loads in
 the background, equals its warm searches: same hits, same order.
@@ -29,6 +28,7 @@ from graphmem.models.fact import FactIn
 from graphmem.models.search import SearchRequest, SearchResult
 from graphmem.providers.embedders.minilm_onnx import MiniLMOnnxEmbedder
 from graphmem.providers.extractors.rules import RulesExtractor
+from graphmem.retrieval.config import SearchConfig, recipe
 from graphmem.retrieval.sources import GRAPH_SEEDS
 from graphmem.store.driver import Store
 from tests.conftest import utc
@@ -124,10 +124,12 @@ async def tenant(memory: GraphMemory, group: str) -> AsyncIterator[str]:
     await memory.forget_group(group, purge_tombstones=True)
 
 
-async def _both(memory: GraphMemory, group: str, req: SearchRequest) -> tuple[SearchResult, SearchResult]:
+async def _both(
+    memory: GraphMemory, group: str, req: SearchRequest, cfg: SearchConfig | None = None
+) -> tuple[SearchResult, SearchResult]:
     neo4j = GraphMemory(replace(memory.ctx, search_index=False))
-    indexed = await memory.searcher.search(group, req)
-    direct = await neo4j.searcher.search(group, req)
+    indexed = await memory.searcher.search(group, req, cfg)
+    direct = await neo4j.searcher.search(group, req, cfg)
     assert _indexed(indexed) and not _indexed(direct)
     return indexed, direct
 
@@ -148,6 +150,16 @@ async def test_both_sources_give_the_same_top_10(memory: GraphMemory, tenant: st
         _same(indexed, direct, f"{query!r} {view} {name}")
         nonempty += bool(indexed.ranked)
     assert nonempty >= len(cases) - 2  # the cases search something (a view may leave a query empty)
+
+
+async def test_field_weighted_episodes_rank_alike(memory: GraphMemory, tenant: str) -> None:
+    """A recipe weighing the episode fields (own text, session context, the facts it evidences)."""
+    assert await memory.warm_index(tenant)
+    cfg = recipe("default").model_copy(update={"field_weights": {"own": 1.0, "context": 0.4, "facts": 0.6}})
+    for query in QUERIES:
+        indexed, direct = await _both(memory, tenant, SearchRequest(query=query, k=10), cfg)
+        _same(indexed, direct, query)
+        assert indexed.ranked, query
 
 
 async def test_views_change_what_both_sources_return(memory: GraphMemory, tenant: str) -> None:

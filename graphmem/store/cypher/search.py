@@ -218,6 +218,48 @@ CALL () {{
 RETURN episodes, episode_terms, facts, fact_terms, entities, entity_terms
 """
 
+# Episodes as the tenant index's fields (graphmem/retrieval/tenant_index/fields.py): ``own`` (the
+# speaker's and the turn's terms, the prefix of search_text), ``context`` (the rest) and ``facts``
+# (the terms of the live facts it evidences), for a recipe that weighs them (field_weights).
+_EPISODE_FIELDS = """
+WITH e, [w IN split(coalesce(e.search_text, ''), ' ') WHERE w <> ''] AS words,
+     [w IN split(coalesce(e.speaker_terms, '') + ' ' + coalesce(e.terms, ''), ' ') WHERE w <> ''] AS own0
+WITH e, words, own0, e.terms IS NOT NULL AND words[0..size(own0)] = own0 AS split_ok
+WITH e, CASE WHEN split_ok THEN own0 ELSE words END AS own,
+     CASE WHEN split_ok THEN words[size(own0)..] ELSE [] END AS context,
+     reduce(acc = [], text IN COLLECT {
+       MATCH (f:Fact)-[:EVIDENCED_BY]->(e)
+       WHERE f.slot IS NOT NULL AND f.expired_at IS NULL AND coalesce(f.status, 'active') = 'active'
+       WITH DISTINCT f
+       RETURN coalesce(f.search_text, '')
+     } | acc + [w IN split(text, ' ') WHERE w <> '']) AS facts
+"""
+
+EPISODE_FIELD_MATCHES = f"""
+CALL () {{
+  CALL db.index.fulltext.queryNodes('episode_text', $lucene, {{limit: $limit}}) YIELD node AS e
+  WHERE e.group_id = $group_id
+  RETURN e
+  UNION
+  CALL db.index.fulltext.queryNodes('fact_text', $lucene, {{limit: $limit}}) YIELD node AS f
+  WHERE f.group_id = $group_id AND f.expired_at IS NULL AND coalesce(f.status, 'active') = 'active'
+  MATCH (f)-[:EVIDENCED_BY]->(e:Episode)
+  RETURN e
+}}
+WITH e WHERE e.reference_time IS NOT NULL
+{_EPISODE_FIELDS}
+RETURN e.id AS id, {EPISODE_VISIBLE} AS visible,
+       [t IN $terms | size([w IN own WHERE w = t])] AS own_tf, size(own) AS own_length,
+       [t IN $terms | size([w IN context WHERE w = t])] AS context_tf, size(context) AS context_length,
+       [t IN $terms | size([w IN facts WHERE w = t])] AS facts_tf, size(facts) AS facts_length
+"""
+
+EPISODE_FIELD_STATS = f"""
+MATCH (e:Episode {{group_id: $group_id}}) WHERE e.reference_time IS NOT NULL
+{_EPISODE_FIELDS}
+RETURN count(e) AS episodes, sum(size(own)) AS own, sum(size(context)) AS context, sum(size(facts)) AS facts
+"""
+
 # A term's document frequency in the tenant by label (Lucene's count, up to $cap), for a query whose
 # matches outnumber what LEXICAL_MATCHES returns. $queries: [term, Lucene query] pairs.
 TERM_COUNTS = {
