@@ -367,3 +367,21 @@ def test_a_bare_right_value_after_zai_names_an_employer_unless_it_is_a_place() -
     assert rows("我不是在美团，是在美的。") == [me("works_at", "美的", "correct")]
     assert facts("我不是在美团，是在美的。")[0].replaces == "美团"
     assert rows("我不是住在嘉兴，是在湖州。") == [me("lives_in", "湖州", "correct")]
+
+
+AFTER_EVENTS: list[tuple[str, list[Row]]] = [
+    (
+        "张伟从百度辞职后去了腾讯。",
+        [("张伟", "works_at", "百度", "end"), ("张伟", "works_at", "腾讯", "assert")],
+    ),
+    ("我离开长沙以后去了株洲。", [me("lives_in", "长沙", "end"), me("lives_in", "株洲")]),
+    ("我打算以后转行做设计师。", [me("plans", "转行做设计师")]),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), AFTER_EVENTS)
+def test_hou_after_an_event_ends_it_and_the_next_verb_names_the_successor(
+    text: str, expected: list[Row]
+) -> None:
+    """Regression: 我离开长沙以后去了株洲 gave works_at '长沙以后' (end) and no successor."""
+    assert rows(text) == expected

@@ -49,6 +49,7 @@ from graphmem.providers.extractors.rules_zh_tokens import (
     MOVE_TO,
     NEG,
     PLAN,
+    QUIT,
     STUDY_V,
     SWITCH,
     TRANSFER,
@@ -211,7 +212,7 @@ def parse_zh(sentence: str) -> ParsedSentence:
     compare = _COMPARE.match(text)
     if compare is not None:
         other, text = clean(compare.group("other")), compare.group("rest")
-    clauses = _split(text)
+    clauses = _split(_after_breaks(text))
     for n, clause in enumerate(clauses):
         if _QUESTION.search(clause) or (asks and n == len(clauses) - 1):
             state.subject = ("other", None) if clause.startswith(("你", "您")) else state.subject
@@ -281,6 +282,29 @@ def _told_successor(claims: list[Claim]) -> list[Claim]:
             continue
         out.append(claim)
     return out
+
+
+_AFTER = frozenset("后 以后 之后 过后".split())
+
+
+def _after_breaks(text: str) -> str:
+    """张伟从百度辞职后去了腾讯 / 我离开长沙以后去了株洲: 后 after a frame verb or a name ends an
+    event, so a clause break goes after it (the next clause continues with the same subject);
+    打算以后… is a plan's time, not an event's end."""
+    toks = tokens(text)
+    out: list[str] = []
+    for n, tok in enumerate(toks):
+        out.append(tok.word)
+        previous = toks[n - 1] if n else None
+        if (
+            tok.word in _AFTER
+            and previous is not None
+            and (previous.flag in _NAME_TAGS or previous.word in FRAME_VERBS or previous.word in QUIT)
+            and n + 1 < len(toks)
+            and not toks[n + 1].punct
+        ):
+            out.append("，")
+    return "".join(out)
 
 
 def _split(text: str) -> list[str]:

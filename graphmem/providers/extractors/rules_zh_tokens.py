@@ -121,7 +121,8 @@ FRAME_VERBS = (
 STOP = (
     ADVERBS | PARTICLES | PREPS | PRONOUNS | NEG | PLAN | FUTURE | HEDGE | FRAME_VERBS | AS_V | RETURN
 ) | _words(
-    "找到 找到了 获得 得到 一职 是 搬 搬家 回 面试 看看 看 见 找 换 换了 感觉 觉得 说 一趟 一下 几天 一段时间 很久 好久"
+    "找到 找到了 获得 得到 一职 是 搬 搬家 回 面试 看看 看 见 找 换 换了 感觉 觉得 说 一趟 一下 几天 一段时间 很久 好久 "
+    "以后 之后 过后"
 )
 _COMPOUNDS = frozenset(
     TRANSFER
