@@ -221,3 +221,17 @@ def test_more_wordings_of_the_same_frames(text: str, row: tuple[str, str, str]) 
 
 def test_correcting_oneself_is_a_correction() -> None:
     assert _functional("Just to correct myself, I live in Dallas.") == [("lives_in", "Dallas", "correct", "")]
+
+
+@pytest.mark.parametrize(
+    ("text", "row"),
+    [
+        ("Oslo is where I live.", ("lives_in", "Oslo", "assert")),
+        ("Shopify is where I work.", ("works_at", "Shopify", "assert")),
+        ("I'm on the team at Shopify.", ("works_at", "Shopify", "assert")),
+        ("I'm an employee of Shopify.", ("works_at", "Shopify", "assert")),
+        ("I earn my living as a nurse.", ("job_title", "nurse", "assert")),
+    ],
+)
+def test_clefts_teams_members_and_livings(text: str, row: tuple[str, str, str]) -> None:
+    assert row in [r[:3] for r in _functional(text)]

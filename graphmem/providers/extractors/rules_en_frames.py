@@ -55,7 +55,7 @@ _DWELLING = frozenset(
     "residence city town country area neighborhood neighbourhood suburb".split()
 )
 _RESIDENCE_NOUNS = frozenset("residence roots home base lease".split())
-_RESIDENCE_VERBS = frozenset("take set put make find establish sign settle rent lease".split())
+_RESIDENCE_VERBS = frozenset("take set put make find establish sign settle rent lease get".split())
 
 JOIN = frozenset("join hire employ recruit sign onboard rehire headhunt poach contract".split())
 _HIRING_BY_ORG = frozenset("hire employ recruit rehire headhunt poach bring take sign onboard".split())
@@ -66,9 +66,12 @@ LEAVE = frozenset("leave quit resign retire depart exit".split())
 _WORK_VERBS = frozenset("work intern volunteer freelance consult teach".split())
 ROLE_VERBS = frozenset(
     "work start begin serve hire bring take join retrain train qualify act step come return stay "
-    "continue employ sign recruit appoint name elect rehire land get remain".split()
+    "continue employ sign recruit appoint name elect rehire land get remain earn make".split()
 )
 _ROLE_NOUNS = frozenset("role position job title post".split())
+_TEAM_NOUNS = frozenset("team staff payroll crew faculty board".split())
+_MEMBER_NOUNS = frozenset("part member employee staffer worker contractor".split())
+_CLEFT = {"live": "lives_in", "reside": "lives_in", "work": "works_at", "study": "studies_at"}
 _PROMOTE = frozenset("promote bump elevate upgrade advance".split())
 _NOTICE_VERBS = frozenset("hand put give submit tender turn".split())
 _ORG_SUFFIX = frozenset(
@@ -310,7 +313,7 @@ def frame_claims(
     # a present state denied ("I'm not living in Austin these days", "I don't work at X") no
     # longer holds: an end, like "no longer"
     ended = ended or negated
-    readers = (_by_org, _relocation, _residence, _living, _employment, _role, _copula_role, _being_in)
+    readers = (_by_org, _cleft, _relocation, _residence, _living, _employment, _role, _copula_role, _being_in)
     for reader in readers if resolved else readers[:1]:
         claims = reader(verb, lemma, tense, subject, hooks)
         if claims is None:
@@ -488,6 +491,25 @@ def _instead(verb: Token, claims: list[Claim]) -> list[Claim]:
     return claims
 
 
+def _cleft(verb: Token, lemma: str, tense: str, subject: str | None, hooks: Hooks) -> list[Claim] | None:
+    """ "Oslo is where I live", "Shopify is where I work": the name is the value of the verb's
+    predicate, the speaker its subject."""
+    if lemma != "be" or tense not in ("present", "perfect"):
+        return None
+    name = next((c for c in verb.children if c.dep_ == "nsubj" and c.pos_ == "PROPN"), None)
+    inner = next((c for c in verb.children if c.dep_ in ("advcl", "ccomp", "attr", "relcl")), None)
+    if name is None or inner is None or inner.lemma_.lower() not in _CLEFT:
+        return None
+    if not any(c.lower_ == "where" for c in inner.children) or not any(
+        c.dep_ == "nsubj" and c.lower_ in ("i", "we") for c in inner.children
+    ):
+        return None
+    predicate = _CLEFT[inner.lemma_.lower()]
+    value = hooks.phrase(name)
+    kind = "place" if predicate == "lives_in" else "organization"
+    return [Claim(predicate, value, subject=SPEAKER, object_kind=kind)] if value else []
+
+
 def _being_in(verb: Token, lemma: str, tense: str, subject: str | None, hooks: Hooks) -> list[Claim] | None:
     """ "I've been in Chicago for three years": a present perfect of being in a place is where one
     lives; "have been at X" / "be with X" / "part of the team at X" is where one works."""
@@ -497,7 +519,17 @@ def _being_in(verb: Token, lemma: str, tense: str, subject: str | None, hooks: H
         return None
     roles = [(r, o) for r, o in _roles(verb)]
     attr = next((c for c in verb.children if c.dep_ == "attr"), None)
-    if attr is not None and attr.lemma_.lower() in ("part", "member"):
+    teams = [o for r, o in roles if r in ("on", "in") and o.lemma_.lower() in _TEAM_NOUNS]
+    if teams:  # "I'm on the team at Shopify"
+        named = next(
+            (o for r, o in roles + _roles(teams[0]) if r in ("at", "with", "for") and o.pos_ == "PROPN"), None
+        )
+        value = hooks.phrase(named) if named is not None else None
+        return [Claim("works_at", value, subject=subject, object_kind="organization")] if value else None
+    if attr is not None and attr.lemma_.lower() in _MEMBER_NOUNS:  # "an employee of Shopify"
+        roles += [(r, o) for r, o in _roles(attr) if r == "of" and o.pos_ == "PROPN"]
+        roles = [("at", o) if r == "of" else (r, o) for r, o in roles]
+    if attr is not None and attr.lemma_.lower() in _MEMBER_NOUNS:
         roles += [
             (r, o)
             for _, team in _roles(attr)
