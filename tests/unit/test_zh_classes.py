@@ -385,3 +385,17 @@ def test_hou_after_an_event_ends_it_and_the_next_verb_names_the_successor(
 ) -> None:
     """Regression: 我离开长沙以后去了株洲 gave works_at '长沙以后' (end) and no successor."""
     assert rows(text) == expected
+
+
+SEPARABLE_VERBS: list[tuple[str, list[Row]]] = [
+    ("我在台州安了家。", [me("lives_in", "台州")]),
+    ("我在绍兴落了户。", [me("lives_in", "绍兴")]),
+    ("我从网易辞了职。", [me("works_at", "网易", "end")]),
+    ("我跳了槽，去了搜狐。", [me("works_at", "搜狐")]),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), SEPARABLE_VERBS)
+def test_a_verb_object_compound_with_le_inside_is_the_compound(text: str, expected: list[Row]) -> None:
+    """Regression: 我上个月在台州安了家 gave nothing (jieba: 安/了/家)."""
+    assert rows(text) == expected

@@ -180,7 +180,7 @@ def join_compounds(pairs: Iterable[tuple[str, str]]) -> list[Tok]:
         if parts is None and len(word) >= 2 and word[0] in "我你他她" and word[1:] in _MODALS:
             parts = (word[0], word[1:])  # 我会/搬到 → 我 会 搬到
         toks.extend([Tok(p, "d" if p in NEG else "v") for p in parts] if parts else [Tok(word, flag)])
-    toks = _compound_surnames(toks)
+    toks = _separable(_compound_surnames(toks))
     out: list[Tok] = []
     i = 0
     while i < len(toks):
@@ -225,6 +225,24 @@ def _compound_surnames(toks: list[Tok]) -> list[Tok]:
             i += 2
             continue
         out.append(tok)
+        i += 1
+    return out
+
+
+SEPARABLE = _words("安家 落户 上班 跳槽 辞职 离职 入职 搬家 退休 就业 扎根 落脚 定居 升职 转行 改行")
+
+
+def _separable(toks: list[Tok]) -> list[Tok]:
+    """安/了/家 → 安家 了: a verb-object compound with the aspect particle inside (安了家, 落了户,
+    辞了职, 跳了槽) is the compound followed by 了."""
+    out: list[Tok] = []
+    i = 0
+    while i < len(toks):
+        if i + 2 < len(toks) and toks[i + 1].word == "了" and toks[i].word + toks[i + 2].word in SEPARABLE:
+            out.extend((Tok(toks[i].word + toks[i + 2].word, "v"), Tok("了", "ul")))
+            i += 3
+            continue
+        out.append(toks[i])
         i += 1
     return out
 
