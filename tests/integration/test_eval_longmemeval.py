@@ -126,7 +126,7 @@ def test_newest_first_orders_answer_sessions_by_date() -> None:
 def _check_shape(result: dict[str, Any], ks: tuple[int, ...] = KS) -> None:
     assert set(result) == {
         "retriever", "n", "skipped", "turn_recall", "session_recall_any", "session_recall_all",
-        "mrr", "newest_first", "search_ms", "ingest_seconds",
+        "mrr", "newest_first", "search_ms", "ingest_seconds", "facts",
     }  # fmt: skip
     for grid in ("turn_recall", "session_recall_any", "session_recall_all"):
         assert set(result[grid]["overall"]) == {str(k) for k in ks}
@@ -152,6 +152,23 @@ async def test_every_retriever_reports_the_eval_shape(
         sizes = await channels.sizes(memory.ctx.store, group_id=h.group_id)
         assert sizes["group"]["episodes"] == 0
     _check_report(tmp_path / "out", results)
+
+
+async def test_no_facts_and_the_embedding_cache_ingest_episodes_only_and_embed_once(
+    memory: GraphMemory, settings: Settings, tiny: Path, tmp_path: Path
+) -> None:
+    """--no-facts: the results say so and the memory's extractor is put back after; --embed-cache:
+    each distinct turn is stored once and a second run (every turn found) ranks the same."""
+    cache = tmp_path / "cache"
+    runs = []
+    for _ in range(2):
+        opts = LongMemEvalOptions(data=tiny, retrievers=("graphmem",), ks=KS, embed_cache=cache, facts=False)
+        _, (result,) = await run_longmemeval(memory, settings, opts)
+        runs.append(result)
+    assert runs[0]["facts"] is False and runs[0]["turn_recall"] == runs[1]["turn_recall"]
+    keys = next(cache.glob("*.keys")).read_text().split()
+    assert len(keys) == len(set(keys)) > 0
+    assert memory.ctx.extractor.name != "none"  # the memory's providers are put back
 
 
 def _check_report(out: Path, results: list[dict[str, Any]]) -> None:
