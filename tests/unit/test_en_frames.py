@@ -235,3 +235,38 @@ def test_correcting_oneself_is_a_correction() -> None:
 )
 def test_clefts_teams_members_and_livings(text: str, row: tuple[str, str, str]) -> None:
     assert row in [r[:3] for r in _functional(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "row"),
+    [
+        ("I stepped down from my role at Initech.", ("works_at", "Initech", "end")),
+        ("I walked away from Initech.", ("works_at", "Initech", "end")),
+        ("I'm done at Initech.", ("works_at", "Initech", "end")),
+        ("I've officially made the jump to Denver.", ("lives_in", "Denver", "assert")),
+        ("After years in Boston, Denver is home now.", ("lives_in", "Denver", "assert")),
+    ],
+)
+def test_ends_and_moves_said_with_idioms(text: str, row: tuple[str, str, str]) -> None:
+    assert row in [r[:3] for r in _functional(text)]
+
+
+def test_a_denial_ends_only_its_own_clause() -> None:
+    """ "anymore" in the first clause does not end the second clause's value."""
+    assert _functional("I'm not a teacher anymore; I'm a tutor now.") == [
+        ("job_title", "teacher", "end", ""),
+        ("job_title", "tutor", "assert", ""),
+    ]
+
+
+@pytest.mark.parametrize("text", ["I was a teacher.", "I was living in Berlin."])
+def test_a_past_state_alone_holds_nothing_now(text: str) -> None:
+    assert _functional(text) == []
+
+
+def test_a_past_state_with_its_end() -> None:
+    rows = _functional("I was a teacher until last year.")
+    assert [(r[0], r[1], r[2]) for r in rows] == [
+        ("job_title", "teacher", "assert"),
+        ("job_title", "teacher", "end"),
+    ]

@@ -55,3 +55,7 @@ def test_no_repair_without_a_repair_marker_and_a_value(text: str) -> None:
 def test_a_hesitation_before_more_words_changes_nothing() -> None:
     """ "um, as an engineer" does not fit where "Initech" stood."""
     assert ("works_at", "Initech", "assert") in _rows("I work at Initech, um, as an engineer.")
+
+
+def test_a_repair_may_repeat_the_preposition() -> None:
+    assert _rows("I work at Initech, oops, no, at Globex.") == [("works_at", "Globex", "assert")]

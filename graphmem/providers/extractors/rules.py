@@ -261,6 +261,8 @@ def _sentence_facts(
             continue
         when = None if claim.keeps_time else _claim_time(sentence, starts, claim.obj)
         until = None if claim.keeps_time or not ends else _claim_time(sentence, ends, claim.obj)
+        if claim.past and (until is None or until > ref):  # "I was a teacher": nothing holds now
+            continue
         if claim.keeps_time and time_words:
             claim.obj = f"{time_words}{claim.obj}" if zh else f"{claim.obj} {time_words}"
         valid_from = ref if when is None else when

@@ -27,7 +27,8 @@ class Claim:
     ``ParsedSentence.hedged``, which covers the whole sentence. ``before``: the old value of a change
     stated in the same clause ("moved from X to Y"), dated just before the clause's time.
     ``framed``: read by a functional-predicate frame of the parse (``rules_en_frames``), which then
-    decides over the phrasing rules' claim about the same value.
+    decides over the phrasing rules' claim about the same value. ``past``: a state said in the past
+    tense ("I was a teacher"): a fact only when the sentence says when it ended ("until 2020").
     """
 
     predicate: str
@@ -43,6 +44,7 @@ class Claim:
     inferred: bool = False
     before: bool = False
     framed: bool = False
+    past: bool = False
 
 
 @dataclass(slots=True)

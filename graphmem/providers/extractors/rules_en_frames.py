@@ -214,9 +214,21 @@ def _tense(verb: Token) -> str:
 
 
 def _ending(verb: Token) -> bool:
-    """ "no longer", "not ... anymore", "not ... any more": the state has ended."""
-    words = {c.lower_ for c in verb.subtree if c.dep_ in ("advmod", "neg", "npadvmod")}
-    return bool(words & _ENDING) or ("more" in words and "any" in {c.lower_ for c in verb.subtree})
+    """ "no longer", "not ... anymore", "not ... any more": the state has ended (said in this
+    clause, not in a clause nested in it: "I'm not a teacher anymore; I'm a tutor now")."""
+    own = _own_words(verb)
+    words = {c.lower_ for c in own if c.dep_ in ("advmod", "neg", "npadvmod")}
+    return bool(words & _ENDING) or ("more" in words and "any" in {c.lower_ for c in own})
+
+
+def _own_words(verb: Token) -> list[Token]:
+    nested = {
+        t.i
+        for c in verb.children
+        if c.dep_ in ("conj", "parataxis", "ccomp", "advcl", "relcl") and c.pos_ in ("VERB", "AUX")
+        for t in c.subtree
+    }
+    return [t for t in verb.subtree if t.i not in nested]
 
 
 def _negated(verb: Token) -> bool:
@@ -378,11 +390,15 @@ def _pair(
 
 def _relocation(verb: Token, lemma: str, tense: str, subject: str | None, hooks: Hooks) -> list[Claim] | None:
     relocating = lemma in RELOCATE or (lemma in MOTION and _for_good(verb))
+    relocating = relocating or (  # "made the jump to Denver", "took the plunge and moved"
+        lemma in ("make", "take")
+        and any(d.dep_ == "dobj" and d.lemma_.lower() in ("move", "jump", "leap") for d in verb.children)
+    )
     if not relocating or tense == "progressive":
         return None
     roles = _roles(verb)
     for d in _children(verb, "dobj"):  # "made the move from X to Y", "moved house to Glasgow"
-        if d.lemma_.lower() in ("move", "house", "home", "base", "family"):
+        if d.lemma_.lower() in ("move", "house", "home", "base", "family", "jump", "leap", "switch"):
             roles += _roles(d)
     dest = next((t for r, t in roles if r in _DESTINATION and _place(t) is not None), None)
     origin = next((t for r, t in roles if r in _ORIGIN and _place(t) is not None), None)
@@ -430,9 +446,9 @@ def _residence(verb: Token, lemma: str, tense: str, subject: str | None, hooks: 
             value = hooks.phrase(nsubj)
             return [Claim("works_at", value, subject=SPEAKER, object_kind="organization")] if value else []
         if attr is not None and attr.lemma_.lower() == "home" and nsubj is not None and nsubj.pos_ == "PROPN":
-            owner = next((c for c in attr.children if c.dep_ == "poss"), None)
-            if owner is not None and owner.lower_ in ("my", "our"):
-                place, fact_subject = nsubj, SPEAKER  # "Madrid has been my home"
+            owner = next((c for c in attr.children if c.dep_ in ("poss", "det")), None)
+            if owner is None or owner.lower_ in ("my", "our"):  # "Madrid has been my home", "Denver is home"
+                place, fact_subject = nsubj, SPEAKER
         elif attr is not None and attr.lemma_.lower() in ("resident", "local", "citizen", "inhabitant"):
             for p in _children(attr, "prep"):
                 if p.lower_ in ("of", "in"):
@@ -462,11 +478,18 @@ def _residence(verb: Token, lemma: str, tense: str, subject: str | None, hooks: 
 
 def _living(verb: Token, lemma: str, tense: str, subject: str | None, hooks: Hooks) -> list[Claim] | None:
     """ "I live in X", "I've been living in X", "I was living in X" (a past state: nothing now)."""
-    if lemma not in ("live", "reside") or tense not in ("present", "progressive", "perfect", "used_to"):
+    if lemma not in ("live", "reside") or tense not in (
+        "present",
+        "progressive",
+        "perfect",
+        "used_to",
+        "past",
+    ):
         return None
     place = next((_place(o) for r, o in _roles(verb) if r == "in" and _place(o) is not None), None)
     value = hooks.phrase(place) if place is not None else None
-    return [Claim("lives_in", value, subject=subject, object_kind="place")] if value else None
+    past = tense == "past"  # "I was living in Berlin (until 2022)"
+    return [Claim("lives_in", value, subject=subject, object_kind="place", past=past)] if value else None
 
 
 def _instead(verb: Token, claims: list[Claim]) -> list[Claim]:
@@ -519,6 +542,15 @@ def _being_in(verb: Token, lemma: str, tense: str, subject: str | None, hooks: H
         return None
     roles = [(r, o) for r, o in _roles(verb)]
     attr = next((c for c in verb.children if c.dep_ == "attr"), None)
+    done = next(
+        (c for c in verb.children if c.dep_ == "acomp" and c.lower_ in ("done", "finished", "through")), None
+    )
+    if done is not None:  # "I'm done at Initech", "I'm finished with Initech"
+        named = next((o for r, o in roles + _roles(done) if r in ("at", "with") and o.pos_ == "PROPN"), None)
+        value = hooks.phrase(named) if named is not None else None
+        if value and hooks.entity(named) not in ("PERSON",):  # type: ignore[arg-type]
+            return [Claim("works_at", value, subject=subject, kind="end", object_kind="organization")]
+        return None
     teams = [o for r, o in roles if r in ("on", "in") and o.lemma_.lower() in _TEAM_NOUNS]
     if teams:  # "I'm on the team at Shopify"
         named = next(
@@ -557,6 +589,10 @@ def _being_in(verb: Token, lemma: str, tense: str, subject: str | None, hooks: H
     return None
 
 
+def _has_word(verb: Token, word: str) -> bool:
+    return any(c.lower_ == word for c in verb.children if c.dep_ in ("prt", "advmod"))
+
+
 def _has_now(verb: Token) -> bool:
     return any(c.lower_ in ("now", "currently") for c in verb.children if c.dep_ == "advmod")
 
@@ -570,6 +606,11 @@ def _org_value(tok: Token | None, hooks: Hooks) -> str | None:
 def _employment(verb: Token, lemma: str, tense: str, subject: str | None, hooks: Hooks) -> list[Claim] | None:
     dobj = next((c for c in verb.children if c.dep_ in ("dobj", "obj")), None)
     roles = _roles(verb)
+    if verb.lower_ in ("done", "finished", "through") and tense == "present":  # "I'm done at Initech"
+        named = next((o for r, o in roles if r in ("at", "with") and o.pos_ == "PROPN"), None)
+        if named is not None and hooks.entity(named) != "PERSON" and (value := hooks.phrase(named)):
+            return [Claim("works_at", value, subject=subject, kind="end", object_kind="organization")]
+        return None
     by = {r: o for r, o in reversed(roles)}
     title = _as_title(roles)
     # a change naming both employers: "switched from Initech to Globex", "moved over to X from Y"
@@ -585,7 +626,8 @@ def _employment(verb: Token, lemma: str, tense: str, subject: str | None, hooks:
         return None
     if (
         lemma in LEAVE
-        or (lemma == "step" and "down_from" in by)
+        or (lemma == "step" and ("down_from" in by or (_has_word(verb, "down") and "from" in by)))
+        or (lemma in ("walk", "move", "break") and "away_from" in by)
         or (lemma == "part" and dobj is not None and dobj.lower_ == "ways")
     ):
         if tense == "progressive":
@@ -593,7 +635,7 @@ def _employment(verb: Token, lemma: str, tense: str, subject: str | None, hooks:
         target = (
             dobj
             if lemma in ("leave", "quit", "exit")
-            else by.get("from") or by.get("down_from") or by.get("with")
+            else by.get("from") or by.get("down_from") or by.get("away_from") or by.get("with")
         )
         if target is None and dobj is not None:  # "parted ways with X"
             target = next((o for r, o in _roles(dobj) if r == "with"), None)
@@ -814,9 +856,10 @@ def _copula_role(
     "I used to be a teacher", "quit being a cashier" (via ``frame_claims``)."""
     becoming = lemma in ("become", "turn") and tense in ("past", "perfect")  # "... and became a pilot"
     if not becoming and (
-        lemma != "be" or tense not in ("present", "perfect", "used_to", "progressive", "base")
+        lemma != "be" or tense not in ("present", "perfect", "used_to", "progressive", "base", "past")
     ):
         return None
+    past = tense == "past" and not becoming  # "I was a teacher (until last year)"
     attr = next((c for c in verb.children if c.dep_ == "attr"), None)
     if attr is None:
         return None
@@ -826,10 +869,10 @@ def _copula_role(
     dets = {c.lower_ for c in attr.children if c.dep_ in ("det", "poss")}
     if dets & {"his", "her", "their", "your", "this", "that"}:
         return None
-    claims = [Claim("job_title", title, subject=subject)]
+    claims = [Claim("job_title", title, subject=subject, past=past)]
     org = next(
         (o for r, o in _roles(attr) + _roles(verb) if r in ("at", "with", "for") and o.pos_ == "PROPN"), None
     )
     if org is not None and (value := hooks.phrase(org)):
-        claims.append(Claim("works_at", value, subject=subject, object_kind="organization"))
+        claims.append(Claim("works_at", value, subject=subject, object_kind="organization", past=past))
     return claims

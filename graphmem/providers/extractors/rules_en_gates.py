@@ -116,12 +116,13 @@ def _overlaps(a: str, b: str) -> bool:
 
 
 def _same(a: Claim, b: Claim) -> bool:
-    return (a.subject, a.predicate, a.obj.casefold(), a.kind, a.before) == (
+    return (a.subject, a.predicate, a.obj.casefold(), a.kind, a.before, a.past) == (
         b.subject,
         b.predicate,
         b.obj.casefold(),
         b.kind,
         b.before,
+        b.past,
     )
 
 

@@ -34,6 +34,7 @@ _REPAIR = re.compile(
 )
 _STRONG_WORD = re.compile(rf"\b(?:{_STRONG})\b", re.IGNORECASE)
 _ARTICLE = re.compile(r"^(?:an?|the)\s+", re.IGNORECASE)
+_PREPOSITION = re.compile(r"^(?i:at|in|for|with|from)\s+(?=[A-Z])")  # "oops, no, at Globex"
 _APOLOGY = re.compile(r"\b(?:i'm|i am|am|so|very|really|truly|terribly)\s*$", re.IGNORECASE)
 _NOT_A_VALUE = re.compile(
     r"^(?:i|we|you|he|she|they|it|that|this|as|at|in|on|for|with|to|from|of|and|but|so|not|"
@@ -55,7 +56,7 @@ def find_repair(text: str) -> Repair | None:
         return None
     if _APOLOGY.search(text[: m.start("markers")]):  # "I'm sorry about that", "so sorry"
         return None
-    value = _ARTICLE.sub("", m.group("fix").strip())
+    value = _ARTICLE.sub("", _PREPOSITION.sub("", m.group("fix").strip()))  # "oops, no, at Globex"
     if not value or _NOT_A_VALUE.match(value):
         return None
     return Repair(m.start(), value)
