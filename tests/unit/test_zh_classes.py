@@ -399,3 +399,30 @@ SEPARABLE_VERBS: list[tuple[str, list[Row]]] = [
 def test_a_verb_object_compound_with_le_inside_is_the_compound(text: str, expected: list[Row]) -> None:
     """Regression: 我上个月在台州安了家 gave nothing (jieba: 安/了/家)."""
     assert rows(text) == expected
+
+
+LASTED: list[tuple[str, str, str, datetime]] = [
+    ("我在南京已经住了三年。", "lives_in", "南京", datetime(2021, 6, 12, tzinfo=UTC)),
+    ("我在腾讯已经工作两个多月了。", "works_at", "腾讯", datetime(2024, 4, 12, tzinfo=UTC)),
+    ("我搬到深圳已经两年了。", "lives_in", "深圳", datetime(2022, 6, 12, tzinfo=UTC)),
+    ("我来南京已经半年了。", "lives_in", "南京", datetime(2023, 12, 12, tzinfo=UTC)),
+    ("我在成都一住就是十年。", "lives_in", "成都", datetime(2014, 6, 12, tzinfo=UTC)),
+    ("我当老师一年半了。", "job_title", "老师", datetime(2022, 12, 12, tzinfo=UTC)),
+]
+
+
+@pytest.mark.parametrize(("text", "predicate", "value", "since"), LASTED)
+def test_how_long_a_state_has_lasted_dates_its_start(
+    text: str, predicate: str, value: str, since: datetime
+) -> None:
+    """Regression: 我在南京已经住了三年 started the fact at the statement, so 'where did they live two
+    years ago' had no answer."""
+    (fact,) = facts(text)
+    assert (fact.predicate, fact.literal, fact.valid_from) == (predicate, value, since)
+
+
+def test_march_and_later_are_no_durations() -> None:
+    (march,) = facts("我三月搬到了上海。")
+    assert march.valid_from == datetime(2024, 3, 1, tzinfo=UTC)
+    (plan,) = facts("我过几天搬去杭州。")
+    assert plan.predicate == "plans"

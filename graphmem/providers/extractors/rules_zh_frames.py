@@ -267,6 +267,9 @@ def _go(toks: list[Tok], i: int) -> list[Claim]:
         return [Claim("located_at", place)]
     if toks[i].word in _COME and k < len(toks) and DURATION.match(verb):  # 我来南京已经半年了
         return [Claim("lives_in", place)]
+    lasted = any(t.word in ("已经", "都", "快", "有", "已") for t in toks[j:k])
+    if toks[i].word in _COME and lasted and (k >= len(toks) or toks[k].word == "了"):
+        return [Claim("lives_in", place)]  # the same with the duration cut as a time (来南京已经…了)
     if toks[i].word in SWITCH and k >= len(toks):  # 我换到美团了: a place is a move, else a job
         return [Claim("lives_in" if kind_of(place, flags) == "place" else "works_at", place)]
     return []

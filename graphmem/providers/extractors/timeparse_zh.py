@@ -209,6 +209,21 @@ def _zh_md(m: re.Match[str], ref: datetime) -> datetime | None:
     return _with_tod(past_date(ref, month, day or 1), m)
 
 
+def _zh_lasted(m: re.Match[str], ref: datetime) -> datetime | None:
+    """住了三年 / 已经两个多月了 / 一住就是十年: how long a state has lasted, so its start, reaching
+    back from the reference time (半年 six months, 一年半 eighteen)."""
+    unit, raw = m.group("unit") or m.group("unit2"), m.group("n")
+    amount = 3 if raw in ("几", "好几") else (0 if raw == "半" else zh_number(raw))
+    if amount is None:
+        return None
+    if unit == "年":
+        return add_months(ref, -(12 * amount + (6 if raw == "半" or m.group("half") else 0)))
+    if unit == "月":
+        return add_months(ref, -amount) - timedelta(days=15 if raw == "半" or m.group("half") else 0)
+    days = {"天": 1, "周": 7, "星期": 7, "礼拜": 7}[unit] * amount
+    return ref - timedelta(days=days)
+
+
 ZH_RULES: tuple[TimeRule, ...] = (
     TimeRule(rf"(?P<w>大前年|前年|去年|今年)的?{_SEASON}", _zh_season),
     TimeRule(rf"(?P<w>明年)的?{_SEASON}", _zh_season, future=True),
@@ -235,4 +250,11 @@ ZH_RULES: tuple[TimeRule, ...] = (
     TimeRule(rf"(?P<year>{_ZH_YEAR})年(?:(?P<m>{_ZN})月份?(?:(?P<d>{_ZN})[日号])?)?{_ZH_TOD}", _zh_ymd),
     TimeRule(rf"(?P<m>{_ZN})月份?(?:(?P<d>{_ZN})[日号])?{_ZH_TOD}", _zh_md),
     TimeRule(rf"(?:周|星期|礼拜){_ZH_WD}{_ZH_TOD}", _zh_bare_weekday),
+    # a duration last: 三月 is March (above), 三个月 three months; never after 过 (过几天 is ahead,
+    # 干过两年 the experiential aspect: both left to the extractor)
+    TimeRule(
+        rf"(?<!过)(?:快|近|将近|差不多|整整|足足|大概|大约)?(?P<n>{_ZN}|好几|几|半)"
+        r"(?:(?P<unit>年|天|周|星期|礼拜)|个多?(?P<unit2>月))(?P<half>半)?多?",
+        _zh_lasted,
+    ),
 )
