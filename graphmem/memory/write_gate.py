@@ -101,7 +101,8 @@ class WriteGate:
 
     def _forget_lock(self, group_id: str) -> None:
         lock = self._locks.get(group_id)
-        if lock is not None and not lock.locked() and group_id not in self._waiting:
+        idle = group_id not in self._waiting and group_id not in self._runners  # a runner keeps its lock
+        if lock is not None and not lock.locked() and idle:
             del self._locks[group_id]
 
     @asynccontextmanager

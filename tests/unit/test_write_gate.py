@@ -177,3 +177,37 @@ async def test_group_commit_wait_is_bounded_by_wait_s() -> None:
     release.set()
     await task
     assert store.transactions == [] and gate.queued == 0 and not gate._pending
+
+
+async def test_a_runner_whose_writers_all_left_keeps_the_group_lock() -> None:
+    """Regression: when every write queued behind a slot holder timed out, the holder's release
+    forgot the group's lock while the runner still waited on it; a write queued at that moment ran
+    under the forgotten lock, and a slot() beside it made a second one and ran too. The lock now
+    stays while a runner exists."""
+    store, gate = FakeStore(), WriteGate(wait_s=0.05)
+    release = asyncio.Event()
+    inside: list[bool] = []
+    later: list[str] = []
+
+    async def watched(tx: list[int]) -> str:
+        inside.append("g" in gate._locks and gate._locks["g"].locked())
+        with pytest.raises(TimeoutError):  # nobody else may take the group's slot meanwhile
+            async with asyncio.timeout(0.01):
+                async with gate.slot("g"):
+                    pass
+        return "ok"
+
+    async def holder() -> None:
+        async with gate.slot("g"):
+            await release.wait()
+        later.append(await gate.commit("g", watched, store.execute))  # queued before the runner wakes
+
+    task = asyncio.create_task(holder())
+    await asyncio.sleep(0)
+    with pytest.raises(Overloaded):
+        await gate.commit("g", _work(1), store.execute)  # times out behind the holder; its runner waits on
+    gate.wait_s = 5
+    release.set()
+    await task
+    assert later == ["ok"]
+    assert inside == [True] and gate.queued == 0 and not gate._locks and not gate._runners
