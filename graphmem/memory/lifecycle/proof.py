@@ -110,11 +110,10 @@ async def _graph(ctx: MemoryContext, group_id: str, external_id: str | None, tex
             ids=ids,
             detail="episodes of the external id; nodes holding a probe",
         )
-    ids = sorted([*graph["episodes"], *graph["facts"], *graph["entities"]])
-    detail = (
-        f"{len(graph['episodes'])} episodes, {len(graph['facts'])} facts, {len(graph['entities'])} entities"
-    )
-    return StoreCheck(store="graph", found=len(ids), ids=ids[:100], detail=detail)
+    ids = sorted([*graph["episodes"], *graph["facts"], *graph["entities"]])[:100]
+    counts = (graph["n_episodes"], graph["n_facts"], graph["n_entities"])
+    detail = "{} episodes, {} facts, {} entities".format(*counts)
+    return StoreCheck(store="graph", found=sum(counts), ids=ids, detail=detail)
 
 
 async def _fulltext(ctx: MemoryContext, group_id: str, texts: list[str], scoped: bool) -> StoreCheck:

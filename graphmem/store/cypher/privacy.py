@@ -79,21 +79,23 @@ RETURN collect(DISTINCT text) AS texts
 
 # --- proof of forgetting (graphmem/memory/lifecycle/proof.py) -------------------------------------
 
-# The group's content nodes, or only the episodes of one external id, and its tombstones.
+# The group's content nodes (counts, and up to 100 ids of each), or only the episodes of one
+# external id, and its tombstones.
 PROOF_GRAPH = """
 CALL () {
   MATCH (n:Episode {group_id: $group_id})
   WHERE n.reference_time IS NOT NULL AND ($external_id IS NULL OR n.external_id = $external_id)
-  RETURN collect(n.id) AS episodes }
+  RETURN count(n) AS n_episodes, collect(n.id)[..100] AS episodes }
 CALL () {
   MATCH (n:Fact {group_id: $group_id}) WHERE $external_id IS NULL AND n.slot IS NOT NULL
-  RETURN collect(n.id) AS facts }
+  RETURN count(n) AS n_facts, collect(n.id)[..100] AS facts }
 CALL () {
-  MATCH (n:Entity {group_id: $group_id}) WHERE $external_id IS NULL RETURN collect(n.id) AS entities }
+  MATCH (n:Entity {group_id: $group_id}) WHERE $external_id IS NULL
+  RETURN count(n) AS n_entities, collect(n.id)[..100] AS entities }
 CALL () {
   MATCH (t:Tombstone {group_id: $group_id}) WHERE $key IS NULL OR t.key = $key
   RETURN count(t) AS tombstones }
-RETURN episodes, facts, entities, tombstones
+RETURN n_episodes, episodes, n_facts, facts, n_entities, entities, tombstones
 """
 
 # Nodes of the group whose text holds one of the probes (exact substring).
