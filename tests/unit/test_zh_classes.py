@@ -426,3 +426,8 @@ def test_march_and_later_are_no_durations() -> None:
     assert march.valid_from == datetime(2024, 3, 1, tzinfo=UTC)
     (plan,) = facts("我过几天搬去杭州。")
     assert plan.predicate == "plans"
+
+
+def test_the_place_of_residence_named_as_a_noun() -> None:
+    assert rows("我的常住地是昆明。") == [me("lives_in", "昆明")]
+    assert rows("王芳的家在汕头。") == [("王芳", "lives_in", "汕头", "assert")]

@@ -914,6 +914,9 @@ _ROLE_PREDICATE = {
     "城市": "lives_in",
     "住址": "lives_in",
     "居住地": "lives_in",
+    "常住地": "lives_in",
+    "所在城市": "lives_in",
+    "居住城市": "lives_in",
 }
 
 
