@@ -43,7 +43,14 @@ def test_cli_reports_every_candidate_tried(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     report = json.loads(res.stdout.strip().splitlines()[-1])
     assert [c["name"] for c in report["candidates"]] == only.split(",")
-    assert [b["name"] for b in report["baselines"]] == ["rank-bm25", "bm25", "vector", "bm25 f1/0.5/0.5"]
+    # each candidate is compared with the BM25 channel alone under its own episode fields too
+    assert [b["name"] for b in report["baselines"]] == [
+        "rank-bm25",
+        "bm25",
+        "vector",
+        "bm25 f1/0.7/0.5",
+        "bm25 f1/0.5/0.5",
+    ]
     best = max(report["candidates"], key=lambda c: c["worst_gain"])
     assert report["chosen"] in {
         c["name"] for c in report["candidates"] if c["worst_gain"] == best["worst_gain"]
