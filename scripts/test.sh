@@ -21,7 +21,7 @@ if [ -z "${NEO4J_URI:-}" ]; then
   export NEO4J_URI="bolt://127.0.0.1:${GRAPHMEM_NEO4J_PORT}"
 fi
 
-"$BIN/python" -m pytest -q -p no:cacheprovider "$@"
+"$BIN/python" -m pytest -q -p no:cacheprovider --durations=25 "$@"
 rc=$?
 if [ "$rc" -eq 5 ]; then
   echo "pytest collected no tests: failing" >&2
