@@ -11,27 +11,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from graphmem.models.extraction import ExtractedFact
-from graphmem.providers.extractors.rules import RulesExtractor
 from graphmem.providers.extractors.rules_zh import parse_zh, tokens
 from graphmem.providers.extractors.rules_zh_tokens import span
-
-REF = datetime(2024, 6, 12, 15, 30, tzinfo=UTC)
-EXTRACTOR = RulesExtractor()
-Row = tuple[str, str, str, str]  # (subject, predicate, value, claim)
-
-
-def facts(text: str) -> list[ExtractedFact]:
-    return EXTRACTOR.extract(content=text, speaker="小明", reference_time=REF).facts
-
-
-def rows(text: str) -> list[Row]:
-    return [(f.subject, f.predicate, f.literal, f.claim) for f in facts(text)]
-
-
-def me(predicate: str, value: str, claim: str = "assert") -> Row:
-    return ("小明", predicate, value, claim)
-
+from tests.unit.zh_support import REF, Row, facts, me, rows
 
 WHOLE_VALUES: list[tuple[str, list[Row]]] = [
     ("我入职了蔚来汽车。", [me("works_at", "蔚来汽车")]),
