@@ -13,13 +13,14 @@ from graphmem.models.search import SearchRequest, SearchResult
 from graphmem_cli.common import count_option, ensure_server, guarded, run_async, settings, with_memory
 
 
-def _as_of(text: str | None) -> datetime | None:
+def _time(text: str | None, field: str) -> datetime | None:
     if not text:
         return None
     try:
         return parse_iso(text)
     except ValueError as exc:
-        raise InvalidInput(f"--as-of is not an ISO 8601 time: {text!r}", details={"field": "as_of"}) from exc
+        option = "--" + field.replace("_", "-")
+        raise InvalidInput(f"{option} is not an ISO 8601 time: {text!r}", details={"field": field}) from exc
 
 
 def _lines(result: SearchResult) -> list[str]:
@@ -48,13 +49,27 @@ def _lines(result: SearchResult) -> list[str]:
 @click.argument("query")
 @click.option("--group", "-g", required=True, help="The group (tenant) to search.")
 @click.option("--as-of", "as_of", default=None, help="What was true at this time (ISO 8601).")
+@click.option(
+    "--since", default=None, help="Only episodes said, and facts valid, from this time on (ISO 8601)."
+)
+@click.option(
+    "--until", default=None, help="Only episodes said, and facts valid, before this time (ISO 8601)."
+)
 @count_option("--k", default=10, maximum=100, help="Results.")
 @click.option("--recipe", default="default", show_default=True, help="Search preset.")
 @click.option("--history", is_flag=True, help="Include superseded and ended facts.")
 @click.option("--json", "as_json", is_flag=True, help="Print the full result as JSON.")
 @guarded
 def search(
-    query: str, group: str, as_of: str | None, k: int, recipe: str, history: bool, as_json: bool
+    query: str,
+    group: str,
+    as_of: str | None,
+    since: str | None,
+    until: str | None,
+    k: int,
+    recipe: str,
+    history: bool,
+    as_json: bool,
 ) -> None:
     """Search a group's memory (BM25 + vector + graph, fused), with provenance.
 
@@ -62,8 +77,17 @@ def search(
     Example:
       graphmem search "where does alice live?" --group team-a --k 5
       graphmem search "alice's employer" --group team-a --as-of 2024-06-01 --json
+      graphmem search "trips" --group team-a --since 2024-01-01 --until 2024-07-01
     """
-    request = SearchRequest(query=query, k=k, recipe=recipe, as_of=_as_of(as_of), include_history=history)
+    request = SearchRequest(
+        query=query,
+        k=k,
+        recipe=recipe,
+        as_of=_time(as_of, "as_of"),
+        since=_time(since, "since"),
+        until=_time(until, "until"),
+        include_history=history,
+    )
     cfg = settings()
     ensure_server(cfg)
 

@@ -201,6 +201,12 @@ def register_tools(server: MCPServer[Any], env: ToolEnv) -> None:
         query: Annotated[str, Field(min_length=1, max_length=2000)],
         group_id: GroupArg = None,
         as_of: Annotated[UtcDatetime | None, Field(description="What was true at this time.")] = None,
+        since: Annotated[
+            UtcDatetime | None, Field(description="Only episodes said, and facts valid, from this time on.")
+        ] = None,
+        until: Annotated[
+            UtcDatetime | None, Field(description="Only episodes said, and facts valid, before this time.")
+        ] = None,
         include_history: Annotated[bool, Field(description="Also superseded and ended facts.")] = False,
         token_budget: Annotated[int, Field(ge=0, le=32_000)] = 1000,
         k: Annotated[int, Field(ge=1, le=100)] = 10,
@@ -227,6 +233,8 @@ def register_tools(server: MCPServer[Any], env: ToolEnv) -> None:
             query=query,
             k=k,
             as_of=as_of,
+            since=since,
+            until=until,
             include_history=include_history,
             token_budget=token_budget,
             session=window,

@@ -14,7 +14,7 @@ from graphmem_cli.search_cmd import search as search_command
 from tests.api.conftest import Api, seed
 
 
-async def test_cli_search_table_json_and_as_of(api: Api) -> None:
+async def test_cli_search_table_json_as_of_and_range(api: Api) -> None:
     await seed(api, api.group_a)
     runner = CliRunner()
     g = api.group_a
@@ -31,6 +31,19 @@ async def test_cli_search_table_json_and_as_of(api: Api) -> None:
     assert as_json.exit_code == 0, as_json.output
     statements = [h["fact"]["statement"] for h in json.loads(as_json.output)["facts"]]
     assert "Alice lives in Berlin" in statements and "Alice lives in Paris" not in statements
+    before_move = await asyncio.to_thread(
+        invoke, "Alice lives in", "--group", g, "--until", "2024-03-01", "--json"
+    )
+    assert before_move.exit_code == 0, before_move.output
+    ranged = json.loads(before_move.output)
+    assert {h["episode"]["external_id"] for h in ranged["episodes"]} == {"m1"}
+    assert "Alice lives in Paris" not in [h["fact"]["statement"] for h in ranged["facts"]]
+    backwards = await asyncio.to_thread(
+        invoke, "x", "--group", g, "--since", "2024-03-01", "--until", "2024-02-01"
+    )
+    assert backwards.exit_code == 1 and "invalid_time_range" in backwards.output
+    bad_since = await asyncio.to_thread(invoke, "x", "--group", g, "--since", "soon")
+    assert bad_since.exit_code == 1 and "--since is not an ISO 8601 time" in bad_since.output
     bad = await asyncio.to_thread(invoke, "x", "--group", g, "--as-of", "someday")
     assert bad.exit_code == 1 and "invalid_input" in bad.output
     assert "Example" in (await asyncio.to_thread(invoke, "--help")).output

@@ -114,6 +114,16 @@ async def test_conversation_end_to_end(memory: GraphMemory, settings: Settings, 
         top = found["facts"][0]
         assert top["statement"] == "Alice lives in Paris" and top["episode_ids"]
         assert set(top["external_ids"]) <= {"turn-1", "turn-2"}
+        before_move = await ok(
+            client, "search_memory", query="where does Alice live?", until="2024-03-01T00:00:00Z"
+        )
+        assert [e["external_id"] for e in before_move["episodes"]] == ["turn-1"]
+        assert "Alice lives in Berlin" in {f["statement"] for f in before_move["facts"]}
+        assert "Alice lives in Paris" not in {f["statement"] for f in before_move["facts"]}
+        backwards = await call(
+            client, "search_memory", query="x", since="2024-03-01T00:00:00Z", until="2024-02-01T00:00:00Z"
+        )
+        assert backwards["is_error"] and backwards["code"] == "invalid_time_range"
 
         timeline = await ok(client, "get_entity_timeline", name="Alice")
         lives = [f for f in timeline["facts"] if f["predicate"] == "lives_in"]
