@@ -15,7 +15,7 @@ Steps, all in one process and one after another:
 runner's two stages (a batch prepares, i.e. extracts and embeds, while the one before it commits);
 the one close to ``ingest_seconds`` bounds the rate. With the ``openai`` embedder,
 ``graphmem eval ingest --embed-concurrency 1,2,4`` repeats the run once per endpoint concurrency
-(EVAL.md §7).
+(docs/evals.md §7).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``graphmem eval tenants``: many tenants, most of them cold, under Zipf traffic (EVAL.md §8).
+"""``graphmem eval tenants``: many tenants, most of them cold, under Zipf traffic (docs/evals.md §9).
 
 1. seed ``tenants`` groups of long-tailed sizes (Pareto quantiles from ``min_nodes`` up to
    ``max_nodes``: most small, a few large), each the synthetic tenant of ``eval.synthetic`` through

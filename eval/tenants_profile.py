@@ -1,4 +1,4 @@
-"""Where a cold tenant index load spends its time (``graphmem eval tenants --profile``, EVAL.md §8).
+"""Where a cold tenant index load spends its time (``graphmem eval tenants --profile``, docs/evals.md §9).
 
 For each requested size it seeds (or, with a kept prefix, reuses) one synthetic tenant, then loads
 its index ``repeats`` times the way ``TenantIndexes`` does on a first search, timing:

@@ -1,4 +1,4 @@
-"""``graphmem eval tenants``: cold tenants under Zipf traffic, and where a cold load's time goes (EVAL.md §8)."""
+"""``graphmem eval tenants``: cold tenants under Zipf traffic, and where a cold load's time goes (docs/evals.md §9)."""
 
 from __future__ import annotations
 

@@ -93,7 +93,7 @@ def test_eval_ingest_runs_once_per_endpoint_concurrency(
     own: Settings,  # noqa: F811
     stub: EmbeddingsStub,
 ) -> None:
-    """`graphmem eval ingest --embed-concurrency 1,2` (EVAL.md §7): one run per concurrency, each
+    """`graphmem eval ingest --embed-concurrency 1,2` (docs/evals.md §7): one run per concurrency, each
     with an embedder of its own bound, every episode ingested and its group forgotten."""
     endpoint = _env(
         own,

@@ -388,7 +388,7 @@ def test_build_embedder_by_name_points_to_the_settings_for_endpoint_and_local() 
 
 
 def test_the_benchmark_stubs_latency_is_per_request_plus_per_text() -> None:
-    """`python -m tests.stubs.embeddings_stub --delay-ms D --per-text-ms T` (EVAL.md §7): each answer
+    """`python -m tests.stubs.embeddings_stub --delay-ms D --per-text-ms T` (docs/evals.md §7): each answer
     waits D + T x inputs, and carries one unit vector per input."""
     respond = pooled(DIM, delay_s=0.02, per_text_s=0.001)
     for n in (1, 32):
