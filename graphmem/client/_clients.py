@@ -6,15 +6,13 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
-from datetime import datetime
 from types import TracebackType
-from typing import Any, Concatenate, Literal, ParamSpec, TypeVar
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import httpx
 
 from graphmem.client import operations as ops
-from graphmem.client._core import DEFAULT_TIMEOUT_S, Call, RetryPolicy, parsed, request_kwargs
-from graphmem.models.browse import EpisodeItem, GroupSummary, SessionSummary
+from graphmem.client._core import DEFAULT_TIMEOUT_S, Call, Pages, RetryPolicy, parsed, request_kwargs
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -44,6 +42,26 @@ def _async(
         return await self.send(op(*args, **kwargs))
 
     method.__name__ = method.__qualname__ = op.__name__
+    method.__doc__ = op.__doc__
+    return method
+
+
+def _sync_pages(op: Callable[P, Pages[T]]) -> Callable[Concatenate[GraphMemClient, P], Iterator[T]]:
+    def method(self: GraphMemClient, *args: P.args, **kwargs: P.kwargs) -> Iterator[T]:
+        return self.walk(op(*args, **kwargs))
+
+    method.__name__ = method.__qualname__ = op.__name__.replace("every_", "iter_") + "s"
+    method.__doc__ = op.__doc__
+    return method
+
+
+def _async_pages(
+    op: Callable[P, Pages[T]],
+) -> Callable[Concatenate[AsyncGraphMemClient, P], AsyncIterator[T]]:
+    def method(self: AsyncGraphMemClient, *args: P.args, **kwargs: P.kwargs) -> AsyncIterator[T]:
+        return self.walk(op(*args, **kwargs))
+
+    method.__name__ = method.__qualname__ = op.__name__.replace("every_", "iter_") + "s"
     method.__doc__ = op.__doc__
     return method
 
@@ -127,59 +145,20 @@ class GraphMemClient:
     cypher = _sync(ops.cypher)
     ready = _sync(ops.ready)
 
-    # every page of a list, item by item (the next page is fetched when the last one is used up)
-    def iter_groups(self, *, page_size: int = 1000, timeout: float | None = None) -> Iterator[GroupSummary]:
-        """Every group this key can read, in id order, ``page_size`` per request."""
+    def walk(self, pages: Pages[T]) -> Iterator[T]:
+        """Every item of a paged list, item by item: the next page is fetched when the last one is
+        used up."""
         cursor: str | None = None
         while True:
-            page = self.group_page(cursor=cursor, limit=page_size, timeout=timeout)
-            yield from page.groups
+            page = self.send(pages.call(cursor))
+            yield from pages.items(page)
             if not page.has_more:
                 return
             cursor = page.next_cursor
 
-    def iter_sessions(
-        self, group: str, *, page_size: int = 100, timeout: float | None = None
-    ) -> Iterator[SessionSummary]:
-        """Every session of the group, in id order, ``page_size`` per request."""
-        cursor: str | None = None
-        while True:
-            page = self.list_sessions(group, cursor=cursor, limit=page_size, timeout=timeout)
-            yield from page.sessions
-            if not page.has_more:
-                return
-            cursor = page.next_cursor
-
-    def iter_episodes(
-        self,
-        group: str,
-        *,
-        session_id: str | None = None,
-        speaker: str | None = None,
-        since: datetime | None = None,
-        until: datetime | None = None,
-        order: Literal["asc", "desc"] = "asc",
-        page_size: int = 100,
-        timeout: float | None = None,
-    ) -> Iterator[EpisodeItem]:
-        """Every episode that ``list_episodes`` with these filters pages through."""
-        cursor: str | None = None
-        while True:
-            page = self.list_episodes(
-                group,
-                session_id=session_id,
-                speaker=speaker,
-                since=since,
-                until=until,
-                order=order,
-                cursor=cursor,
-                limit=page_size,
-                timeout=timeout,
-            )
-            yield from page.episodes
-            if not page.has_more:
-                return
-            cursor = page.next_cursor
+    iter_groups = _sync_pages(ops.every_group)
+    iter_sessions = _sync_pages(ops.every_session)
+    iter_episodes = _sync_pages(ops.every_episode)
 
 
 class AsyncGraphMemClient:
@@ -254,60 +233,17 @@ class AsyncGraphMemClient:
     cypher = _async(ops.cypher)
     ready = _async(ops.ready)
 
-    async def iter_groups(
-        self, *, page_size: int = 1000, timeout: float | None = None
-    ) -> AsyncIterator[GroupSummary]:
-        """Every group this key can read, in id order, ``page_size`` per request."""
+    async def walk(self, pages: Pages[T]) -> AsyncIterator[T]:
+        """Every item of a paged list, as ``GraphMemClient.walk``."""
         cursor: str | None = None
         while True:
-            page = await self.group_page(cursor=cursor, limit=page_size, timeout=timeout)
-            for group in page.groups:
-                yield group
-            if not page.has_more:
-                return
-            cursor = page.next_cursor
-
-    async def iter_sessions(
-        self, group: str, *, page_size: int = 100, timeout: float | None = None
-    ) -> AsyncIterator[SessionSummary]:
-        """Every session of the group, in id order, ``page_size`` per request."""
-        cursor: str | None = None
-        while True:
-            page = await self.list_sessions(group, cursor=cursor, limit=page_size, timeout=timeout)
-            for session in page.sessions:
-                yield session
-            if not page.has_more:
-                return
-            cursor = page.next_cursor
-
-    async def iter_episodes(
-        self,
-        group: str,
-        *,
-        session_id: str | None = None,
-        speaker: str | None = None,
-        since: datetime | None = None,
-        until: datetime | None = None,
-        order: Literal["asc", "desc"] = "asc",
-        page_size: int = 100,
-        timeout: float | None = None,
-    ) -> AsyncIterator[EpisodeItem]:
-        """Every episode that ``list_episodes`` with these filters pages through."""
-        cursor: str | None = None
-        while True:
-            page = await self.list_episodes(
-                group,
-                session_id=session_id,
-                speaker=speaker,
-                since=since,
-                until=until,
-                order=order,
-                cursor=cursor,
-                limit=page_size,
-                timeout=timeout,
-            )
-            for item in page.episodes:
+            page = await self.send(pages.call(cursor))
+            for item in pages.items(page):
                 yield item
             if not page.has_more:
                 return
             cursor = page.next_cursor
+
+    iter_groups = _async_pages(ops.every_group)
+    iter_sessions = _async_pages(ops.every_session)
+    iter_episodes = _async_pages(ops.every_episode)

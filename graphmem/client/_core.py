@@ -16,9 +16,9 @@ from __future__ import annotations
 import email.utils
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 import httpx
 
@@ -56,6 +56,25 @@ class Call(Generic[T]):
     timeout: float | None = None
     content: bytes | None = None
     raw: bool = False
+
+
+class Page(Protocol):
+    """A cursor-paged answer: ``next_cursor`` continues it while ``has_more``."""
+
+    @property
+    def has_more(self) -> bool: ...
+
+    @property
+    def next_cursor(self) -> str | None: ...
+
+
+@dataclass(frozen=True)
+class Pages(Generic[T]):
+    """Every item of a cursor-paged list: ``call(cursor)`` is the request for one page (``None``:
+    the first), ``items`` reads that page's items. The clients' ``walk`` sends them in turn."""
+
+    call: Callable[[str | None], Call[Any]]
+    items: Callable[[Any], Sequence[T]]
 
 
 @dataclass(frozen=True)

@@ -15,10 +15,17 @@ from urllib.parse import quote
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from graphmem.client._core import Call
+from graphmem.client._core import Call, Pages
 from graphmem.client.models import CypherResult, EpisodeDetail, GroupSummary, SessionTurn, Timeline
 from graphmem.errors import InvalidInput
-from graphmem.models.browse import EpisodePage, GroupPage, SessionDigest, SessionPage
+from graphmem.models.browse import (
+    EpisodeItem,
+    EpisodePage,
+    GroupPage,
+    SessionDigest,
+    SessionPage,
+    SessionSummary,
+)
 from graphmem.models.entity import EntityRecord
 from graphmem.models.episode import EpisodeIn, IngestResult
 from graphmem.models.fact import FactIn, FactRecord
@@ -279,6 +286,14 @@ def list_sessions(
     )
 
 
+def every_session(group: str, *, page_size: int = 100, timeout: float | None = None) -> Pages[SessionSummary]:
+    """Every session of the group, in id order, ``page_size`` per request (``iter_sessions``)."""
+    return Pages(
+        lambda cursor: list_sessions(group, cursor=cursor, limit=page_size, timeout=timeout),
+        lambda page: page.sessions,
+    )
+
+
 def list_episodes(
     group: str,
     *,
@@ -309,6 +324,38 @@ def list_episodes(
         params=params,
         idempotent=True,
         timeout=timeout,
+    )
+
+
+def every_episode(
+    group: str,
+    *,
+    session_id: str | None = None,
+    speaker: str | None = None,
+    since: datetime | None = None,
+    until: datetime | None = None,
+    order: Literal["asc", "desc"] = "asc",
+    page_size: int = 100,
+    timeout: float | None = None,
+) -> Pages[EpisodeItem]:
+    """Every episode that ``list_episodes`` with these filters pages through (``iter_episodes``)."""
+
+    def call(cursor: str | None) -> Call[EpisodePage]:
+        return list_episodes(
+            group,
+            session_id=session_id,
+            speaker=speaker,
+            since=since,
+            until=until,
+            order=order,
+            cursor=cursor,
+            limit=page_size,
+            timeout=timeout,
+        )
+
+    return Pages(
+        call,
+        lambda page: page.episodes,
     )
 
 
@@ -406,6 +453,13 @@ def group_page(
         params={"cursor": cursor, "limit": limit},
         idempotent=True,
         timeout=timeout,
+    )
+
+
+def every_group(*, page_size: int = 1000, timeout: float | None = None) -> Pages[GroupSummary]:
+    """Every group this key can read, in id order, ``page_size`` per request (``iter_groups``)."""
+    return Pages(
+        lambda cursor: group_page(cursor=cursor, limit=page_size, timeout=timeout), lambda page: page.groups
     )
 
 
