@@ -47,29 +47,17 @@ import numpy as np
 
 from graphmem.errors import EmbedderUnavailable, EmbeddingMismatch
 from graphmem.providers.http import (
+    Fatal,
+    Retry,
+    backoff_s,
     endpoint_problems,
     error_code,
+    post,
     refuse_bad_settings,
-    retry_after,
     tls_context,
 )
 
 PROVIDER = "openai"
-
-
-class _Retry(Exception):
-    def __init__(self, reason: str, *, status: int | None = None, wait_s: float | None = None) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.status = status
-        self.wait_s = wait_s
-
-
-class _Fatal(Exception):
-    def __init__(self, reason: str, *, status: int | None = None) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.status = status
 
 
 class OpenAIEmbedder:
@@ -175,35 +163,26 @@ class OpenAIEmbedder:
             try:
                 with self._slots:
                     return self._request(texts)
-            except _Fatal as exc:
+            except Fatal as exc:
                 self._fail(attempt, exc.reason, exc.status, retryable=False)
-            except _Retry as exc:
+            except Retry as exc:
                 last = exc
             if attempt < attempts:
-                time.sleep(self._delay(attempt, last.wait_s))
+                time.sleep(backoff_s(attempt, last.wait_s, base_s=self.backoff_s, max_s=self.max_backoff_s))
         self._fail(attempts, last.reason, last.status, retryable=True)
 
     # ------------------------------------------------------------------ one request
 
     def _request(self, texts: list[str]) -> np.ndarray:
-        try:
-            body: dict[str, Any] = {"model": self.model, "input": texts, "encoding_format": self.encoding}
-            if self.send_dimensions:
-                body["dimensions"] = self._dimension
-            response = self._http().post(self.url, json=body)
-        except httpx.TimeoutException:
-            raise _Retry(f"timed out after {self.timeout_s:g}s") from None
-        except httpx.UnsupportedProtocol:
-            raise _Fatal("base_url is not an http(s) URL") from None
-        except httpx.RequestError as exc:
-            raise _Retry(f"request failed: {type(exc).__name__}") from None
+        body: dict[str, Any] = {"model": self.model, "input": texts, "encoding_format": self.encoding}
+        if self.send_dimensions:
+            body["dimensions"] = self._dimension
+        response = post(self._http(), self.url, body, timeout_s=self.timeout_s)
         status = response.status_code
-        if status == 429 or status >= 500:
-            raise _Retry(f"HTTP {status}{error_code(response)}", status=status, wait_s=retry_after(response))
         if status in (400, 422) and self.encoding == "base64" and not self._answered:
             # a server that refuses base64 (or encoding_format): plain floats from now on
             self.encoding = "float"
-            raise _Retry(f"HTTP {status}{error_code(response)} to base64; asking for floats", wait_s=0)
+            raise Retry(f"HTTP {status}{error_code(response)} to base64; asking for floats", wait_s=0)
         if status != 200:
             hint = ""
             if status in (400, 422) and self.send_dimensions:
@@ -211,7 +190,7 @@ class OpenAIEmbedder:
                     f" (the request asked for dimensions={self._dimension}: a model that cannot "
                     "shorten its vectors refuses it; unset GRAPHMEM_EMBED_SEND_DIMENSIONS)"
                 )
-            raise _Fatal(f"HTTP {status}{error_code(response)}{hint}", status=status)
+            raise Fatal(f"HTTP {status}{error_code(response)}{hint}", status=status)
         vectors = self._vectors(response, len(texts))
         self._answered = True
         return vectors
@@ -235,9 +214,9 @@ class OpenAIEmbedder:
         try:
             out = np.stack([np.asarray(r, dtype=np.float32) for r in rows])
         except (TypeError, ValueError):
-            raise _Retry("embedding values are not numbers") from None
+            raise Retry("embedding values are not numbers") from None
         if not np.isfinite(out).all():
-            raise _Retry("embedding values are not finite")
+            raise Retry("embedding values are not finite")
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         return out / np.clip(norms, 1e-12, None)
 
@@ -260,10 +239,6 @@ class OpenAIEmbedder:
         if self._api_key:
             headers["Authorization"] = f"Bearer {self._api_key}"
         return headers
-
-    def _delay(self, attempt: int, wait_s: float | None) -> float:
-        delay = wait_s if wait_s is not None else self.backoff_s * 2 ** (attempt - 1)
-        return min(delay, self.max_backoff_s)
 
     def _fail(self, attempts: int, reason: str, status: int | None, *, retryable: bool) -> NoReturn:
         details: dict[str, Any] = {
@@ -312,16 +287,16 @@ def _data_rows(response: httpx.Response, n: int) -> list[Any]:
     try:
         data = response.json()["data"]
     except (ValueError, KeyError, TypeError):
-        raise _Retry("response has no data list") from None
+        raise Retry("response has no data list") from None
     if not isinstance(data, list) or len(data) != n:
         got = len(data) if isinstance(data, list) else "no"
-        raise _Retry(f"response has {got} embeddings for {n} inputs")
+        raise Retry(f"response has {got} embeddings for {n} inputs")
     try:
         if all(isinstance(d.get("index"), int) for d in data):
             data = sorted(data, key=lambda d: d["index"])
         rows = [d["embedding"] for d in data]
     except (AttributeError, KeyError, TypeError):
-        raise _Retry("response items have no embedding") from None
+        raise Retry("response items have no embedding") from None
     return [_decoded(r) for r in rows]
 
 
@@ -332,5 +307,5 @@ def _decoded(row: object) -> Any:
         try:
             return np.frombuffer(base64.b64decode(row, validate=True), dtype="<f4")
         except (binascii.Error, ValueError):
-            raise _Retry("an embedding is not base64 of float32 values") from None
-    raise _Retry("embeddings are neither float lists nor base64")
+            raise Retry("an embedding is not base64 of float32 values") from None
+    raise Retry("embeddings are neither float lists nor base64")

@@ -34,10 +34,13 @@ from graphmem.providers.extractors.llm_schema import (
     parse_extraction,
 )
 from graphmem.providers.http import (
+    Fatal,
+    Retry,
+    backoff_s,
     endpoint_problems,
     error_code,
+    post,
     refuse_bad_settings,
-    retry_after,
     tls_context,
 )
 
@@ -45,33 +48,6 @@ USER = "user"
 """Subject for first-person claims when the episode has no speaker (as in the rules extractor)."""
 
 Message = dict[str, str]
-
-
-class _Retry(Exception):
-    """A failed attempt worth repeating; ``followup`` holds the messages to append next time."""
-
-    def __init__(
-        self,
-        reason: str,
-        *,
-        status: int | None = None,
-        wait_s: float | None = None,
-        followup: list[Message] | None = None,
-    ) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.status = status
-        self.wait_s = wait_s
-        self.followup = followup or []
-
-
-class _Fatal(Exception):
-    """A failed attempt that retrying cannot fix (bad key, unknown model, bad request)."""
-
-    def __init__(self, reason: str, *, status: int | None = None) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.status = status
 
 
 class LLMExtractor:
@@ -121,13 +97,15 @@ class LLMExtractor:
             for attempt in range(1, attempts + 1):
                 try:
                     return self._attempt(client, messages, content=content, speaker=who)
-                except _Fatal as exc:
+                except Fatal as exc:
                     self._fail(attempt, exc.reason, exc.status)
-                except _Retry as exc:
+                except Retry as exc:
                     last = exc
                 messages = [*prompt, *last.followup]
                 if attempt < attempts:
-                    time.sleep(self._delay(attempt, last.wait_s))
+                    time.sleep(
+                        backoff_s(attempt, last.wait_s, base_s=self.backoff_s, max_s=self.max_backoff_s)
+                    )
         self._fail(attempts, last.reason, last.status)
 
     # ------------------------------------------------------------------ one attempt
@@ -143,22 +121,13 @@ class LLMExtractor:
                 {"role": "assistant", "content": reply},
                 {"role": "user", "content": corrective_message(exc.reason)},
             ]
-            raise _Retry(exc.reason, followup=followup) from None
+            raise Retry(exc.reason, followup=followup) from None
 
     def _complete(self, client: httpx.Client, messages: list[Message]) -> str:
-        try:
-            response = client.post(self.url, json=self._body(messages))
-        except httpx.TimeoutException:
-            raise _Retry(f"timed out after {self.timeout_s:g}s") from None
-        except httpx.UnsupportedProtocol:
-            raise _Fatal("base_url is not an http(s) URL") from None
-        except httpx.RequestError as exc:
-            raise _Retry(f"request failed: {type(exc).__name__}") from None
+        response = post(client, self.url, self._body(messages), timeout_s=self.timeout_s)
         status = response.status_code
-        if status == 429 or status >= 500:
-            raise _Retry(f"HTTP {status}{error_code(response)}", status=status, wait_s=retry_after(response))
         if status != 200:
-            raise _Fatal(f"HTTP {status}{error_code(response)}", status=status)
+            raise Fatal(f"HTTP {status}{error_code(response)}", status=status)
         return _message_content(response)
 
     def _body(self, messages: list[Message]) -> dict[str, Any]:
@@ -177,10 +146,6 @@ class LLMExtractor:
         if self._api_key:
             headers["Authorization"] = f"Bearer {self._api_key}"
         return headers
-
-    def _delay(self, attempt: int, wait_s: float | None) -> float:
-        delay = wait_s if wait_s is not None else self.backoff_s * 2 ** (attempt - 1)
-        return min(delay, self.max_backoff_s)
 
     def _fail(self, attempts: int, reason: str, status: int | None) -> NoReturn:
         details: dict[str, Any] = {
@@ -211,13 +176,13 @@ def _message_content(response: httpx.Response) -> str:
     try:
         body = response.json()
     except ValueError:
-        raise _Retry("response body is not JSON") from None
+        raise Retry("response body is not JSON") from None
     try:
         message = body["choices"][0]["message"]
     except (KeyError, IndexError, TypeError):
-        raise _Retry("response has no choices[0].message") from None
+        raise Retry("response has no choices[0].message") from None
     content = message.get("content") if isinstance(message, dict) else None
     if isinstance(content, str) and content.strip():
         return content
     refused = isinstance(message, dict) and message.get("refusal")
-    raise _Retry("the model refused" if refused else "empty message content")
+    raise Retry("the model refused" if refused else "empty message content")
