@@ -90,6 +90,26 @@ def random_weights(shape: TinyShape, vocab_size: int, seed: int) -> dict[str, np
     return w
 
 
+def write_st_modules(root: Path, shape: TinyShape) -> None:
+    """The sentence-transformers modules of a tiny model: Transformer, Pooling (``shape.pooling``),
+    Normalize."""
+    modules = [
+        {"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"},
+        {"idx": 1, "name": "1", "path": "1_Pooling", "type": "sentence_transformers.models.Pooling"},
+        {"idx": 2, "name": "2", "path": "2_Normalize", "type": "sentence_transformers.models.Normalize"},
+    ]
+    (root / "modules.json").write_text(json.dumps(modules))
+    (root / "1_Pooling").mkdir(exist_ok=True)
+    pooling = {
+        "word_embedding_dimension": shape.hidden,
+        "pooling_mode_cls_token": shape.pooling == "cls",
+        "pooling_mode_mean_tokens": shape.pooling == "mean",
+        "pooling_mode_max_tokens": False,
+        "pooling_mode_mean_sqrt_len_tokens": False,
+    }
+    (root / "1_Pooling" / "config.json").write_text(json.dumps(pooling))
+
+
 def write_tiny_bert(root: Path, shape: TinyShape = TinyShape(), *, seed: int = 0) -> Path:
     from safetensors.numpy import save_file
 
@@ -115,21 +135,7 @@ def write_tiny_bert(root: Path, shape: TinyShape = TinyShape(), *, seed: int = 0
     write_tokenizer(root / "tokenizer.json")
     (root / "tokenizer_config.json").write_text(json.dumps({"pad_token": "[PAD]", "do_lower_case": True}))
     (root / "sentence_bert_config.json").write_text(json.dumps({"max_seq_length": shape.max_seq_length}))
-    modules = [
-        {"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"},
-        {"idx": 1, "name": "1", "path": "1_Pooling", "type": "sentence_transformers.models.Pooling"},
-        {"idx": 2, "name": "2", "path": "2_Normalize", "type": "sentence_transformers.models.Normalize"},
-    ]
-    (root / "modules.json").write_text(json.dumps(modules))
-    (root / "1_Pooling").mkdir(exist_ok=True)
-    pooling = {
-        "word_embedding_dimension": shape.hidden,
-        "pooling_mode_cls_token": shape.pooling == "cls",
-        "pooling_mode_mean_tokens": shape.pooling == "mean",
-        "pooling_mode_max_tokens": False,
-        "pooling_mode_mean_sqrt_len_tokens": False,
-    }
-    (root / "1_Pooling" / "config.json").write_text(json.dumps(pooling))
+    write_st_modules(root, shape)
     return root
 
 

@@ -14,7 +14,7 @@ import json
 import string
 from pathlib import Path
 
-from tests.stubs.tiny_bert import TinyShape, random_weights
+from tests.stubs.tiny_bert import TinyShape, random_weights, write_st_modules
 
 PAD_ID = 1
 SPECIALS = ["<s>", "<pad>", "</s>", "<unk>"]
@@ -90,17 +90,5 @@ def write_tiny_xlmr(
     (root / "tokenizer_config.json").write_text(json.dumps({"pad_token": "<pad>", "model_max_length": 512}))
     if max_seq_length is not None:
         (root / "sentence_bert_config.json").write_text(json.dumps({"max_seq_length": max_seq_length}))
-    modules = [
-        {"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"},
-        {"idx": 1, "name": "1", "path": "1_Pooling", "type": "sentence_transformers.models.Pooling"},
-        {"idx": 2, "name": "2", "path": "2_Normalize", "type": "sentence_transformers.models.Normalize"},
-    ]
-    (root / "modules.json").write_text(json.dumps(modules))
-    (root / "1_Pooling").mkdir(exist_ok=True)
-    pooling = {
-        "word_embedding_dimension": shape.hidden,
-        "pooling_mode_cls_token": shape.pooling == "cls",
-        "pooling_mode_mean_tokens": shape.pooling == "mean",
-    }
-    (root / "1_Pooling" / "config.json").write_text(json.dumps(pooling))
+    write_st_modules(root, shape)
     return root
