@@ -105,6 +105,10 @@ class CandidateSource(Protocol):
 
     async def features(self, probe: Probe, keys: list[Key]) -> dict[Key, Features] | None: ...
 
+    async def evidence(self, probe: Probe, fact_ids: list[str]) -> dict[str, tuple[str, ...]]:
+        """Each fact's evidence episodes (EVIDENCED_BY) that the probe's view shows."""
+        ...
+
 
 def merge(into: Rankings, found: Mapping[Channel, Hits]) -> None:
     """Add a source's rankings; a channel ranked twice is a bug (the entity BM25 ranking was once
@@ -219,6 +223,31 @@ class IndexSource:
             if index is None:
                 raise SourceGone(probe.group_id)
             return index.features(keys)
+
+    async def evidence(self, probe: Probe, fact_ids: list[str]) -> dict[str, tuple[str, ...]]:
+        async with self.indexes.acquire(probe.group_id, self.state) as index:
+            if index is None:
+                raise SourceGone(probe.group_id)
+            return _index_evidence(index, probe.view, fact_ids)
+
+
+def _index_evidence(index: TenantIndex, view: View, fact_ids: list[str]) -> dict[str, tuple[str, ...]]:
+    """``FACT_EVIDENCE`` over the index: each fact's evidence episodes the view shows."""
+    facts, episodes = index.targets["fact"].slots.index, index.targets["episode"].slots.index
+    visible = index.mask("episode", view)
+    out: dict[str, tuple[str, ...]] = {}
+    for fact_id in fact_ids:
+        slot = facts.get(fact_id)
+        if slot is None:
+            continue
+        shown = []
+        for episode_id in index.fields.evidence_of.get(slot, ()):
+            e = episodes.get(episode_id)
+            if e is not None and (visible is None or bool(visible[e])):
+                shown.append(episode_id)
+        if shown:
+            out[fact_id] = tuple(shown)
+    return out
 
 
 def _by_score(hits: Hits) -> Hits:
@@ -439,3 +468,8 @@ class Neo4jSource:
 
     async def features(self, probe: Probe, keys: list[Key]) -> dict[Key, Features] | None:
         return None  # read off the hydrated hits
+
+    async def evidence(self, probe: Probe, fact_ids: list[str]) -> dict[str, tuple[str, ...]]:
+        return await search.fact_evidence(
+            self.store, group_id=probe.group_id, fact_ids=fact_ids, **probe.view.params()
+        )

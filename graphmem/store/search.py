@@ -173,6 +173,25 @@ async def graph(
     )
 
 
+async def fact_evidence(
+    store: Store,
+    *,
+    group_id: str,
+    fact_ids: list[str],
+    as_of: datetime | None,
+    history: bool,
+    since: datetime | None = None,
+    until: datetime | None = None,
+) -> dict[str, tuple[str, ...]]:
+    """Each fact's evidence episodes (EVIDENCED_BY) inside the time view, by fact id."""
+    if not fact_ids:
+        return {}
+    rows = await store.read(
+        q.FACT_EVIDENCE, group_id=group_id, fact_ids=fact_ids, **_time(as_of, history, since, until)
+    )
+    return {r["id"]: tuple(r["episodes"]) for r in rows if r["episodes"]}
+
+
 async def hydrate(
     store: Store,
     *,

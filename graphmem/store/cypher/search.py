@@ -131,6 +131,14 @@ RETURN e.id AS id, toFloat(seeds) AS score
 ORDER BY score DESC, e.reference_time DESC, id LIMIT $limit
 """
 
+# The evidence channel (graphmem.retrieval.pipeline): each fact's evidence episodes in the view.
+FACT_EVIDENCE = f"""
+UNWIND $fact_ids AS fid
+MATCH (f:Fact {{id: fid}})-[:EVIDENCED_BY]->(e:Episode)
+WHERE f.group_id = $group_id AND {EPISODE_VISIBLE}
+RETURN fid AS id, collect(DISTINCT e.id) AS episodes
+"""
+
 # The hits' records in one round trip, re-checked against the time view: a candidate that has since
 # been superseded, retracted or deleted (the tenant index can be behind on those) drops out here.
 HYDRATE = f"""
