@@ -8,7 +8,9 @@ from pydantic import BaseModel, Field
 
 from graphmem.errors import InvalidInput
 
-CHANNELS = ("bm25", "vector", "graph")
+# "evidence": episodes ranked by the fact hits that cite them (EVIDENCED_BY), computed by the
+# executor from the fact channels' rankings (``evidence_from``) and fused like the others
+CHANNELS = ("bm25", "vector", "graph", "evidence")
 TARGETS = ("fact", "episode", "entity")
 
 
@@ -29,6 +31,9 @@ class SearchConfig(BaseModel):
         default_factory=lambda: {"fact": 0.5, "episode": 1.0, "entity": 0.5}
     )
     candidates: int = 50
+    # the fact channels whose fused ranking the evidence channel reads ("graph": facts about the
+    # entities the query names, 1-2 hops); its weight is weights["evidence"] (absent: off)
+    evidence_from: tuple[str, ...] = ("bm25", "vector")
     # "rrf": reciprocal rank fusion; "zscore": each channel's scores z-scored over its candidates,
     # summed by weight (a candidate missing from a channel gets that channel's lowest z) and squashed
     # into (0, 1) by a logistic, so the rerank's multiplicative boosts keep their meaning

@@ -113,6 +113,22 @@ def zscore(channels: Mapping[str, Mapping[Key, float]], weights: Mapping[str, fl
     return {key: 1.0 / (1.0 + math.exp(-(s + floors))) for key, s in summed.items()}
 
 
+def evidence_ranking(
+    facts: Mapping[str, float], evidence: Mapping[str, Sequence[str]], *, limit: int
+) -> list[tuple[str, float]]:
+    """Episodes ranked by the facts that cite them (the ``evidence`` channel): each episode scores
+    the best fused score among the facts it is evidence of (``facts``: fact id -> fused score;
+    ``evidence``: fact id -> episode ids), plus a tenth of the others', so a turn many strong facts
+    cite edges ahead of one a single fact cites. Ties by episode id; at most ``limit``."""
+    cited: dict[str, list[float]] = {}
+    for fact_id, score in facts.items():
+        for episode_id in dict.fromkeys(evidence.get(fact_id, ())):
+            cited.setdefault(episode_id, []).append(score)
+    scored = {e: max(s) + 0.1 * (sum(s) - max(s)) for e, s in cited.items()}
+    ranked = sorted(scored.items(), key=lambda h: (-h[1], h[0]))
+    return ranked[:limit]
+
+
 def recency_boost(when: float | None, newest: float | None, *, half_life_days: float = 365.0) -> float:
     """1.0 for the newest item, decaying with age relative to it (epoch seconds); 0 when unknown."""
     if when is None or newest is None:

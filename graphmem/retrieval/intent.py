@@ -11,7 +11,7 @@ against the query's reference time (its ``as_of``, else now), which the rerank b
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import UTC, datetime
 
 from graphmem.providers.extractors.timeparse import find_times
 from graphmem.retrieval.config import SearchConfig
@@ -38,8 +38,12 @@ def adapt(cfg: SearchConfig, query: str) -> SearchConfig:
 
 
 def time_focus(query: str, reference: datetime) -> float | None:
-    """Epoch seconds of the first time phrase of ``query`` that resolves against ``reference``."""
+    """Epoch seconds of the first time phrase of ``query`` that resolves against ``reference`` to
+    a day before it. A phrase that points ahead ("next week") or at the asking day itself
+    ("tonight", "this weekend") names no past evidence to look near: it is the query's own moment,
+    which the current-state recency covers."""
+    today = reference.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
     for match in find_times(query, reference):
-        if match.when is not None:
+        if match.when is not None and not match.future and match.when < today:
             return match.when.timestamp()
     return None

@@ -18,7 +18,7 @@ from graphmem.ports import Embedder
 from graphmem.providers.embedders import embed_query
 from graphmem.retrieval.config import SearchConfig, recipe
 from graphmem.retrieval.context import build_context
-from graphmem.retrieval.fusion import Features, Key, fuse, rerank
+from graphmem.retrieval.fusion import Features, Key, evidence_ranking, fuse, rerank
 from graphmem.retrieval.intent import adapt, time_focus
 from graphmem.retrieval.sources import (
     CandidateSource,
@@ -157,17 +157,42 @@ class _Run:
             try:
                 rankings = await source.lexical(self.probe)
                 self.timings["index:wait"] = (time.perf_counter() - began) * 1000
-                return source, await self._semantic(source, rankings)
+                rankings = await self._semantic(source, rankings)
+                return source, await self._evidence(source, rankings)
             except SourceGone:
                 pass  # no index (yet), or dropped meanwhile: Neo4j answers the whole search
         neo4j = self.neo4j()  # its lexical and vector queries run side by side
         lexical, semantic = await asyncio.gather(neo4j.lexical(self.probe), self._semantic(neo4j, {}))
         merge(lexical, semantic)
-        return neo4j, lexical
+        return neo4j, await self._evidence(neo4j, lexical)
 
     async def _semantic(self, source: CandidateSource, rankings: Rankings) -> Rankings:
         if self.probe.vector_targets():
             merge(rankings, await source.semantic(self.probe, await self._embed()))
+        return rankings
+
+    async def _evidence(self, source: CandidateSource, rankings: Rankings) -> Rankings:
+        """The evidence channel, from what both sources return: the fact channels named by
+        ``evidence_from`` fused as the recipe fuses, the best ``candidates`` facts' visible evidence
+        episodes (one read of the source), ranked by ``fusion.evidence_ranking``. The graph's
+        knowledge thereby lifts the turns it came from, not only the facts' own rows."""
+        cfg = self.cfg
+        if not cfg.channel_on("evidence") or "episode" not in cfg.targets:
+            return rankings
+        facts = {c: h for c, h in ordered(rankings).items() if c[1] == "fact" and c[0] in cfg.evidence_from}
+        if not any(facts.values()):
+            return rankings
+        keyed = {channel_name(c): [("fact", i) for i, _ in hits] for c, hits in facts.items()}
+        scores: dict[Key, dict[str, float]] = {}
+        for c, hits in facts.items():
+            for i, score in hits:
+                scores.setdefault(("fact", i), {})[channel_name(c)] = score
+        weights = {channel_name(c): cfg.weights.get(c[0], 0.0) for c in facts}
+        fused = fuse(keyed, scores, weights, cfg)
+        top = sorted(fused, key=lambda key: (-fused[key], key))[: cfg.candidates]
+        cited = await self.timer.timed("evidence", source.evidence(self.probe, [i for _, i in top]))
+        best = {i: fused[("fact", i)] for _, i in top}
+        rankings[("evidence", "episode")] = evidence_ranking(best, cited, limit=cfg.candidates)
         return rankings
 
     def _set_rankings(self, rankings: Rankings) -> None:

@@ -162,6 +162,23 @@ async def test_field_weighted_episodes_rank_alike(memory: GraphMemory, tenant: s
         assert indexed.ranked, query
 
 
+async def test_the_evidence_channel_ranks_alike(memory: GraphMemory, tenant: str) -> None:
+    """Fact hits bring their evidence turns (the ``evidence`` channel, fed by the bm25, vector and
+    graph fact rankings) under every view, on both sources alike."""
+    assert await memory.warm_index(tenant)
+    weights = {"bm25": 1.0, "vector": 0.7, "graph": 0.1, "evidence": 0.5}
+    cfg = recipe("default").model_copy(
+        update={"weights": weights, "evidence_from": ("bm25", "vector", "graph")}
+    )
+    lifted = 0
+    for query in QUERIES:
+        for view in VIEWS:
+            indexed, direct = await _both(memory, tenant, SearchRequest(query=query, k=10, **view), cfg)
+            _same(indexed, direct, f"{query!r} {view}")
+            lifted += any("evidence:episode" in h.ranks for h in indexed.ranked)
+    assert lifted  # the channel is not vacuous on this tenant
+
+
 async def test_views_change_what_both_sources_return(memory: GraphMemory, tenant: str) -> None:
     """The spec is not vacuous: the views return different hits, on both sources alike."""
     await memory.warm_index(tenant)
