@@ -32,6 +32,7 @@ from graphmem.models.predicates import lookup
 from graphmem.providers.extractors.en_parse import parse_many
 from graphmem.providers.extractors.rules_base import Claim, ParsedSentence
 from graphmem.providers.extractors.rules_en import parse_en
+from graphmem.providers.extractors.rules_en_chat import chat_claims
 from graphmem.providers.extractors.rules_en_gates import (
     can_hold_claim,
     gate_facts,
@@ -223,7 +224,8 @@ def _parse_english(text: str, doc: Doc | None, speakers: Speakers, future: bool)
     if doc is not None:
         parsed.claims = [c for c in parsed.claims if subject_in_parse(c, doc) and value_in_parse(c, doc)]
         if not parsed.correction:  # a correction's target is the rules' claim
-            parsed.claims.extend(new_claims(parsed.claims, parse_claims(doc, speakers)))
+            found = parse_claims(doc, speakers) + chat_claims(doc, speakers, future)
+            parsed.claims.extend(new_claims(parsed.claims, found))
     if fix is not None:
         _apply_inline_fix(parsed, text[: fix.start], fix.value)
     return parsed
@@ -250,7 +252,8 @@ def _sentence_facts(
     start, end, zh, times = s.start, s.end, s.zh, s.times
     sentence = content[start:end]
     future = any(t.future for t in times)
-    time_words = "".join(t.text for t in times) if zh else " ".join(t.text for t in times)
+    dated = [t for t in times if t.future] or ([] if any(t.when and t.when < ref for t in times) else times)
+    plan_words = "".join(t.text for t in dated) if zh else " ".join(t.text for t in dated)
     _mark_corrections(parsed)
     starts, ends = (times, []) if zh else _starts_and_ends(sentence, times)
     facts: list[ExtractedFact] = []
@@ -263,8 +266,8 @@ def _sentence_facts(
         until = None if claim.keeps_time or not ends else _claim_time(sentence, ends, claim.obj)
         if claim.past and (until is None or until > ref):  # "I was a teacher": nothing holds now
             continue
-        if claim.keeps_time and time_words:
-            claim.obj = f"{time_words}{claim.obj}" if zh else f"{claim.obj} {time_words}"
+        if claim.keeps_time and plan_words:  # a plan keeps its own (future) time phrase
+            claim.obj = f"{plan_words}{claim.obj}" if zh else f"{claim.obj} {plan_words}"
         valid_from = ref if when is None else when
         if claim.before:  # the old value of a change said in the same clause (从X搬到Y) comes first,
             # also when only its successor is dated (在厦门住了三年，去年搬到了福州)

@@ -26,7 +26,8 @@ Phrase = Callable[["Token"], "str | None"]
 _EVENT_PREPS = frozenset("at to in during after from".split())
 _PET_VERBS = frozenset("get adopt rescue have bring foster welcome".split())
 _PASSION_NOUNS = frozenset(
-    "thing passion jam favorite favourite hobby obsession love go-to escape outlet".split()
+    "thing passion jam favorite favourite hobby obsession love go-to escape outlet relief sanctuary "
+    "therapy".split()
 )
 _NO_EVENT_HEADS = frozenset("miss skip cancel postpone plan organize organise host hold throw".split())
 
@@ -127,4 +128,6 @@ def passion_claims(verb: Token, phrase: Phrase) -> list[Claim]:
     else:
         return []
     value = phrase(subj)
+    if value and subj.left_edge.i == 0 and subj.left_edge.pos_ != "PROPN":
+        value = value[:1].lower() + value[1:]  # "Painting landscapes is my favorite"
     return [Claim("likes", value, subject=SPEAKER)] if value else []

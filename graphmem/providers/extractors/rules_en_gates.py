@@ -47,7 +47,10 @@ _THIRD_PRONOUNS = frozenset(
 _THIRD_IN_VALUE = re.compile(
     r"(?<![\w'])(?:he|she|him|his|her|hers|they|them|their|theirs|it|its)(?![\w'])", re.I
 )
-_EMPTY_VALUES = frozenset("it that this them something anything everything nothing one stuff".split())
+_EMPTY_VALUES = frozenset(
+    "it that this them something anything everything nothing one stuff everywhere anywhere somewhere "
+    "nowhere".split()
+)
 _WORD = re.compile(r"\w")
 
 
@@ -184,19 +187,44 @@ def well_formed(fact: ExtractedFact, speakers: Speakers) -> bool:
         return False
     if len(value.split()) > MAX_OBJECT_WORDS or _THIRD_IN_VALUE.search(value) or value.endswith("'s"):
         return False
+    if _cut_word(value, fact.quote or "") or _clause_fragment(fact.predicate, value):
+        return False
     return _PERSON_WORDS.search(statement_words(fact)) is None
+
+
+_WH_START = frozenset("how what why when where who whom whether which".split())
+
+
+def _cut_word(value: str, quote: str) -> bool:
+    """The value ends inside a hyphenated word of the quote ("runs to de" from "to de-stress")."""
+    last = value.split()[-1] if value.split() else ""
+    return bool(last) and re.search(rf"(?<![\w-]){re.escape(last)}-\w", quote) is not None
+
+
+def _clause_fragment(predicate: str, value: str) -> bool:
+    """A value that is a clause fragment, not a noun phrase: it opens with a wh-word ("develops
+    how much"), or a plan whose first word cannot be a verb ("plans to events")."""
+    first = value.split()[0].lower()
+    if first in _WH_START or any(w.endswith("-") for w in value.split()):
+        return True
+    return predicate == "plans" and first.isascii() and not could_be_verb(first)
 
 
 def gate_facts(facts: list[ExtractedFact], speakers: Speakers) -> list[ExtractedFact]:
     return [f for f in facts if well_formed(f, speakers)]
 
 
+_ARTICLES = re.compile(r"(?<=\s)(?:a|an|the)\s+")
+
+
 def merge_duplicates(facts: list[ExtractedFact]) -> list[ExtractedFact]:
-    """One fact per claim in an episode: the first mention (and its time) wins."""
+    """One fact per claim in an episode (values compared without articles: "take a team trip" is
+    "take team trip"): the first mention (and its time) wins."""
     seen: set[tuple[str, ...]] = set()
     unique = []
     for fact in facts:
-        key = (fact.subject.casefold(), fact.predicate, fact.literal.casefold(), fact.claim, fact.qualifier)
+        value = " ".join(_ARTICLES.sub(" ", f" {fact.literal.casefold()} ").split())
+        key = (fact.subject.casefold(), fact.predicate, value, fact.claim, fact.qualifier)
         if key not in seen:
             seen.add(key)
             unique.append(fact)

@@ -1,0 +1,564 @@
+"""Classes of chat statements read off the dependency tree that no verb-object rule reads.
+
+Each reader works on one clause head whose subject resolves (``subject_of``: "I"/"we" or a chat
+sentence without its "I" → the speaker; a name; "you" → the other speaker of a two-party session),
+skips negated, hypothetical and question clauses, and returns ``Claim`` objects; the quality
+gates (``rules_en_gates``) judge them like every other claim.
+
+- **plans and wishes** (``plans``, inferred): "I want to / hope to / plan to / aim to / can't wait
+  to / am looking forward to X", "We're thinking about going camping", "Gonna continue my edu", and
+  a present progressive with a future time phrase ("I'm having an art show next month").
+- **dispositions with a to-infinitive** (``is_<adjective>_to``): "I'm determined to make it work",
+  "I'm excited to meet other people" (adjectives of feeling or resolve, not "able", "sure").
+- **what someone values** (``values``): "X is (so) special / important / precious to me", "X
+  matters to me", "X means a lot / the world to me", "X speaks to me"; the value is the subject
+  noun phrase, never a pronoun.
+- **family and possessions said with have/got** (``has`` for a relative, ``owns`` for a thing):
+  "I have a husband and two kids", "I'm lucky to have my sister", "I've got lots of kids' books";
+  abstract nouns ("a question", "a blast", "time") give nothing.
+- **activities** (``does``): a progressive or perfect progressive of a hobby verb without an
+  object ("I've been painting a lot", "Been running longer"); "I love to paint" is ``likes``
+  painting.
+- **a described thing acted on** in the past: "I painted that lake sunrise last year": a
+  demonstrative object with a content word beside its head is the thing itself ("paints lake
+  sunrise"); a bare "that one" stays anaphoric.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from graphmem.providers.extractors.rules_base import SPEAKER, Claim
+from graphmem.providers.extractors.rules_en_parse import (
+    _EVENT_NOUNS as EVENT_NOUNS,
+)
+from graphmem.providers.extractors.rules_en_parse import (
+    _SKIP_VERBS,
+    Speakers,
+    _dropped_i,
+    _hypothetical,
+    _negated,
+    _phrase,
+    _question_clause,
+    _resolve_subject,
+    _tidy,
+    _trim,
+    clause_text,
+    third_person,
+)
+from graphmem.providers.extractors.rules_en_parse import (
+    _TIME_UNITS as TIME_UNITS,
+)
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Token
+
+_WISH_VERBS = frozenset("want hope plan intend aim wish long yearn aspire".split())
+_THINK_ABOUT = frozenset("think consider".split())
+_DISPOSITION_ADJS = frozenset(
+    "determined excited eager ready keen thrilled stoked psyched pumped motivated committed "
+    "dying itching nervous scared afraid anxious lucky grateful thankful blessed happy glad proud "
+    "honored honoured relieved sad sorry".split()
+)
+_PLAN_ADJS = frozenset(
+    "determined excited eager ready keen thrilled stoked psyched pumped dying itching".split()
+)
+_VALUE_ADJS = frozenset("special important precious dear meaningful sacred vital essential".split())
+_VALUE_VERBS = frozenset("matter mean speak".split())
+_KIN = frozenset(
+    "husband wife partner spouse kids kid children child son sons daughter daughters sister sisters "
+    "brother brothers siblings sibling mom mum mother dad father parents grandma grandmother grandpa "
+    "grandfather grandparents grandkids grandchildren aunt uncle cousin cousins niece nephew "
+    "fiance fiancee boyfriend girlfriend family twins stepson stepdaughter".split()
+)
+_QUANTITY = frozenset("lots lot bunch couple plenty pile ton tons loads load number handful few".split())
+_ABSTRACT = frozenset(
+    "time idea chance question questions feeling feelings fun blast problem problems trouble plan "
+    "plans day days week month year moment moments experience experiences way reason goal goals "
+    "story stories project projects offer offers promotion promotions update updates "
+    "dream dreams path paths journey journeys hope faith sense thing things stuff news luck courage strength support love "
+    "passion interest interests point right rights choice choices option options opportunity "
+    "feeling mind heart thoughts thought issue issues doubt doubts fear fears lot lots deal "
+    "break rest voice say clue hunch knack talent skill skills energy patience respect vision "
+    "access need needs desire urge habit habits tendency side part role job work life memories "
+    "memory bond connection relationship friendship back picture pic photo photos pics picture "
+    "look view taste sort kind bit ability power control shot go try crush cold flu headache".split()
+)
+_HOBBY_VERBS = frozenset(
+    "paint draw sketch run jog swim hike bike cycle read write cook bake dance sing knit sew crochet "
+    "garden camp fish surf ski snowboard skate climb practice practise train volunteer meditate "
+    "travel study photograph sculpt craft journal blog skateboard kayak sail golf box row lift "
+    "compose quilt embroider woodwork exercise".split()
+)
+_LOVE_NOUNS = frozenset("love passion fondness weakness".split())
+_DEMONSTRATIVE = frozenset("this that these those".split())
+_MAX_PLAN_TOKENS = 9
+
+
+def subject_of(verb: Token, speakers: Speakers) -> tuple[str | None, bool] | None:
+    """(SPEAKER or a name, is first person) for ``verb``'s clause, climbing conjuncts,
+    open complements and adjective complements ("I'm lucky to have ..."); None when unresolved."""
+    tok: Token | None = verb
+    while tok is not None:
+        subj = next((c for c in tok.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+        if subj is not None:
+            return _resolve_subject(subj, verb, speakers)
+        if tok.dep_ in ("conj", "xcomp", "acomp", "pcomp", "prep") and tok.head.i != tok.i:
+            tok = tok.head
+            continue
+        if tok.dep_ == "ROOT" and (
+            _dropped_i(tok) or tok.lower_ in ("gon", "gonna", "gotta") or _cant_wait(tok)
+        ):
+            return SPEAKER, True
+        return None
+    return None
+
+
+def _cant_wait(verb: Token) -> bool:
+    """ "can't wait to X": a negated modal that asserts eagerness."""
+    return verb.lemma_ == "wait" and any(c.lower_ == "ca" for c in verb.children) and _negated(verb)
+
+
+def _asserted(verb: Token) -> bool:
+    if verb.doc.text.rstrip().endswith("?") or _question_clause(verb):
+        return False
+    return _cant_wait(verb) or not _hypothetical(verb)
+
+
+_PHRASE_CUT = frozenset({"relcl", "advcl", "conj", "cc", "punct", "mark", "parataxis", "appos", "npadvmod"})
+
+
+_LOCAL = frozenset({"conj", "cc", "punct"})  # inside a noun phrase they are its own ("focused and efficient")
+
+
+def _plan_words(target: Token) -> list[Token]:
+    """``target``'s words from the verb on, up to the first nested clause that is not its own
+    complement ("make this studio work" keeps its ccomp; "..., which is exciting" is cut)."""
+    cut = {
+        u.i
+        for t in target.subtree
+        if t.i != target.i and t.dep_ in _PHRASE_CUT and (t.head.i == target.i or t.dep_ not in _LOCAL)
+        for u in t.subtree
+    }
+    out: list[Token] = []
+    for t in target.subtree:
+        if t.i < target.i:
+            continue
+        if t.i in cut:
+            if len(out) > 1:
+                break
+            continue
+        out.append(t)
+    return out
+
+
+def noun_phrase(head: Token, speakers: Speakers) -> str | None:
+    """``_phrase``, or for a head it refuses as too generic ("time") the head with its compound
+    and adjective words ("family time")."""
+    value = _phrase(head, speakers)
+    if value is not None:
+        first = next(iter(head.subtree))
+        if first.i == 0 and first.pos_ != "PROPN" and value[:1].isupper():
+            value = value[:1].lower() + value[1:]  # "Mental health is important to me"
+        return value
+    if head.pos_ != "NOUN":
+        return None
+    mods = [c for c in head.lefts if c.dep_ in ("compound", "amod") and c.pos_ in ("NOUN", "PROPN", "ADJ")]
+    if not mods:
+        return None
+    first = mods[0]
+    lead = first.text.lower() if first.i == 0 and first.pos_ != "PROPN" else first.text
+    return " ".join([lead, *(t.text for t in [*mods[1:], head])])
+
+
+def _verb_phrase(target: Token, speakers: Speakers) -> str | None:
+    """ "continue Melanie's edu": ``target``'s words from the verb on, lemma first, the nested
+    clauses left out; None for a pronoun inside or a bare verb."""
+    words = _trim(_plan_words(target))
+    if len(words) < 2 or len(words) > _MAX_PLAN_TOKENS:
+        return None
+    out = [target.lemma_.lower()]
+    for t in words[1:]:
+        low = t.lower_
+        if t.dep_ == "det" and low in ("a", "an", "the"):
+            continue
+        if low in ("my", "our"):
+            if speakers.speaker in ("", "user"):
+                return None
+            out.append(f"{speakers.speaker}'s")
+        elif low in ("your",) and speakers.other:
+            out.append(f"{speakers.other}'s")
+        elif t.pos_ == "PRON" and low not in ("all", "each", "both", "something"):
+            return None
+        else:
+            out.append(t.text)
+    return _tidy(" ".join(out))
+
+
+def _to_verb(head: Token) -> Token | None:
+    """The to-infinitive (or gerund after a preposition) that ``head`` governs."""
+    for c in head.children:
+        if c.dep_ == "xcomp" and c.pos_ in ("VERB", "AUX") and c.tag_ == "VB":
+            return c
+        if c.dep_ == "prep" and c.lower_ in ("to", "about", "of", "on"):
+            for g in c.children:
+                if (
+                    g.dep_ == "pcomp"
+                    and g.tag_ == "VBG"
+                    and not any(w.tag_ in ("WP", "WDT", "WRB") for w in g.subtree)
+                ):
+                    return g
+    return None
+
+
+def _progressive(verb: Token) -> bool:
+    return any(c.lower_ in ("am", "'m", "are", "'re") for c in verb.children if c.dep_ == "aux")
+
+
+def _event_object(verb: Token) -> bool:
+    """An event noun as the object, or after "to": "having a party", "going to a conference"."""
+    objs = [c for c in verb.children if c.dep_ == "dobj"]
+    objs += [o for p in verb.children if p.dep_ == "prep" and p.lower_ == "to" for o in p.children]
+    return any(o.pos_ == "NOUN" and o.lemma_.lower() in EVENT_NOUNS for o in objs)
+
+
+_PERCEIVE = frozenset("see hear watch check read know find learn".split())
+_LEMMA_FIX = {"hoping": "hope", "hoped": "hope"}  # the small model reads "hoping" as "hop"
+
+
+def plan_claims(verb: Token, speakers: Speakers, future: bool) -> list[Claim]:
+    """Wishes and plans of the speaker (module docstring)."""
+    lemma = _LEMMA_FIX.get(verb.lower_, verb.lemma_.lower())
+    target: Token | None = None
+    if lemma in _WISH_VERBS or (lemma == "look" and any(c.lower_ == "forward" for c in verb.children)):
+        target = _to_verb(verb)
+        if lemma == "look":
+            prep = next((c for c in verb.children if c.dep_ == "prep" and c.lower_ == "to"), None)
+            target = next((g for g in prep.children if g.tag_ == "VBG"), None) if prep else None
+    elif _cant_wait(verb):  # "can't wait to X"
+        target = _to_verb(verb)
+    elif lemma in _THINK_ABOUT and verb.tag_ == "VBG":
+        target = _to_verb(verb)
+    elif verb.lemma_ == "be":
+        adj = next((c for c in verb.children if c.dep_ == "acomp" and c.lower_ in _PLAN_ADJS), None)
+        target = _to_verb(adj) if adj is not None else None
+    elif verb.lower_ in ("gon", "gonna") or (lemma == "go" and verb.tag_ == "NN"):
+        target = next(
+            (c for c in verb.children if c.pos_ == "VERB" and c.tag_ == "VB" and c.i > verb.i), None
+        )
+    elif verb.tag_ == "VBG" and _progressive(verb) and _to_verb(verb) is None:
+        if _event_object(verb) or (future and lemma not in _SKIP_VERBS):
+            target = verb  # "I'm having an art show next month", "I'm going to a conference"
+    if target is None or target.lemma_.lower() in _SKIP_VERBS - {"go", "get", "have", "do", "try"}:
+        return []
+    if target.lemma_.lower() in _PERCEIVE and not any(
+        c.dep_ == "dobj" and c.pos_ == "PROPN" for c in target.children
+    ):  # "can't wait to see the vid", "excited to hear more": no plan of one's own
+        return []
+    if not _cant_wait(verb) and (_negated(verb) or _negated(target)):
+        return []
+    value = _verb_phrase(target, speakers)
+    return [Claim("plans", value, inferred=True, keeps_time=True)] if value else []
+
+
+def disposition_claims(verb: Token, speakers: Speakers) -> list[Claim]:
+    """ "I'm determined to make it work" → is_determined_to "make it work" (not plans adjectives:
+    those are plans); "I'm lucky to have X" is read by ``have_claims``."""
+    if verb.lemma_ != "be" or _negated(verb):
+        return []
+    adj = next((c for c in verb.children if c.dep_ == "acomp" and c.lower_ in _DISPOSITION_ADJS), None)
+    if adj is None or adj.lower_ in _PLAN_ADJS:
+        return []
+    target = next((c for c in adj.children if c.dep_ == "xcomp" and c.tag_ == "VB"), None)
+    if target is None or target.lemma_.lower() in ("have", "be", "say", "hear", "see", "know"):
+        return []
+    value = _verb_phrase(target, speakers)
+    return [Claim(f"is_{adj.lower_}_to", value)] if value else []
+
+
+def _experiencer_me(tok: Token) -> bool:
+    return any(
+        c.dep_ in ("prep", "dative")
+        and c.lower_ in ("to", "for")
+        and any(o.lower_ == "me" for o in c.children)
+        for c in tok.children
+    )
+
+
+def value_claims(verb: Token, speakers: Speakers) -> list[Claim]:
+    """ "X is special to me", "X matters to me", "X means a lot to me", "X speaks to me" → the
+    speaker values X (the subject noun phrase)."""
+    subj = next((c for c in verb.children if c.dep_ == "nsubj"), None)
+    if subj is None or subj.pos_ not in ("NOUN", "PROPN") or _negated(verb):
+        return []
+    lemma = verb.lemma_.lower()
+    if lemma == "be":
+        adj = next((c for c in verb.children if c.dep_ == "acomp" and c.lower_ in _VALUE_ADJS), None)
+        if adj is None or not (_experiencer_me(adj) or _experiencer_me(verb)):
+            return []
+    elif lemma not in _VALUE_VERBS or not (_experiencer_me(verb)):
+        return []
+    if subj.lower_ in _DEMONSTRATIVE or any(
+        c.dep_ == "poss" and c.lower_ not in ("my", "our") for c in subj.children
+    ):
+        return []
+    value = noun_phrase(subj, speakers)
+    return [Claim("values", value)] if value else []
+
+
+def _owned(obj: Token) -> Token | None:
+    """The possessed noun: "lots of kids' books" is the books; abstract nouns are none."""
+    if obj.lower_ in _QUANTITY:
+        inner = next(
+            (
+                o
+                for p in obj.children
+                if p.dep_ == "prep" and p.lower_ == "of"
+                for o in p.children
+                if o.dep_ == "pobj"
+            ),
+            None,
+        )
+        if inner is None:
+            return None
+        obj = inner
+    lemma = obj.lemma_.lower()
+    if obj.pos_ != "NOUN" or lemma in _ABSTRACT or obj.lower_ in _ABSTRACT or lemma in EVENT_NOUNS:
+        return None
+    return obj
+
+
+def _own_value(obj: Token, speakers: Speakers) -> str | None:
+    value = noun_phrase(obj, speakers)
+    if value is None:
+        return None
+    prefix = f"{speakers.speaker}'s "  # "my husband" → "husband": the owner is the subject
+    return value[len(prefix) :] if value.startswith(prefix) else value
+
+
+_LUCKY = frozenset("lucky blessed fortunate grateful thankful glad happy".split())
+
+
+def _generic_subject(verb: Token) -> bool:
+    """ "We all have our paths", "We both have kids": a generic or shared statement."""
+    subj = next((c for c in verb.children if c.dep_ == "nsubj"), None)
+    return subj is not None and any(c.lower_ in ("all", "both") for c in [*subj.children, *verb.children])
+
+
+def have_claims(verb: Token, speakers: Speakers) -> list[Claim]:
+    """ "I have a husband and two kids", "I'm lucky to have my sister" → has; "I've got lots of
+    books" → owns (present tense, not negated, concrete nouns only); "I've always had a love for
+    horses" → likes."""
+    lemma = verb.lemma_.lower()
+    resolved = subject_of(verb, speakers)
+    first_person = resolved is not None and resolved[1]
+    perfect = any(c.dep_ == "aux" and c.lemma_ == "have" for c in verb.children)
+    got = lemma == "get" and verb.tag_ in ("VBD", "VBN") and perfect
+    if not (got or lemma == "have") or _negated(verb) or _generic_subject(verb):
+        return []
+    present = (
+        got
+        or verb.tag_ in ("VBP", "VBZ")
+        or (verb.tag_ == "VB" and verb.dep_ == "xcomp" and verb.head.lower_ in _LUCKY)
+    )
+    out: list[Claim] = []
+    for obj in [c for c in verb.children if c.dep_ == "dobj"]:
+        if obj.lemma_.lower() in _LOVE_NOUNS:
+            target = next(
+                (
+                    o
+                    for p in obj.children
+                    if p.dep_ == "prep" and p.lower_ == "for"
+                    for o in p.children
+                    if o.dep_ == "pobj"
+                ),
+                None,
+            )
+            value = noun_phrase(target, speakers) if target is not None else None
+            if value:
+                out.append(Claim("likes", value))
+            continue
+        if not present:
+            continue
+        for one in [obj, *[c for c in obj.children if c.dep_ == "conj"]]:
+            noun = _owned(one)
+            if noun is None:
+                continue
+            kin = noun.lemma_.lower() in _KIN or noun.lower_ in _KIN
+            described = any(c.dep_ in ("amod", "compound", "nummod", "poss") for c in noun.children)
+            if not kin and (verb.dep_ == "xcomp" or not (described or noun is not one)):
+                continue
+            value = _own_value(noun, speakers)
+            if value and (kin or first_person):
+                out.append(Claim("has" if kin else "owns", value))
+    return out
+
+
+def _gerund(lemma: str) -> str:
+    if lemma.endswith("ie"):
+        return lemma[:-2] + "ying"
+    if lemma.endswith("e") and not lemma.endswith(("ee", "ye", "oe")):
+        return lemma[:-1] + "ing"
+    if (
+        len(lemma) >= 3
+        and lemma[-1] not in "aeiouwxy"
+        and lemma[-2] in "aeiou"
+        and lemma[-3] not in "aeiou"
+        and lemma in ("run", "swim", "jog", "shop", "skip", "sit", "plan", "chat", "row")
+    ):
+        return lemma + lemma[-1] + "ing"
+    return lemma + "ing"
+
+
+def activity_claims(verb: Token) -> list[Claim]:
+    """ "I've been painting a lot" → does painting; "I love to paint" → likes painting."""
+    lemma = verb.lemma_.lower()
+    if lemma in ("love", "like", "enjoy", "adore") and not _negated(verb):
+        inf = next((c for c in verb.children if c.dep_ == "xcomp" and c.tag_ == "VB"), None)
+        if (
+            inf is not None
+            and inf.lemma_.lower() in _HOBBY_VERBS
+            and not any(c.dep_ in ("dobj", "prep") for c in inf.children)
+        ):
+            return [Claim("likes", _gerund(inf.lemma_.lower()))]
+        return []
+    if verb.tag_ != "VBG" or lemma not in _HOBBY_VERBS or _negated(verb):
+        return []
+    auxes = [c.lower_ for c in verb.children if c.dep_ == "aux"]
+    if not auxes or auxes[-1] not in ("been", "am", "'m", "are", "'re", "is", "'s"):
+        if not (verb.dep_ == "ROOT" and _dropped_i(verb)):
+            return []
+    if any(c.dep_ in ("dobj", "xcomp", "ccomp") for c in verb.children):
+        return []
+    particle = next((c.lower_ for c in verb.children if c.dep_ == "prt"), None)
+    return [Claim("does", f"{verb.lower_} {particle}" if particle else verb.lower_)]
+
+
+def described_thing_claims(verb: Token, speakers: Speakers) -> list[Claim]:
+    """ "I painted that lake sunrise last year" → paints "lake sunrise" (past tense only)."""
+    if verb.tag_ != "VBD" or verb.lemma_.lower() in _SKIP_VERBS or _negated(verb):
+        return []
+    dobj = next((c for c in verb.children if c.dep_ == "dobj"), None)
+    if dobj is None or dobj.pos_ != "NOUN":
+        return []
+    dets = {c.lower_ for c in dobj.children if c.dep_ == "det"}
+    described = [c for c in dobj.children if c.dep_ in ("compound", "amod") and c.pos_ in ("NOUN", "ADJ")]
+    if not dets & _DEMONSTRATIVE or not described or dobj.lemma_.lower() in _ABSTRACT:
+        return []
+    words = [*described, dobj]
+    value = " ".join(t.text for t in sorted(words, key=lambda t: t.i))
+    particle = next((c.lower_ for c in verb.children if c.dep_ == "prt"), None)
+    name = "_".join(w for w in (third_person(verb.lemma_.lower()), particle) if w)
+    return [Claim(name, value)]
+
+
+_GOOD = frozenset(
+    "amazing awesome great wonderful fantastic incredible beautiful lovely cool fun relaxing calming "
+    "therapeutic inspiring magical expressive graceful brilliant excellent epic gorgeous peaceful "
+    "rewarding soothing fascinating addictive underrated timeless delicious".split()
+)
+
+
+def liking_claims(verb: Token, speakers: Speakers) -> list[Claim]:
+    """ "Harry Potter and Game of Thrones are amazing", "Contemporary dance is so expressive" →
+    likes (a name, or a bare noun phrase with no article or possessive: a kind, not a thing of
+    the conversation); "Love a good fantasy with strong characters" (a chat "I" dropped) → likes."""
+    if _negated(verb):
+        return []
+    if verb.dep_ == "ROOT" and verb.tag_ == "VB" and verb.lower_ in ("love", "like", "enjoy", "adore"):
+        first = next((t for t in verb.doc if t.pos_ not in ("PUNCT", "INTJ", "ADV")), None)
+        dobj = next((c for c in verb.children if c.dep_ == "dobj"), None)
+        if first is not None and first.i == verb.i and dobj is not None and dobj.pos_ in ("NOUN", "PROPN"):
+            value = noun_phrase(dobj, speakers)
+            return [Claim("likes", value)] if value else []
+        return []
+    if verb.lemma_ != "be" or verb.tag_ not in ("VBZ", "VBP"):
+        return []
+    subj = next((c for c in verb.children if c.dep_ == "nsubj"), None)
+    adj = next((c for c in verb.children if c.dep_ == "acomp" and c.lower_ in _GOOD), None)
+    if subj is None or adj is None or subj.pos_ not in ("NOUN", "PROPN"):
+        return []
+    if subj.pos_ == "NOUN" and any(c.dep_ in ("det", "poss") for c in subj.children):
+        return []
+    if subj.pos_ == "NOUN" and subj.lemma_.lower() in _ABSTRACT | EVENT_NOUNS:
+        return []
+    if subj.text in (speakers.speaker, speakers.other) or subj.text in (speakers.speaker.split() or [""])[:1]:
+        return []  # "Melanie is amazing": praise of a person, no liking
+    out = []
+    for one in [subj, *[c for c in subj.children if c.dep_ == "conj"]]:
+        value = noun_phrase(one, speakers)
+        if value:
+            out.append(Claim("likes", value))
+    return out
+
+
+def shown_claims(verb: Token, speakers: Speakers) -> list[Claim]:
+    """ "These are my lucky basketball shoes", "This is my sister" → owns / has (a thing shown)."""
+    if verb.lemma_ != "be" or _negated(verb):
+        return []
+    subj = next((c for c in verb.children if c.dep_ == "nsubj"), None)
+    attr = next((c for c in verb.children if c.dep_ == "attr" and c.pos_ == "NOUN"), None)
+    if subj is None or attr is None or subj.lower_ not in _DEMONSTRATIVE:
+        return []
+    if not any(c.dep_ == "poss" and c.lower_ in ("my", "our") for c in attr.children):
+        return []
+    noun = _owned(attr)
+    if noun is None:
+        return []
+    value = _own_value(noun, speakers)
+    kin = noun.lemma_.lower() in _KIN or noun.lower_ in _KIN
+    return [Claim("has" if kin else "owns", value)] if value else []
+
+
+def been_in_claims(verb: Token) -> list[Claim]:
+    """ "I was in Chicago" → visited Chicago (a past stay in a named place)."""
+    if verb.lemma_ != "be" or verb.tag_ != "VBD" or _negated(verb):
+        return []
+    for p in verb.children:
+        if p.dep_ == "prep" and p.lower_ == "in":
+            place = next((o for o in p.children if o.dep_ == "pobj" and o.pos_ == "PROPN"), None)
+            if place is not None:
+                parts = [c for c in place.lefts if c.dep_ == "compound" and c.pos_ == "PROPN"] + [place]
+                return [Claim("visited", " ".join(t.text for t in parts), object_kind="place")]
+    return []
+
+
+def counted_claims(verb: Token) -> list[Claim]:
+    """ "I scored 40 points" (the small model reads the count as an adverbial noun) → scores."""
+    if verb.tag_ != "VBD" or verb.lemma_.lower() in _SKIP_VERBS or _negated(verb):
+        return []
+    if any(c.dep_ in ("dobj", "prep") for c in verb.children):
+        return []
+    for c in verb.children:
+        if c.dep_ == "npadvmod" and c.pos_ == "NOUN" and c.lemma_.lower() not in TIME_UNITS:
+            num = next((n for n in c.children if n.dep_ == "nummod"), None)
+            if num is not None:
+                return [Claim(third_person(verb.lemma_.lower()), f"{num.text} {c.text}")]
+    return []
+
+
+def chat_claims(doc: Doc, speakers: Speakers, future: bool) -> list[tuple[Claim, str]]:
+    """Every reader's claims for the asserted clauses of ``doc``, each with its clause text."""
+    out: list[tuple[Claim, str]] = []
+    for verb in doc:
+        if verb.pos_ not in ("VERB", "AUX") and verb.lower_ not in ("gon", "gonna"):
+            continue
+        if not _asserted(verb):
+            continue
+        values = value_claims(verb, speakers) + shown_claims(verb, speakers) + liking_claims(verb, speakers)
+        resolved = subject_of(verb, speakers)
+        claims = [*values]
+        if resolved is not None:
+            name, first = resolved
+            own: list[Claim] = []
+            if first:
+                own += plan_claims(verb, speakers, future)
+            own += disposition_claims(verb, speakers) + have_claims(verb, speakers)
+            own += activity_claims(verb) + described_thing_claims(verb, speakers)
+            own += been_in_claims(verb) + counted_claims(verb)
+            for claim in own:
+                claim.subject = name
+            claims += own
+        text = clause_text(verb)
+        out.extend((c, text) for c in claims)
+    return out
