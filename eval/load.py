@@ -7,6 +7,12 @@ SDK should (it waits, then retries the same request, at most ``MAX_RETRIES`` tim
 is counted under ``shed``, never as an error unless it is finally refused. Every acknowledged write
 is checked afterwards: the groups must hold exactly the seeded episodes plus the acknowledged ones.
 It stops by itself and forgets its groups.
+
+CPU accounting (``eval.proc_cpu``): around each client count it reads the CPU seconds of the server
+(its process tree: event-loop threads and the rest) and of Neo4j's process, and reports them per
+request. A shared Neo4j also serves other clients, so its figure is an upper bound there. With
+``cpu_split`` a search-only phase follows each mix: it gives the CPU of one search, and a write is
+charged the rest of the mix's CPU (``(mix - searches x search) / writes``).
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ from urllib.parse import urlparse
 import httpx
 
 from eval.metrics import percentile
+from eval.proc_cpu import Reading, Sampler, per_request_ms
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMES = ["Alice", "Bob", "Carol", "Dan", "Erin", "Frank", "Grace", "Heidi", "Ivan", "Judy"]
@@ -51,6 +58,7 @@ class LoadConfig:
     url: str | None = None  # a running server (loopback only); None: start one
     key: str | None = None
     workers: int | None = None  # of the server this command starts (None: the serve default)
+    cpu_split: bool = False  # a search-only phase after each mix: CPU per search and per write
 
 
 @dataclass
@@ -102,9 +110,9 @@ async def _post(client: httpx.AsyncClient, url: str, body: dict[str, Any], stats
 
 
 async def _one(
-    client: httpx.AsyncClient, group: str, rng: random.Random, cfg: LoadConfig, stats: Stats
+    client: httpx.AsyncClient, group: str, rng: random.Random, write_ratio: float, stats: Stats
 ) -> None:
-    write = rng.random() < cfg.write_ratio
+    write = rng.random() < write_ratio
     kind = "write" if write else "search"
     if write:
         url, body = f"/v1/groups/{group}/episodes", _episode(rng)
@@ -127,13 +135,20 @@ def _headers(cfg: LoadConfig) -> dict[str, str]:
 
 
 async def _client_loop(
-    base: str, cfg: LoadConfig, group: str, seed: int, deadline: float, budget: list[int], stats: Stats
+    base: str,
+    cfg: LoadConfig,
+    write_ratio: float,
+    group: str,
+    seed: int,
+    deadline: float,
+    budget: list[int],
+    stats: Stats,
 ) -> None:
     rng = random.Random(seed)
     async with httpx.AsyncClient(base_url=base, headers=_headers(cfg), timeout=cfg.timeout_s) as client:
         while time.monotonic() < deadline and budget[0] > 0:
             budget[0] -= 1
-            await _one(client, group, rng, cfg, stats)
+            await _one(client, group, rng, write_ratio, stats)
 
 
 def _latency(values: list[float]) -> dict[str, float | int]:
@@ -153,23 +168,73 @@ async def _episode_counts(base: str, cfg: LoadConfig, groups: list[str]) -> dict
     return {g: counts.get(g, 0) for g in groups}
 
 
-async def _run_clients(base: str, cfg: LoadConfig, groups: list[str], clients: int) -> dict[str, Any]:
-    before = await _episode_counts(base, cfg, groups)
+def _cpu(before: Reading, after: Reading, elapsed: float, searches: int, writes: int) -> dict[str, Any]:
+    """CPU of the server and of Neo4j over a phase: ms per request, and cores busy on average."""
+    server = after.server - before.server
+    requests = searches + writes
+    out: dict[str, Any] = {
+        "server_ms_per_request": per_request_ms(server.total, requests),
+        "server_loop_ms_per_request": per_request_ms(server.loop, requests),
+        "server_threads_ms_per_request": per_request_ms(server.threads, requests),
+        "server_cores": round(server.total / elapsed, 2) if elapsed else None,
+    }
+    if before.neo4j is not None and after.neo4j is not None:
+        neo4j = after.neo4j - before.neo4j
+        out["neo4j_ms_per_request"] = per_request_ms(neo4j, requests)
+        out["neo4j_cores"] = round(neo4j / elapsed, 2) if elapsed else None
+    return out
+
+
+async def _phase(
+    base: str, cfg: LoadConfig, groups: list[str], clients: int, write_ratio: float, sampler: Sampler
+) -> tuple[Stats, float, dict[str, Any]]:
     stats = Stats()
     budget = [MAX_REQUESTS]
+    load_before = os.getloadavg()[0]
+    cpu_before = sampler.read()
     began = time.monotonic()
     deadline = began + cfg.seconds
     await asyncio.gather(
         *(
-            _client_loop(base, cfg, groups[i % len(groups)], 1000 * clients + i, deadline, budget, stats)
+            _client_loop(
+                base, cfg, write_ratio, groups[i % len(groups)], 1000 * clients + i, deadline, budget, stats
+            )
             for i in range(clients)
         )
     )
     elapsed = time.monotonic() - began
+    cpu_after = sampler.read()
+    searches, writes = len(stats.latencies["search"]), len(stats.latencies["write"])
+    cpu = _cpu(cpu_before, cpu_after, elapsed, searches, writes) if sampler.active else {}
+    cpu["load_average"] = [round(load_before, 1), round(os.getloadavg()[0], 1)]
+    return stats, elapsed, cpu
+
+
+def _split(mix: dict[str, Any], alone: dict[str, Any], stats: Stats, search_stats: Stats) -> dict[str, Any]:
+    """CPU ms per search (the search-only phase) and per write (the mix's rest, charged to writes)."""
+    searches, writes = len(stats.latencies["search"]), len(stats.latencies["write"])
+    out: dict[str, Any] = {"search_only_requests": len(search_stats.latencies["search"])}
+    for who in ("server", "neo4j"):
+        per_search, per_mixed = alone.get(f"{who}_ms_per_request"), mix.get(f"{who}_ms_per_request")
+        if per_search is None or per_mixed is None:
+            continue
+        out[f"{who}_ms_per_search"] = per_search
+        if writes:
+            rest = per_mixed * (searches + writes) - per_search * searches
+            out[f"{who}_ms_per_write"] = round(rest / writes, 2)
+    out["search_only_load_average"] = alone.get("load_average")
+    return out
+
+
+async def _run_clients(
+    base: str, cfg: LoadConfig, groups: list[str], clients: int, sampler: Sampler
+) -> dict[str, Any]:
+    before = await _episode_counts(base, cfg, groups)
+    stats, elapsed, cpu = await _phase(base, cfg, groups, clients, cfg.write_ratio, sampler)
     after = await _episode_counts(base, cfg, groups)
     lost = sum(before[g] + stats.written.get(g, 0) - after[g] for g in groups)
     every = stats.latencies["search"] + stats.latencies["write"]
-    return {
+    run: dict[str, Any] = {
         "clients": clients,
         "seconds": round(elapsed, 1),
         "requests": len(every),
@@ -181,7 +246,15 @@ async def _run_clients(base: str, cfg: LoadConfig, groups: list[str], clients: i
         "throughput_rps": round(len(every) / elapsed, 1) if elapsed else 0.0,
         "search": _latency(stats.latencies["search"]),
         "write": _latency(stats.latencies["write"]),
+        "cpu": cpu,
     }
+    if cfg.cpu_split and sampler.active and cfg.write_ratio > 0:
+        search_stats, _, alone = await _phase(base, cfg, groups, clients, 0.0, sampler)
+        run["cpu_by_kind"] = _split(cpu, alone, stats, search_stats)
+        run["errors"] += sum(search_stats.errors.values())
+        for kind, n in search_stats.errors.items():
+            run["error_kinds"][kind] = run["error_kinds"].get(kind, 0) + n
+    return run
 
 
 async def _seed(base: str, cfg: LoadConfig, group: str) -> None:
@@ -196,7 +269,10 @@ async def _forget(base: str, cfg: LoadConfig, group: str) -> None:
         await client.delete(f"/v1/groups/{group}")
 
 
-async def run_load(base: str, cfg: LoadConfig, progress: Callable[[str], None]) -> dict[str, Any]:
+async def run_load(
+    base: str, cfg: LoadConfig, progress: Callable[[str], None], sampler: Sampler | None = None
+) -> dict[str, Any]:
+    sampler = sampler or Sampler(None, None)
     prefix = f"load-{uuid.uuid4().hex[:8]}"
     groups = [f"{prefix}-{i}" for i in range(cfg.groups)]
     await asyncio.gather(*(_seed(base, cfg, g) for g in groups))
@@ -204,7 +280,7 @@ async def run_load(base: str, cfg: LoadConfig, progress: Callable[[str], None]) 
     try:
         for clients in cfg.clients:
             progress(f"load: {clients} clients for {cfg.seconds:.0f} s")
-            runs.append(await _run_clients(base, cfg, groups, clients))
+            runs.append(await _run_clients(base, cfg, groups, clients, sampler))
     finally:
         await asyncio.gather(*(_forget(base, cfg, g) for g in groups), return_exceptions=True)
     return {
@@ -213,6 +289,8 @@ async def run_load(base: str, cfg: LoadConfig, progress: Callable[[str], None]) 
         "seconds": cfg.seconds,
         "url": base,
         "workers": cfg.workers,
+        "server_pid": sampler.server_pid,
+        "neo4j_pid": sampler.neo4j_pid,
         "runs": runs,
     }
 
@@ -226,10 +304,17 @@ def _free_port() -> int:
 @contextmanager
 def server(cfg: LoadConfig, env: dict[str, str]) -> Iterator[str]:
     """The target: ``cfg.url`` (loopback only), or a no-auth ``graphmem serve`` on a free loopback port."""
+    with server_process(cfg, env) as (base, _):
+        yield base
+
+
+@contextmanager
+def server_process(cfg: LoadConfig, env: dict[str, str]) -> Iterator[tuple[str, int | None]]:
+    """``server``, with the pid of the process it started (None for ``cfg.url``)."""
     if cfg.url is not None:
         if not is_loopback_url(cfg.url):
             raise ValueError(f"refusing a non-loopback URL: {cfg.url}")
-        yield cfg.url.rstrip("/")
+        yield cfg.url.rstrip("/"), None
         return
     port = _free_port()
     full = {**os.environ, **env, "GRAPHMEM_NO_AUTH": "1", "GRAPHMEM_HOST": "127.0.0.1"}
@@ -252,7 +337,7 @@ def server(cfg: LoadConfig, env: dict[str, str]) -> Iterator[str]:
             except httpx.HTTPError:
                 pass
             time.sleep(0.5)
-        yield base
+        yield base, process.pid
     finally:
         process.terminate()
         try:

@@ -1,0 +1,65 @@
+"""CPU accounting of ``graphmem eval load`` (eval.proc_cpu): /proc readings and the per-kind split."""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+
+from eval import load
+from eval.proc_cpu import Reading, Sampler, TreeCpu, listening_pid, per_request_ms, tree_cpu
+
+
+def _spin(seconds: float) -> None:
+    end = time.thread_time() + seconds
+    while time.thread_time() < end:
+        pass
+
+
+def test_tree_cpu_splits_main_thread_from_the_others() -> None:
+    before = tree_cpu(os.getpid())
+    worker = threading.Thread(target=_spin, args=(0.15,))
+    worker.start()
+    worker.join()
+    _spin(0.05)
+    spent = tree_cpu(os.getpid()) - before
+    assert spent.threads >= 0.1  # the worker's CPU is not the loop's
+    assert spent.loop >= 0.03
+    assert spent.total == spent.loop + spent.threads
+
+
+def test_listening_pid_finds_this_process_by_port() -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        assert listening_pid(s.getsockname()[1]) == os.getpid()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        free = s.getsockname()[1]
+    assert listening_pid(free) is None  # bound, not listening
+
+
+def test_cpu_per_request_and_the_split_by_kind() -> None:
+    before = Reading(TreeCpu(1.0, 2.0), 10.0)
+    after = Reading(TreeCpu(1.6, 2.4), 11.0)  # 1.0 s of server CPU, 1.0 s of Neo4j's
+    mix = load._cpu(before, after, elapsed=2.0, searches=80, writes=20)
+    assert mix["server_ms_per_request"] == 10.0
+    assert mix["server_loop_ms_per_request"] == 6.0
+    assert mix["server_cores"] == 0.5
+    assert mix["neo4j_ms_per_request"] == 10.0
+    alone = {"server_ms_per_request": 5.0, "neo4j_ms_per_request": 2.5, "load_average": [1.0, 1.0]}
+    stats, searches = load.Stats(), load.Stats()
+    stats.latencies = {"search": [0.1] * 80, "write": [0.1] * 20}
+    split = load._split(mix, alone, stats, searches)
+    # the mix's 1000 ms less 80 searches at 5 ms leaves 600 ms for 20 writes
+    assert split["server_ms_per_search"] == 5.0
+    assert split["server_ms_per_write"] == 30.0
+    assert split["neo4j_ms_per_write"] == 40.0
+
+
+def test_sampler_without_pids_reads_nothing() -> None:
+    sampler = Sampler(None, None)
+    assert not sampler.active
+    assert sampler.read() == Reading(TreeCpu(), None)
+    assert per_request_ms(1.0, 0) is None
