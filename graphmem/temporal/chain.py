@@ -139,7 +139,7 @@ def _walk(claims: list[Claim], *, functional: bool) -> list[Run]:
     cur: Run | None = None
     for claim in sorted(claims, key=_order):
         if claim.kind == "end":
-            _end(runs, cur, claim)
+            cur = _end(runs, cur, claim, functional=functional)
             continue
         if cur is not None and _holds(cur, claim.at) and cur.value_key == claim.value_key:
             cur.claims.append(claim)
@@ -164,26 +164,35 @@ def _apply_until(run: Run, claim: Claim) -> None:
         run.valid_to = claim.until
 
 
-def _end(runs: list[Run], cur: Run | None, claim: Claim) -> None:
+def _end(runs: list[Run], cur: Run | None, claim: Claim, *, functional: bool) -> Run | None:
+    """Apply an ``end`` claim; return the run the slot's next value follows."""
     if cur is not None and _holds(cur, claim.at) and cur.value_key == claim.value_key:
         cur.valid_to = claim.at
         cur.claims.append(claim)
-        return
+        return cur
     if is_derived(claim):  # a mirrored end only closes what holds; it never makes a fact
-        return
+        return cur
     earlier = [r for r in runs if r.value_key == claim.value_key]
     if earlier:
         earlier[-1].claims.append(claim)
-        return
+        return cur
     # A value that never held here: keep the claim on a fact that ends at the claim's time and
     # starts after whatever came before (an empty interval when another value holds then).
     start: datetime | None = None
-    if cur is not None and _holds(cur, claim.at):
+    holding = cur is not None and _holds(cur, claim.at)
+    if holding:
         start = claim.at
     elif runs and claim.at is not None:
         ends = [r.valid_to for r in runs if r.valid_to is not None]
         start = min(max(ends), claim.at) if ends else claim.at
-    runs.append(Run(claim.value, claim.value_key, claim.tier, claim.object_id, start, claim.at, [claim]))
+    ended = Run(claim.value, claim.value_key, claim.tier, claim.object_id, start, claim.at, [claim])
+    runs.append(ended)
+    if holding or not functional:
+        return cur
+    # Nothing holds: the ended value is the last one known, so the slot's next value replaces it
+    # ("I left Leeds and settled in Bristol", "I quit Initech" ... "I joined Globex").
+    ended.previous = cur
+    return ended
 
 
 def _match(runs: list[Run], live: list[SlotFact]) -> list[str]:

@@ -87,6 +87,7 @@ _HOME_CONTEXT = frozenset(
     "relocate settle".split()
 )
 _ENDING = frozenset({"anymore", "longer"})
+_MOVED_CONTEXT = _HOME_CONTEXT | frozenset({"behind", "leave", "left"})
 _PAST_TAGS = frozenset({"VBD"})
 
 
@@ -130,6 +131,12 @@ def _prep_objects(p: Token, role: str, *, inner_only: bool = False) -> list[tupl
     for c in p.children:
         if c.dep_ == "pobj" and not inner_only:
             out.append((role, c))
+            if role == "from":  # "from accountant to chef", hung as one phrase
+                for t in c.children:
+                    if t.dep_ == "prep" and t.lower_ in ("to", "into"):
+                        out.extend(_prep_objects(t, t.lower_))
+        elif c.dep_ == "prep" and role == "from" and c.lower_ in ("to", "into"):  # "from X to Y"
+            out.extend(_prep_objects(c, c.lower_))
         elif c.dep_ == "prep":  # "out of", "away from", "back to"
             out.extend(_prep_objects(c, f"{role}_{c.lower_}"))
         elif c.dep_ == "pcomp" and c.pos_ in ("VERB", "AUX"):  # "from living in Rome"
@@ -325,7 +332,19 @@ def frame_claims(
     # a present state denied ("I'm not living in Austin these days", "I don't work at X") no
     # longer holds: an end, like "no longer"
     ended = ended or negated
-    readers = (_by_org, _cleft, _relocation, _residence, _living, _employment, _role, _copula_role, _being_in)
+    readers = (
+        _by_org,
+        _cleft,
+        _swap,
+        _relocation,
+        _residence,
+        _departure,
+        _living,
+        _employment,
+        _role,
+        _copula_role,
+        _being_in,
+    )
     for reader in readers if resolved else readers[:1]:
         claims = reader(verb, lemma, tense, subject, hooks)
         if claims is None:
@@ -337,7 +356,7 @@ def frame_claims(
         if tense == "used_to":  # the old value, kept only before a new one (``rules_en_parse``)
             for c in claims:
                 c.before, c.kind = True, "assert"
-        return _instead(verb, claims)
+        return _after(verb, _instead(verb, claims) + _purpose(verb, tense, subject, hooks), hooks)
     # an aspectual head passes its tense to the verb it governs: "stopped working at X", "quit
     # being a cashier", "ended up settling in Nashville", "began working for X", "used to be a teacher"
     inner = next(
@@ -352,13 +371,13 @@ def frame_claims(
     else:  # a state begun, kept or stopped: "began working for X" holds now
         tense = "present"
     claims = frame_claims(inner, subject, resolved, hooks, tense)
-    if claims and lemma in ("stop", "quit"):
+    if claims and (lemma in ("stop", "quit") or (lemma == "give" and _has_word(verb, "up"))):
         for c in claims:
             c.kind, c.before = "end", False
     return claims
 
 
-_ASPECTUAL = frozenset("stop quit end start begin manage get finally use continue keep".split())
+_ASPECTUAL = frozenset("stop quit end start begin manage get finally use continue keep give".split())
 
 
 _STATES = frozenset("live reside work be stay employ base".split())
@@ -390,6 +409,7 @@ def _pair(
 
 def _relocation(verb: Token, lemma: str, tense: str, subject: str | None, hooks: Hooks) -> list[Claim] | None:
     relocating = lemma in RELOCATE or (lemma in MOTION and _for_good(verb))
+    relocating = relocating or (lemma in ("end", "wind") and _has_word(verb, "up"))  # "ended up in Y"
     relocating = relocating or (  # "made the jump to Denver", "took the plunge and moved"
         lemma in ("make", "take")
         and any(d.dep_ == "dobj" and d.lemma_.lower() in ("move", "jump", "leap") for d in verb.children)
@@ -578,7 +598,11 @@ def _being_in(verb: Token, lemma: str, tense: str, subject: str | None, hooks: H
         if role == "in" and tense == "perfect":
             value = hooks.phrase(obj)
             return [Claim("lives_in", value, subject=subject, object_kind="place")] if value else []
-        if role in ("with", "at") and (tense == "perfect" or role == "with"):
+        if role == "in" and tense == "present" and _has_now(verb) and _words(verb) & _MOVED_CONTEXT:
+            value = hooks.phrase(obj)  # "Lisbon is behind me, I'm in Melbourne now"
+            return [Claim("lives_in", value, subject=subject, object_kind="place")] if value else []
+        at_now = role == "at" and _has_now(verb) and bool(_words(verb) & (_WORK_CONTEXT | LEAVE | JOIN))
+        if role in ("with", "at") and (tense == "perfect" or role == "with" or at_now):
             label = hooks.entity(obj)
             if label in ("PERSON", "GPE", "LOC", "FAC", "NORP"):
                 return None
@@ -817,7 +841,9 @@ def _role(verb: Token, lemma: str, tense: str, subject: str | None, hooks: Hooks
     if tense == "progressive" and lemma not in _WORK_VERBS:
         return None
     if lemma in _PROMOTE or (
-        lemma in ("go", "switch", "move", "change", "transition") and "from" in by and "to" in by
+        lemma in ("go", "switch", "move", "change", "transition", "retrain", "pivot", "shift", "progress")
+        and "from" in by
+        and "to" in by
     ):
         old = _title(by["from"]) if "from" in by else None
         new = _title(by["to"]) if "to" in by else None
@@ -876,3 +902,174 @@ def _copula_role(
     if org is not None and (value := hooks.phrase(org)):
         claims.append(Claim("works_at", value, subject=subject, object_kind="organization", past=past))
     return claims
+
+
+# --------------------------------------------------------------------------- leaving and before
+
+_SWAP = frozenset("swap trade exchange ditch leave quit".split())
+_FAREWELL = frozenset("goodbye farewell bye adieu".split())
+_FAREWELL_VERBS = frozenset("say bid wave kiss".split())
+# verb → the particle it needs to mean leaving a place or a job ("gave up our flat in Osaka")
+_ABANDON: dict[str, str | None] = {
+    "give": "up",
+    "pack": "up",
+    "sell": None,
+    "ditch": None,
+    "abandon": None,
+    "leave": "behind",
+}
+_BEHIND = frozenset({"me", "us"})
+_SPAN_NOUNS = frozenset("year month decade week time while stint spell life career".split())
+
+
+def _swap(verb: Token, lemma: str, tense: str, subject: str | None, hooks: Hooks) -> list[Claim] | None:
+    """ "swapped Leeds for Bristol", "traded Hooli for Globex", "left Boston for Denver": the object
+    is the old value, the one after "for" (on the verb or the object) the new one."""
+    if lemma not in _SWAP or tense in ("progressive", "future"):
+        return None
+    dobj = next((c for c in verb.children if c.dep_ in ("dobj", "obj")), None)
+    if dobj is None or dobj.pos_ != "PROPN":
+        return None
+    new = next((o for r, o in _roles(verb) + _roles(dobj) if r == "for" and o.pos_ == "PROPN"), None)
+    if new is None:
+        return None
+    default = "organization" if lemma == "quit" else "place"
+    kind = org_or_place(new, verb, hooks, default)
+    if kind == "organization" and "GPE" in (hooks.entity(dobj), hooks.entity(new)):
+        kind = "place"
+    predicate, object_kind = _PREDICATE_OF[kind]
+    return _pair(predicate, object_kind, hooks.phrase(dobj), hooks.phrase(new), subject)
+
+
+def _left_value(target: Token, verb: Token, hooks: Hooks, default: str) -> tuple[str, str | None, str] | None:
+    """(predicate, object kind, value) of what one leaves: a name (a place or an employer, read off
+    the sentence), a dwelling or one's life in a place ("our flat in Osaka", "my life in Leeds"),
+    or a job at an employer or as a title ("my job at Hooli", "my job as a nurse")."""
+    low = target.lemma_.lower()
+    if target.pos_ == "PROPN":
+        kind = org_or_place(target, verb, hooks, default)
+        predicate, object_kind = _PREDICATE_OF[kind]
+        value = hooks.phrase(target)
+        return (predicate, object_kind, value) if value else None
+    if low in _DWELLING | {"life", "home"}:
+        place = next((o for r, o in _roles(target) if r in ("in", "at", "on") and o.pos_ == "PROPN"), None)
+        value = hooks.phrase(place) if place is not None else None
+        return ("lives_in", "place", value) if value else None
+    if low in JOB_NOUNS | {"company", "firm"}:
+        org = next(
+            (o for r, o in _roles(target) if r in ("at", "with", "for", "in") and o.pos_ == "PROPN"), None
+        )
+        value = hooks.phrase(org) if org is not None else None
+        if value:
+            return ("works_at", "organization", value)
+        title = _title_of(target)
+        return ("job_title", None, title) if title else None
+    return None
+
+
+def _departure(verb: Token, lemma: str, tense: str, subject: str | None, hooks: Hooks) -> list[Claim] | None:
+    """Leaving said without a leaving verb: "said goodbye to Lisbon", "gave up our flat in Osaka",
+    "packed up my life in Leeds", "sold our house in Leeds", "left Leeds behind", "Lisbon is behind
+    me" (an end of the value; a new value in the same message follows it in the history)."""
+    if tense in ("progressive", "future", "base"):
+        return None
+    dobj = next((c for c in verb.children if c.dep_ in ("dobj", "obj")), None)
+    particle = next((c.lower_ for c in verb.children if c.dep_ == "prt"), None)
+    target: Token | None = None
+    fact_subject = subject
+    if lemma in _FAREWELL_VERBS and dobj is not None and dobj.lemma_.lower() in _FAREWELL:
+        target = next((o for r, o in _roles(verb) + _roles(dobj) if r == "to"), None)
+    elif lemma in _ABANDON and dobj is not None:
+        needed = _ABANDON[lemma]
+        behind = any(c.lower_ == "behind" for c in verb.children if c.dep_ in ("advmod", "prt", "prep"))
+        if needed is None or particle == needed or (needed == "behind" and behind):
+            target = dobj
+    elif lemma == "be" and tense in ("present", "perfect"):
+        nsubj = next((c for c in verb.children if c.dep_ == "nsubj" and c.pos_ == "PROPN"), None)
+        behind = any(r == "behind" and o.lower_ in _BEHIND for r, o in _roles(verb))
+        if nsubj is not None and behind:  # "Lisbon is behind me"
+            target, fact_subject = nsubj, SPEAKER
+    if target is None:
+        return None
+    if target.pos_ == "PROPN" and lemma in ("sell", "pack"):
+        return None  # "sold Globex" is a sale, not a departure
+    left = _left_value(target, verb, hooks, "place")
+    if left is None:
+        return None
+    predicate, object_kind, value = left
+    return [Claim(predicate, value, subject=fact_subject, kind="end", object_kind=object_kind)]
+
+
+def _purpose(verb: Token, tense: str, subject: str | None, hooks: Hooks) -> list[Claim]:
+    """ "I left Hooli to join Globex", "quit my job to move to Lisbon": the purpose clause of a
+    leaving or moving verb happened with it."""
+    if verb.lemma_.lower() not in LEAVE | RELOCATE | {"pack", "sell", "give"} or tense not in (
+        "past",
+        "perfect",
+    ):
+        return []
+    inner = next(
+        (
+            c
+            for c in verb.children
+            if c.dep_ in ("xcomp", "advcl")
+            and c.pos_ == "VERB"
+            and any(a.dep_ == "aux" and a.lower_ == "to" for a in c.children)
+        ),
+        None,
+    )
+    if inner is None:
+        return []
+    return frame_claims(inner, subject, True, hooks, "past") or []
+
+
+def _prior(predicate: str, role: str, tok: Token, hooks: Hooks) -> str | None:
+    """The value a span noun's phrase names for ``predicate``: "years in Toronto" (lives_in),
+    "five years at Hooli" (works_at), "years as a nurse" (job_title)."""
+    if predicate == "lives_in" and role in ("in", "at") and tok.pos_ == "PROPN":
+        return hooks.phrase(tok)
+    if predicate == "works_at" and role in ("at", "with", "for") and tok.pos_ == "PROPN":
+        return hooks.phrase(tok)
+    if predicate == "job_title" and role == "as":
+        return _title(tok)
+    return None
+
+
+def _after(verb: Token, claims: list[Claim], hooks: Hooks) -> list[Claim]:
+    """ "After six years in Toronto, I moved to Nairobi", "after a stint at Hooli I joined Globex",
+    "after years as a nurse, I became a teacher", "I'm at Globex now after leaving Umbrella": the
+    value held before the clause's new one (``before``), or its end."""
+    new = next(
+        (c for c in claims if c.kind == "assert" and not c.before and c.predicate in _PRIOR_PREDICATES), None
+    )
+    if new is None:
+        return claims
+    out = list(claims)
+    for p in verb.children:
+        if p.dep_ != "prep" or p.lower_ not in ("after", "following"):
+            continue
+        for o in p.children:
+            if o.dep_ == "pobj" and o.lemma_.lower() in _SPAN_NOUNS:
+                for r, x in _roles(o):
+                    value = _prior(new.predicate, r, x, hooks)
+                    if value and value.casefold() != new.obj.casefold():
+                        out.insert(
+                            0,
+                            Claim(
+                                new.predicate,
+                                value,
+                                subject=new.subject,
+                                object_kind=new.object_kind,
+                                before=True,
+                            ),
+                        )
+                        break
+            elif o.dep_ == "pcomp" and o.pos_ == "VERB":  # "after leaving Umbrella"
+                for c in frame_claims(o, new.subject, True, hooks, "past") or []:
+                    if c.predicate == new.predicate and c.obj.casefold() != new.obj.casefold():
+                        c.kind, c.before = "assert", True
+                        out.insert(0, c)
+    return out
+
+
+_PRIOR_PREDICATES = frozenset({"lives_in", "works_at", "job_title"})
