@@ -1,9 +1,11 @@
 """``graphmem eval tenants``: many tenants, most of them cold, under Zipf traffic (docs/evals.md §9).
 
 1. seed ``tenants`` groups of long-tailed sizes (Pareto quantiles from ``min_nodes`` up to
-   ``max_nodes``: most small, a few large), each the synthetic tenant of ``eval.synthetic`` through
-   the library (episodes through extraction, plus explicit facts; the hashing embedder by default,
-   384-d under the stored model's name, so seeding is bounded by extraction and Neo4j);
+   ``max_nodes``: most small, a few large). By default (``seeding="copies"``) a few templates,
+   synthetic tenants of ``eval.synthetic`` seeded through the library, are copied inside Neo4j
+   (``eval.tenants_seed``: thousands of tenants in minutes); ``seeding="library"`` seeds each tenant
+   through the library (episodes through extraction, plus explicit facts). Either way the hashing
+   embedder by default, 384-d under the stored model's name;
 2. start a fresh ``graphmem serve`` on a free loopback port (``eval.load.server``): every tenant
    index is cold;
 3. drive ``searches`` searches from ``clients`` concurrent clients at tenants drawn by a Zipf law
@@ -13,7 +15,8 @@
    served (the in-process index or the Neo4j channels, read off the response's ``timings_ms``), the
    worker processes' resident memory, and the index bytes and evictions where ``/metrics`` exposes
    them;
-5. forget the groups (unless ``keep``).
+5. forget the groups (unless ``keep``): templates and library-seeded tenants through the library,
+   copies by deleting their nodes.
 
 Loopback only, bounded by ``seconds`` and the request count.
 """
@@ -34,6 +37,7 @@ from typing import Any
 
 import httpx
 
+from eval import tenants_seed
 from eval.load import LoadConfig, server
 from eval.metrics import percentile
 from eval.synthetic import Tenant
@@ -65,6 +69,7 @@ class TenantsConfig:
     keep: bool = False
     load_embedder: str = "hashing"  # or "configured"
     index_max_bytes: int | None = None  # GRAPHMEM_INDEX_MAX_BYTES of the server this starts
+    seeding: str = "copies"  # or "library": every tenant through the library (slow)
     timeout_s: float = 60.0
 
 
@@ -148,7 +153,8 @@ async def seed_one(loader: GraphMemory, spec: Spec) -> None:
 
 
 async def seed(memory: GraphMemory, cfg: TenantsConfig, plan: list[Spec], log: Log) -> dict[str, int]:
-    """Seed every tenant not seeded yet (a reused prefix keeps its groups); returns node counts."""
+    """Seed every tenant through the library, unless seeded (a reused prefix keeps its groups);
+    returns node counts."""
     loader = seed_memory(memory, cfg)
     gate = asyncio.Semaphore(SEED_CONCURRENCY)
     done = [0]
@@ -166,9 +172,44 @@ async def seed(memory: GraphMemory, cfg: TenantsConfig, plan: list[Spec], log: L
     return {s.group: await node_count(memory, s.group) for s in plan}
 
 
+def template_specs(cfg: TenantsConfig, prefix: str) -> dict[int, Spec]:
+    """The templates copies are made of, by size (``tenants_seed.TEMPLATE_SIZES``)."""
+    return {
+        n: Spec(f"{prefix}-template-n{n}", n, cfg.seed * 10_007 + 7_000 + n)
+        for n in tenants_seed.TEMPLATE_SIZES
+    }
+
+
+async def seed_copies(
+    memory: GraphMemory, cfg: TenantsConfig, plan: list[Spec], log: Log
+) -> tuple[list[Spec], dict[str, int], list[str]]:
+    """Seed the templates through the library, then every tenant as copies of one (unless the
+    prefix's tenants exist already). Returns the tenants (each with its template's size and seed,
+    whose queries it answers), their node counts and the template groups."""
+    templates = template_specs(cfg, prefix=plan[0].group.rsplit("-", 2)[0])
+    seeded = await seed(memory, cfg, list(templates.values()), log)
+    by_group = {spec.group: size for size, spec in templates.items()}
+    plans = [
+        tenants_seed.Plan(
+            s.group, *tenants_seed.template_for(s.target_nodes, {n: t.group for n, t in templates.items()})
+        )
+        for s in plan
+    ]
+    if await node_count(memory, plan[0].group) == 0:
+        began = time.perf_counter()
+        await tenants_seed.create(memory.ctx.store, plans, log)
+        log(f"tenants: {len(plans)} tenants copied in {time.perf_counter() - began:.0f} s")
+    tenants = [
+        replace(s, target_nodes=by_group[p.template], seed=templates[by_group[p.template]].seed)
+        for s, p in zip(plan, plans, strict=True)
+    ]
+    nodes = {p.group: seeded[p.template] * p.copies for p in plans}
+    return tenants, nodes, list(seeded)
+
+
 def served_by(timings: dict[str, Any]) -> str:
-    """The in-process index fuses under ``fuse``; the Neo4j-channel path has no such stage."""
-    return "index" if "fuse" in timings else "neo4j"
+    """The Neo4j source reads the tenant's sizes (``sizes``); the in-process index does not."""
+    return "neo4j" if "sizes" in timings else "index"
 
 
 async def _client(
@@ -320,14 +361,29 @@ async def forget(memory: GraphMemory, groups: list[str]) -> None:
         await memory.forget_group(group, purge_tombstones=True)
 
 
+async def cleanup(
+    memory: GraphMemory, cfg: TenantsConfig, plan: list[Spec], templates: list[str], log: Log
+) -> None:
+    """Copies go by deleting their nodes, templates and library-seeded tenants through the library."""
+    if cfg.seeding == "copies":
+        await tenants_seed.delete(memory.ctx.store, [s.group for s in plan], log)
+        await forget(memory, templates)
+    else:
+        await forget(memory, [s.group for s in plan])
+
+
 async def run_tenants(
     memory: GraphMemory, cfg: TenantsConfig, env: dict[str, str], log: Log
 ) -> dict[str, Any]:
     prefix = cfg.prefix or f"tenants-{uuid.uuid4().hex[:8]}"
     plan = specs(cfg, prefix)
     began = time.perf_counter()
+    templates: list[str] = []
     try:
-        nodes = await seed(memory, cfg, plan, log)
+        if cfg.seeding == "copies":
+            plan, nodes, templates = await seed_copies(memory, cfg, plan, log)
+        else:
+            nodes = await seed(memory, cfg, plan, log)
         seed_s = time.perf_counter() - began
         log(
             f"tenants: {len(plan)} seeded, {sum(nodes.values())} nodes in {seed_s:.0f} s; starting the server"
@@ -342,11 +398,12 @@ async def run_tenants(
             metrics = index_metrics(base)
     finally:
         if not cfg.keep:
-            await forget(memory, [s.group for s in plan])
+            await cleanup(memory, cfg, plan, templates, log)
     return {
         "prefix": prefix,
         "tenants": len(plan),
         "nodes": {"total": sum(nodes.values()), "max": max(nodes.values()), "median": _median(nodes)},
+        "seeding": cfg.seeding,
         "restarted": cfg.url is None,
         "workers": cfg.workers,
         "index_max_bytes": cfg.index_max_bytes,

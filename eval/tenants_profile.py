@@ -14,7 +14,10 @@ its index ``repeats`` times the way ``TenantIndexes`` does on a first search, ti
 - ``columns_read``: the same nodes read by ``snapshot.load_columns`` instead (wall and CPU ms);
 - ``finish_ms``: ``TenantIndex.finish`` (the HNSW builds the configured ANN threshold asks for),
   and ``hnsw_build_ms``: an HNSW graph over all of the tenant's vectors, the cost a threshold of 0
-  would add.
+  would add;
+- ``neo4j_first``: the Neo4j source answering the tenant's first search (no index, no cached
+  statistics: what a cold worker serves while the index loads), per stage (``sizes``, the BM25
+  statistics, each channel's query, ``hydrate``, ``total``), medians over a few of its queries.
 
 Medians over the repeats. The groups are forgotten afterwards unless kept.
 """
@@ -30,12 +33,16 @@ from typing import Any
 
 from eval.tenants import Log, Spec, TenantsConfig, forget, node_count, seed_memory, seed_one
 from graphmem.memory import GraphMemory
+from graphmem.models.search import SearchRequest
+from graphmem.retrieval.pipeline import Searcher
 from graphmem.retrieval.tenant_index.index import TARGETS, TenantIndex
 from graphmem.retrieval.tenant_index.registry import PAGE, TenantIndexes
 from graphmem.retrieval.tenant_index.vectors import Vectors
 from graphmem.store import snapshot
 from graphmem.store.cypher import snapshot as q
 from graphmem.store.profiling import read_profiled
+
+FIRST_QUERIES = 5  # first searches timed through the Neo4j source per profiled tenant
 
 
 async def _load(memory: GraphMemory, group: str) -> tuple[TenantIndex, dict[str, Any], list[list[float]]]:
@@ -122,6 +129,20 @@ async def _registry_ms(memory: GraphMemory, group: str) -> float:
     return ms
 
 
+async def _neo4j_first(memory: GraphMemory, group: str, queries: list[str]) -> dict[str, float]:
+    """Stage timings of first searches served by the Neo4j source: a searcher without a tenant
+    index and with empty BM25 statistics for each query (a worker that has never seen the tenant)."""
+    ctx = memory.ctx
+    stages: dict[str, list[float]] = {}
+    for query in queries:
+        searcher = Searcher(ctx.store, ctx.embedder, ctx.clock, ctx.vector_exact_threshold, None)
+        result = await searcher.search(group, SearchRequest(query=query, k=10))
+        await searcher.settle()
+        for name, ms in (result.timings_ms or {}).items():
+            stages.setdefault(name, []).append(ms)
+    return {name: round(statistics.median(v), 1) for name, v in sorted(stages.items())}
+
+
 def _median(runs: list[dict[str, Any]], *path: str) -> float:
     values = []
     for run in runs:
@@ -132,7 +153,10 @@ def _median(runs: list[dict[str, Any]], *path: str) -> float:
     return round(statistics.median(values), 1)
 
 
-async def profile_one(memory: GraphMemory, group: str, repeats: int) -> dict[str, Any]:
+async def profile_one(
+    memory: GraphMemory, group: str, repeats: int, queries: list[str] | None = None
+) -> dict[str, Any]:
+    neo4j_first = await _neo4j_first(memory, group, queries or [])
     registry = [await _registry_ms(memory, group) for _ in range(repeats)]
     columns = [await _columns_ms(memory, group) for _ in range(repeats)]
     runs = []
@@ -166,6 +190,7 @@ async def profile_one(memory: GraphMemory, group: str, repeats: int) -> dict[str
         "apply_split": _apply_split(profile),
         "finish_ms": _median(runs, "finish_ms"),
         "hnsw_build_ms": round(_hnsw_ms(memory.ctx.embedder.dimension, vectors), 1),
+        "neo4j_first": neo4j_first,
         "repeats": repeats,
     }
 
@@ -184,7 +209,8 @@ async def run_profile(
         results = []
         for spec in plan:
             log(f"tenants profile: loading {spec.group} x{repeats}")
-            results.append(await profile_one(memory, spec.group, repeats))
+            queries = spec.tenant().queries(FIRST_QUERIES)
+            results.append(await profile_one(memory, spec.group, repeats, queries))
     finally:
         if not cfg.keep:
             await forget(memory, [s.group for s in plan])

@@ -95,6 +95,14 @@ def _sizes(value: str | None) -> list[int] | None:
     help="GRAPHMEM_INDEX_MAX_BYTES of the server this command starts (default: its own setting).",
 )
 @click.option(
+    "--seeding",
+    type=click.Choice(["copies", "library"]),
+    default="copies",
+    show_default=True,
+    help="copies: a few templates seeded through the library, copied inside Neo4j (thousands of "
+    "tenants in minutes); library: every tenant through the library.",
+)
+@click.option(
     "--profile",
     "profile_sizes",
     default=None,
@@ -118,6 +126,7 @@ def tenants(
     keep: bool,
     load_embedder: str,
     index_max_bytes: int | None,
+    seeding: str,
     profile_sizes: str | None,
     repeats: int,
     as_json: bool,
@@ -152,6 +161,7 @@ def tenants(
         keep=keep,
         load_embedder=load_embedder,
         index_max_bytes=index_max_bytes,
+        seeding=seeding,
     )
     sizes = _sizes(profile_sizes)
 

@@ -57,6 +57,8 @@ def test_summary_splits_first_from_steady_searches_by_bucket() -> None:
     assert out["searches"] == 4 and out["first"]["n"] == 2
 
 
-def test_served_by_reads_the_index_fusion_stage() -> None:
-    assert served_by({"index:state": 1.0, "fuse": 0.3}) == "index"
-    assert served_by({"index:state": 1.0, "bm25:episode": 5.0, "hydrate": 3.0}) == "neo4j"
+def test_served_by_reads_the_neo4j_sources_sizes_stage() -> None:
+    """Regression: served_by read the ``fuse`` stage, which every search now times, so each
+    search counted as served by the index; only the Neo4j source reads the tenant's sizes."""
+    assert served_by({"index:state": 1.0, "bm25:episode": 0.4, "fuse": 0.3}) == "index"
+    assert served_by({"index:state": 1.0, "sizes": 4.0, "bm25:episode": 5.0, "fuse": 0.3}) == "neo4j"
