@@ -39,20 +39,26 @@ from graphmem.providers.extractors.rules_zh_frames import bare_zai, frame_claims
 from graphmem.providers.extractors.rules_zh_table import IMPLICIT, RULES, clean, match
 from graphmem.providers.extractors.rules_zh_tokens import (
     ADVERBS,
+    ARRIVE,
+    DIRECTION,
     DURATION,
     FRAME_VERBS,
     FUTURE,
     HEDGE,
     HEDGE_LEAD,
     JOB_PROMOTE,
+    LEAVE,
+    LEAVE_LIVE,
     LIVE_V,
     MOVE_TO,
     NEG,
     PLAN,
     QUIT,
+    QUIT_OBJ,
     STUDY_V,
     SWITCH,
     TRANSFER,
+    TRIP_V,
     WORK_TO,
     WORK_V,
     Tok,
@@ -137,7 +143,7 @@ def tokens(text: str) -> list[Tok]:
 # --------------------------------------------------------------------------- sentence level
 
 _QUESTION = re.compile(
-    r"[吗嘛呢]$|哪里|哪儿|哪个|哪家|什么|谁|怎么|为什么|为何|几时|多少|是不是|有没有|是否|对吧|好吗"
+    r"[吗嘛]$|^[^我]{0,4}呢$|哪里|哪儿|哪个|哪家|什么|谁|怎么|为什么|为何|几时|多少|是不是|有没有|是否|对吧|好吗"
 )
 _HYPOTHETICAL = re.compile(r"如果|假如|要是|假设|万一|的话|假使|倘若|想象|但愿|要不是")
 _MISTAKE = (
@@ -153,7 +159,7 @@ _MARK = re.compile(
 _EXPLICIT = re.compile(r"错|更正|纠正|不对|口误|准确|确切|应该说|我是说|意思是|想说的是")
 # a clause that only says the previous one was wrong: 哦不对 / 我说错了 / 不是的
 _RETRACT = re.compile(
-    rf"^(?:(?:哦|噢|啊|呃|嗯|诶)?(?:不对|不是的|不不|哦不|不是不是|{_MISTAKE}|更正一下|更正|纠正一下|纠正|应该说|我是说|"
+    rf"^(?:(?:哦|噢|啊|呃|嗯|诶)?(?:抱歉|对不起|不好意思|sorry)?(?:我)?(?:不对|不是的|不不|哦不|不是不是|{_MISTAKE}|更正一下|更正|纠正一下|纠正|应该说|我是说|"
     r"我的意思是|准确地说|确切地说)(?:了)?[，,：:！!\s]*)+"
 )
 _FILLER = re.compile(r"^(?:呃+|嗯+|额+|啊+|哦+|噢+|唔+|诶+|欸+)$")
@@ -294,6 +300,8 @@ def _after_breaks(text: str) -> str:
     toks = tokens(text)
     out: list[str] = []
     for n, tok in enumerate(toks):
+        if _second_verb(toks, n):
+            out.append("，")
         out.append(tok.word)
         previous = toks[n - 1] if n else None
         if (
@@ -305,6 +313,26 @@ def _after_breaks(text: str) -> str:
         ):
             out.append("，")
     return "".join(out)
+
+
+_LEAVING = LEAVE | LEAVE_LIVE | QUIT_OBJ
+_ONWARD = DIRECTION | MOVE_TO | WORK_TO | ARRIVE | SWITCH | TRANSFER
+
+
+def _second_verb(toks: list[Tok], n: int) -> bool:
+    """离开南京去了苏州 / 辞掉腾讯的工作加入了华为: a change verb right after the value of a leaving
+    verb opens a clause of its own (the same subject), so the old and the new value are read apart."""
+    if n < 2 or toks[n].word not in _ONWARD or (is_stop(toks[n - 1]) and toks[n - 1].word not in _JOB_NOUN):
+        return False
+    for k in range(n - 1, -1, -1):
+        if toks[k].punct:
+            return False
+        if toks[k].word in _LEAVING:
+            return k < n - 1
+    return False
+
+
+_JOB_NOUN = frozenset("工作 职位 职务 岗位".split())
 
 
 def _split(text: str) -> list[str]:
@@ -353,8 +381,10 @@ def _clause_claims(clause: str, state: _State, *, last: bool) -> None:
             state.correcting, state.wrong = True, reported[-1]
             state.subject = inner.subject
             return
-    negated = _NOT_FIRST.match(clause)
-    if negated is not None and not last:
+    negated = _NOT_FIRST.match(clause) if not last else None
+    if negated is None and not last:  # 我老婆王丽不是住在X: the subject read from the tokens
+        negated = _not_after_subject(clause, state)
+    if negated is not None:
         _wrong_value(negated, state)
         return
     if state.correcting and _bare(clause, state):
@@ -378,7 +408,9 @@ def _clause_claims(clause: str, state: _State, *, last: bool) -> None:
     if pending is not None:  # 我换工作了，去了Y: Y is the new employer
         state.pending = _pending_predicate(pending.group("what"))
     claims = _clause(clause, state) or _continuation(clause, state)
-    if state.pending == "lives_in":  # 我搬家了，来到了上海: the arrival is the move
+    if state.pending == "lives_in" or _left_home(
+        state, clause
+    ):  # 我搬家了，来到了上海: the arrival is the move
         for claim in claims:
             claim.predicate = "lives_in" if claim.predicate == "located_at" else claim.predicate
     if state.correcting:
@@ -389,6 +421,15 @@ def _clause_claims(clause: str, state: _State, *, last: bool) -> None:
                 if wrong is not None and wrong.predicate in ("", claim.predicate):
                     claim.replaces = wrong.obj
     state.claims.extend(claims)
+
+
+def _left_home(state: _State, clause: str) -> bool:
+    """离开了南京，来到了苏州: a stay told right after the home it leaves is the new home (unless
+    the clause says it is a trip: 去北京出差)."""
+    previous = state.claims[-1] if state.claims else None
+    if previous is None or previous.kind != "end" or previous.predicate != "lives_in":
+        return False
+    return not any(t.word in TRIP_V for t in tokens(clause))
 
 
 _MADE = re.compile(
@@ -477,11 +518,25 @@ _INTRODUCE = re.compile(
 _SAID = re.compile(
     r"^(?:我)?(?:上次|之前|刚才|刚刚|前面|先前|以前|那天)(?:跟你|和你|对你)?说(?:过)?(?:的是)?(?P<inner>.+)$"
 )
-_NOT_FIRST = re.compile(
-    r"^(?P<subject>我|[\u4e00-\u9fff]{2,3}?)?(?:(?P<verb>住|生活|工作|上班|读书)的(?:地方|城市|公司|单位|学校)?)?"
-    r"(?:并)?不是(?P<rest>.+)$"
-)
+_NOT_REST = r"(?:(?P<verb>住|生活|工作|上班|读书)的(?:地方|城市|公司|单位|学校)?)?(?:并)?不是(?P<rest>.+)$"
+_NOT_FIRST = re.compile(rf"^(?P<subject>我|[\u4e00-\u9fff]{{2,3}}?)?{_NOT_REST}")
+_NOT_SUBJECTLESS = re.compile(rf"^(?P<subject>){_NOT_REST}")
 _VERB_PREDICATE = {"住": "lives_in", "生活": "lives_in", "工作": "works_at", "上班": "works_at"}
+
+
+def _not_after_subject(clause: str, state: _State) -> re.Match[str] | None:
+    """A subject of several words (我老婆王丽, 我的同事张伟) before 不是X: the subject is set and
+    the rest matched as a subjectless 不是X."""
+    toks = tokens(clause)
+    found = _subject(toks) if toks else None
+    if found is None or found[0][0] == "other" or found[1] >= len(toks):
+        return None
+    negated = _NOT_SUBJECTLESS.match(text_of(toks[found[1] :]))
+    if negated is None:
+        return None
+    state.subject = found[0]
+    state.claims.extend(found[2])
+    return negated
 
 
 def _wrong_value(m: re.Match[str], state: _State) -> None:
@@ -780,7 +835,13 @@ def _is_name(toks: list[Tok], i: int) -> bool:
     nxt = toks[i + 1] if i + 1 < len(toks) else None
     if nxt is None:
         return False
-    before_predicate = nxt.word in _PRED_START or nxt.flag.startswith("v") or nxt.word in ("的",)
+    # a predicate opens with a verb, a preposition (被/从/在), an adverb (原来) or a time word
+    before_predicate = (
+        nxt.word in _PRED_START
+        or nxt.flag.startswith("v")
+        or nxt.word in ("的",)
+        or (nxt.flag in ("p", "d", "ad", "t") and nxt.word not in _NOT_PREDICATE)
+    )
     if latin:
         return before_predicate
     if tok.flag.startswith("nr"):
@@ -789,6 +850,7 @@ def _is_name(toks: list[Tok], i: int) -> bool:
 
 
 _HAN = re.compile(r"^[\u4e00-\u9fff]+$")
+_NOT_PREDICATE = frozenset("和 跟 与 同 的 对 把".split())
 _PRED_START = ADVERBS | NEG | PLAN | FUTURE | HEDGE | frozenset("在 住在 是 从 不是 正在 于 家住".split())
 
 
@@ -840,7 +902,7 @@ def _predicate(toks: list[Tok], i: int, state: _State, *, pro_drop: bool) -> lis
     if plan:
         return _plan(toks, i + 1, neg)
     claims = frame_claims(toks, i) or _unglued(toks, i)
-    if not claims and still and not neg:  # 我没搬，还在重庆: where one still lives or works
+    if not claims and (still or _lasted(toks, i)) and not neg:  # 我没搬，还在重庆 / 我在杭州都(五年)了
         claims = bare_zai(toks, i)
     if future and claims and not neg:  # 我明年会搬到X: said ahead, a plan until it happens
         return _plan(toks, i, "")
@@ -865,6 +927,15 @@ def _predicate(toks: list[Tok], i: int, state: _State, *, pro_drop: bool) -> lis
 _PAST = frozenset("以前 之前 曾经 曾 原来 原先 过去 从前 早先 当年 那时 当时 以往".split())
 _NOW = frozenset("现在 目前 如今 至今 一直 还 仍然 依然".split())
 _STATES = frozenset({"lives_in", "works_at", "job_title", "studies_at"})
+
+
+_LASTING = frozenset("已经 已 都 快 有 将近 差不多 足足 整整 快要 也".split())
+
+
+def _lasted(toks: list[Tok], i: int) -> bool:
+    """在X已经(三年)了 / 在X都(五年)了: with the duration cut out as a time, an adverb of how long
+    and a closing 了 are left after the value: the state has lasted up to now."""
+    return toks[-1].word == "了" and any(t.word in _LASTING for t in toks[i:])
 
 
 def _experiential(toks: list[Tok], i: int) -> bool:

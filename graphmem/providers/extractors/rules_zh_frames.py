@@ -21,6 +21,7 @@ from collections.abc import Callable
 from graphmem.providers.extractors.rules_base import Claim
 from graphmem.providers.extractors.rules_zh_tokens import (
     ADVERBS,
+    ARRIVE,
     AS_V,
     DIRECTION,
     DURATION,
@@ -66,7 +67,7 @@ _JOBS = tuple(
 )
 _MEASURE = frozenset("一名 一位 一个 一 名 个 位 一位名 位名".split())
 _TITLE_STOP = frozenset({"的"})
-_ARRIVE = frozenset("到了 抵达 抵达了 到达 到达了 来到 来到了".split())
+_ARRIVE = ARRIVE | frozenset({"到了"})
 _SETTLE = frozenset("定居 落户 安家 移居 迁居".split())
 _REPORT = frozenset("报到 报道 入职 就职".split())
 _LIVE_DIRECT = frozenset("住 常住 长住 居住 久居 住进 住进了".split())  # 住杭州: the place follows
@@ -76,6 +77,7 @@ _FOUND_JOB = frozenset("找到 找到了 找了 获得 获得了 得到 得到�
 _STAFF = frozenset("员工 职员 雇员 一员 正式员工 老员工 新员工 人".split())
 _FOR = frozenset("为 给 替".split())
 
+_LIVE_UNTIL = frozenset("住到 住到了".split())
 _COME = frozenset("来 来了 到 到了".split())
 _BACK = frozenset("回到 回 回来 返回到 重返".split())
 
@@ -119,7 +121,8 @@ def _from(toks: list[Tok], i: int) -> list[Claim]:
     k = skip(toks, j, ADVERBS)
     verb = toks[k].word if k < len(toks) else ""
     new, _, _ = _value(toks, skip(toks, k + 1, frozenset({"了"})))
-    if verb in MOVE_TO or (verb in DIRECTION and kind_of(new, ()) != "organization" and new):
+    toward = verb in DIRECTION or verb in _ARRIVE
+    if verb in MOVE_TO or (toward and kind_of(new, ()) != "organization" and new):
         return [Claim("lives_in", old, before=True), Claim("lives_in", new)] if new else []
     if verb in WORK_TO:
         return [Claim("works_at", old, before=True), Claim("works_at", new)] if new else []
@@ -151,6 +154,8 @@ def _zai(toks: list[Tok], i: int) -> list[Claim]:
         place, j, flags, k = _longer(toks, i + 1, j, place, flags)
         verb = toks[k].word if k < len(toks) else ""
     kind = kind_of(place, flags)
+    if verb in _LIVE_UNTIL:  # 在南京一直住到现在
+        return [Claim("lives_in", place)]
     if verb in LIVE_V:
         named_org = kind == "organization" or (len(flags) == 1 and flags[0] in ("nt", "nz", "nr", "nrt"))
         return [Claim("works_at" if named_org and verb in ("待", "呆") else "lives_in", place)]
@@ -243,14 +248,14 @@ def _move(toks: list[Tok], i: int) -> list[Claim]:
     if at(toks, i, WORK_TO):
         org, _, _ = _value(toks, skip(toks, i + 1, frozenset({"了"})))
         return [Claim("works_at", trim_org(org))] if org else []
-    if at(toks, i, _ARRIVE):
+    if at(toks, i, _ARRIVE):  # 来到X定居 (the verb after X says what), else a stay
         place, _, _ = _value(toks, skip(toks, i + 1, frozenset({"了"})))
-        return [Claim("located_at", place)] if place else []
+        return _go(toks, i) or ([Claim("located_at", place)] if place else [])
     return []
 
 
 def _go(toks: list[Tok], i: int) -> list[Claim]:
-    if not (at(toks, i, DIRECTION) or at(toks, i, SWITCH)):
+    if not (at(toks, i, DIRECTION) or at(toks, i, SWITCH) or at(toks, i, ARRIVE)):
         return []
     place, j, flags = _value(toks, skip(toks, i + 1, frozenset({"了"})))
     if not place:

@@ -13,6 +13,7 @@ ns / nt for the kind of an ambiguous value.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -118,8 +119,20 @@ FRAME_VERBS = (
     | GRADUATE
     | LEAVE_LIVE
 )
+ARRIVE = _words("抵达 抵达了 到达 到达了 来到 来到了")
 STOP = (
-    ADVERBS | PARTICLES | PREPS | PRONOUNS | NEG | PLAN | FUTURE | HEDGE | FRAME_VERBS | AS_V | RETURN
+    ADVERBS
+    | PARTICLES
+    | PREPS
+    | PRONOUNS
+    | NEG
+    | PLAN
+    | FUTURE
+    | HEDGE
+    | FRAME_VERBS
+    | AS_V
+    | RETURN
+    | ARRIVE
 ) | _words(
     "找到 找到了 获得 得到 一职 是 搬 搬家 回 面试 看看 看 见 找 换 换了 感觉 觉得 说 一趟 一下 几天 一段时间 很久 好久 "
     "以后 之后 过后"
@@ -152,7 +165,7 @@ class Tok:
         return self.flag == "x" and bool(_PUNCT.match(self.word))
 
 
-_NAME_TAIL = frozenset("正也都还就又才刚曾已在想要会")
+_NAME_TAIL = frozenset("正也都还就又才刚曾已在想要会住搬说")
 _MODALS = FUTURE | PLAN | NEG | frozenset({"能"})
 _SPLIT = {
     "不住": ("不", "住"),
@@ -176,11 +189,12 @@ def join_compounds(pairs: Iterable[tuple[str, str]]) -> list[Tok]:
     for word, flag in pairs:
         parts = _SPLIT.get(word)
         if parts is None and flag.startswith("nr") and len(word) == 3 and word[-1] in _NAME_TAIL:
-            parts = (word[:2], word[2])  # the HMM read 林娜正(打算) as one name
+            toks.extend((Tok(word[:2], flag), Tok(word[2], "d" if word[2] in NEG else "v")))
+            continue  # the HMM read 林娜正(打算) as one name
         if parts is None and len(word) >= 2 and word[0] in "我你他她" and word[1:] in _MODALS:
             parts = (word[0], word[1:])  # 我会/搬到 → 我 会 搬到
         toks.extend([Tok(p, "d" if p in NEG else "v") for p in parts] if parts else [Tok(word, flag)])
-    toks = _separable(_compound_surnames(toks))
+    toks = _separable(_compound_surnames(_unglue_preposition(toks)))
     out: list[Tok] = []
     i = 0
     while i < len(toks):
@@ -197,6 +211,30 @@ def join_compounds(pairs: Iterable[tuple[str, str]]) -> list[Tok]:
         else:
             out.append(toks[i])
             i += 1
+    return out
+
+
+_PREP_TAIL = frozenset("于在到至往")
+
+
+def _unglue_preposition(toks: list[Tok]) -> list[Tok]:
+    """任职/于青禾/nr 集团 → 任职 于 青禾 集团: jieba glues the preposition a verb takes to the
+    (unknown) name after it; the verb and that character form a compound of the vocabulary, so the
+    preposition goes back to the verb and the rest of the word is the name's start."""
+    out: list[Tok] = []
+    for n, tok in enumerate(toks):
+        previous = toks[n - 1].word if n else ""
+        head = tok.word[:1]
+        if (
+            previous
+            and len(tok.word) >= 2
+            and head in _PREP_TAIL
+            and previous + head in _COMPOUNDS
+            and previous + tok.word not in _COMPOUNDS
+        ):
+            out.extend((Tok(head, "p"), Tok(tok.word[1:], "n")))
+            continue
+        out.append(tok)
     return out
 
 
@@ -316,7 +354,22 @@ def kind_of(value: str, flags: Iterable[str]) -> str:
     tags = list(flags)
     if len(tags) != 1:  # a name jieba cut into pieces (美/ns 团/n): its pieces' tags say nothing
         return ""
-    return {"nt": "organization", "ns": "place"}.get(tags[0], "")
+    kind = {"nt": "organization", "ns": "place"}.get(tags[0], "")
+    return kind or ("place" if value in _city_stems() else "")
+
+
+@functools.cache
+def _city_stems() -> frozenset[str]:
+    """Dictionary words whose 市/省/县 form is a dictionary place (合肥/n, since 合肥市/ns): jieba
+    tags many city names as plain nouns, and this is what tells their kind."""
+    import jieba.posseg
+
+    tab: dict[str, str] = jieba.posseg.dt.word_tag_tab
+    return frozenset(
+        word
+        for word, flag in tab.items()
+        if 2 <= len(word) <= 3 and flag != "ns" and any(tab.get(word + s) == "ns" for s in "市省县")
+    )
 
 
 _ORG_TAIL = re.compile(r"(?<=..)(?:团队|大家庭|这家公司|那家公司|公司总部|总部)$")

@@ -1,0 +1,329 @@
+"""Chinese temporal statements composed from dimensions: a paraphrase bank per failure class.
+
+Each class below crosses its own phrasing templates (written for these tests, none taken from an
+eval suite) with subjects (我, 我们家, a named person, a relative with a name, a relative without
+one), values (names jieba knows and unseen 2-4 character names ending 市/区/县/镇/科技/集团/银行/
+大学) and, where the class has them, time words, aspect markers and surrounding chatter. A
+sentence is checked through the timeline it implies for (subject, predicate): the current value
+and the values held in order, the way the temporal suite scores an episode, so a class passes
+whatever claim shape (an old value ``before`` its successor, or an ``end``) carries it.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import pytest
+
+from tests.unit.zh_support import facts
+
+SPEAKER = "小明"
+
+
+@dataclass(frozen=True)
+class Subject:
+    text: str  # how the sentence says it
+    who: str | None  # whom the facts are about (None: someone unnamed, no fact at all)
+    household: bool = False  # 我们家: lives_in only
+
+
+SUBJECTS = (
+    Subject("我", SPEAKER),
+    Subject("罗兰", "罗兰"),
+    Subject("我老婆王丽", "王丽"),
+    Subject("我们家", SPEAKER, household=True),
+)
+OTHERS = (Subject("我妹妹", None), Subject("我老婆", None), Subject("他", None), Subject("我同事", None))
+PLACES = (("南京", "苏州"), ("蔚湾市", "青溪镇"), ("岚山区", "洛川县"), ("合肥", "临沂"))
+ORGS = (("腾讯", "华为"), ("鹿鸣科技", "星汉集团"), ("瑞丰银行", "北辰大学"), ("小米", "青禾集团"))
+
+Timeline = dict[tuple[str, str], tuple[str | None, list[str]]]
+FUNCTIONAL = ("lives_in", "works_at", "job_title")
+
+
+def timeline(text: str) -> Timeline:
+    """(subject, predicate) → (current value, values held in order) as the sentence tells them."""
+    out: dict[tuple[str, str], tuple[str | None, list[str]]] = {}
+    for fact in sorted(facts(text), key=lambda f: (f.valid_from is None, f.valid_from)):
+        if fact.predicate not in FUNCTIONAL or fact.source_kind == "inferred":
+            continue
+        key = (fact.subject, fact.predicate)
+        current, history = out.get(key, (None, []))
+        value = fact.literal
+        if fact.claim == "end":
+            if value not in history:
+                history = [value, *history]
+            current = None if current in (value, None) else current
+        elif fact.claim == "correct":
+            history = [v for v in history if v != fact.replaces]
+            if value not in history:
+                history.append(value)
+            current = value
+        else:
+            if not history or history[-1] != value:
+                history = [*[v for v in history if v != value], value]
+            current = value
+        out[key] = (current, history)
+    return out
+
+
+def plans_of(text: str) -> list[str]:
+    return [f.subject for f in facts(text) if f.predicate == "plans" and f.source_kind == "inferred"]
+
+
+def expect(subject: Subject, predicate: str, current: str | None, history: list[str]) -> Timeline:
+    if subject.who is None or (subject.household and predicate != "lives_in"):
+        return {}
+    return {(subject.who, predicate): (current, history)}
+
+
+Case = tuple[str, Timeline]
+
+
+def _cases(templates: list[tuple[str, str, str]], subjects: tuple[Subject, ...], pairs) -> list[Case]:
+    """templates: (sentence with {s} {a} {b}, predicate, shape): shape 'a' (a current), 'ab' (a then
+    b, b current), 'end' (a held, now nothing), 'b' (only b, a the mistake)."""
+    out: list[Case] = []
+    for (template, predicate, shape), subject, (a, b) in itertools.product(templates, subjects, pairs):
+        text = template.format(s=subject.text, a=a, b=b)
+        want = {
+            "a": (a, [a]),
+            "ab": (b, [a, b]),
+            "end": (None, [a]),
+            "b": (b, [b]),
+        }[shape]
+        out.append((text, expect(subject, predicate, *want)))
+    return out
+
+
+def _ids(cases: list[Case]) -> list[str]:
+    return [text for text, _ in cases]
+
+
+# --------------------------------------------------------------------------- durations and adverbs
+
+DURATION_LIVE = [
+    ("{s}在{a}已经住了三年。", "lives_in", "a"),
+    ("{s}在{a}都住了五年了。", "lives_in", "a"),
+    ("{s}在{a}都五年了。", "lives_in", "a"),
+    ("{s}在{a}已经三年多了。", "lives_in", "a"),
+    ("{s}在{a}待了好久。", "lives_in", "a"),
+    ("{s}在{a}一直住到现在。", "lives_in", "a"),
+    ("{s}在{a}生活了快十年了。", "lives_in", "a"),
+    ("{s}住在{a}已经两年了。", "lives_in", "a"),
+    ("{s}在{a}还住着呢。", "lives_in", "a"),
+    ("{s}在{a}一住就是八年。", "lives_in", "a"),
+    ("{s}从2019年起就在{a}生活。", "lives_in", "a"),
+    ("{s}在{a}定居好几年了。", "lives_in", "a"),
+]
+DURATION_WORK = [
+    ("{s}在{a}干了两年多。", "works_at", "a"),
+    ("{s}在{a}已经工作三年了。", "works_at", "a"),
+    ("{s}在{a}都干了五年了。", "works_at", "a"),
+    ("{s}在{a}上了三年班。", "works_at", "a"),
+    ("{s}在{a}一直上班。", "works_at", "a"),
+    ("{s}在{a}任职已经两年。", "works_at", "a"),
+    ("{s}从2020年开始在{a}上班。", "works_at", "a"),
+    ("{s}在{a}工作快一年了。", "works_at", "a"),
+    ("{s}任职于{a}。", "works_at", "a"),
+    ("{s}就职于{a}，已经三年了。", "works_at", "a"),
+    ("{s}目前供职于{a}。", "works_at", "a"),
+    ("{s}现在还在{a}上班。", "works_at", "a"),
+]
+DURATION_CASES = _cases(DURATION_LIVE, SUBJECTS, PLACES) + _cases(DURATION_WORK, SUBJECTS[:3], ORGS)
+
+
+@pytest.mark.parametrize(("text", "want"), DURATION_CASES, ids=_ids(DURATION_CASES))
+def test_a_duration_or_adverb_after_the_name_ends_the_name(text: str, want: Timeline) -> None:
+    """Regression: a duration or an adverb after the place (在南京已经住了三年, 在杭州都五年了)
+    stuck to it (南京已经) or the clause gave nothing; 任职于X lost X to jieba's 于X."""
+    assert timeline(text) == want
+
+
+# --------------------------------------------------------------------------- moves with both places
+
+MOVES = [
+    ("{s}从{a}搬到了{b}。", "lives_in", "ab"),
+    ("{s}去年从{a}搬去了{b}。", "lives_in", "ab"),
+    ("{s}从{a}迁居到{b}。", "lives_in", "ab"),
+    ("{s}从{a}来到了{b}。", "lives_in", "ab"),
+    ("{s}三年前从{a}搬家到{b}。", "lives_in", "ab"),
+    ("{s}离开{a}去了{b}。", "lives_in", "ab"),
+    ("{s}离开了{a}，搬到了{b}。", "lives_in", "ab"),
+    ("{s}离开{a}来到{b}定居。", "lives_in", "ab"),
+    ("{s}离开了{a}，来到了{b}。", "lives_in", "ab"),
+    ("{s}以前住在{a}，现在住在{b}。", "lives_in", "ab"),
+    ("{s}原来在{a}生活，后来搬到了{b}。", "lives_in", "ab"),
+    ("{s}从{a}搬走了，现在住在{b}。", "lives_in", "ab"),
+    ("{s}不在{a}住了，搬去了{b}。", "lives_in", "ab"),
+]
+MOVE_CASES = _cases(MOVES, SUBJECTS, PLACES)
+
+
+@pytest.mark.parametrize(("text", "want"), MOVE_CASES, ids=_ids(MOVE_CASES))
+def test_a_move_naming_the_old_and_the_new_place(text: str, want: Timeline) -> None:
+    """Regression: 离开X去了Y (no comma) lost Y, 离开X来到Y read "X来到Y" as one place, and
+    从X来到了Y gave nothing."""
+    assert timeline(text) == want
+
+
+# --------------------------------------------------------------------------- employment changes
+
+JOBS = [
+    ("{s}入职了{a}。", "works_at", "a"),
+    ("{s}上个月加入了{a}。", "works_at", "a"),
+    ("{s}跳槽到了{a}。", "works_at", "a"),
+    ("{s}被{a}录用了。", "works_at", "a"),
+    ("{s}去{a}上班了。", "works_at", "a"),
+    ("{s}正式入职{a}了。", "works_at", "a"),
+    ("{s}从{a}跳槽到了{b}。", "works_at", "ab"),
+    ("{s}离开了{a}，加入了{b}。", "works_at", "ab"),
+    ("{s}从{a}离职后加入了{b}。", "works_at", "ab"),
+    ("{s}从{a}辞职，去了{b}。", "works_at", "ab"),
+    ("{s}辞掉了{a}的工作，去了{b}。", "works_at", "ab"),
+    ("{s}离开{a}去了{b}上班。", "works_at", "ab"),
+    ("{s}以前在{a}上班，现在在{b}上班。", "works_at", "ab"),
+    ("{s}从{a}离职了。", "works_at", "end"),
+    ("{s}被{a}裁员了。", "works_at", "end"),
+    ("{s}从{a}退休了。", "works_at", "end"),
+    ("{s}已经不在{a}上班了。", "works_at", "end"),
+    ("{s}早就不在{a}干了。", "works_at", "end"),
+]
+JOB_CASES = _cases(JOBS, SUBJECTS[:3], ORGS)
+
+
+@pytest.mark.parametrize(("text", "want"), JOB_CASES, ids=_ids(JOB_CASES))
+def test_employment_changes_said_with_many_verbs(text: str, want: Timeline) -> None:
+    """Regression: a job change said with another verb (被X录用, 离开X去了Y上班) lost a value."""
+    assert timeline(text) == want
+
+
+# --------------------------------------------------------------------------- negation
+
+NEGATIONS = [
+    ("{s}不住在{a}了。", "lives_in", "end"),
+    ("{s}已经不住{a}了。", "lives_in", "end"),
+    ("{s}早就不在{a}了。", "lives_in", "end"),
+    ("{s}已经不在{a}住了。", "lives_in", "end"),
+    ("{s}不再住在{a}了。", "lives_in", "end"),
+    ("{s}搬离了{a}。", "lives_in", "end"),
+    ("{s}早就离开{a}了。", "lives_in", "end"),
+    ("{s}现在不在{a}生活了。", "lives_in", "end"),
+    ("{s}没有在{a}住了。", "lives_in", "end"),
+    ("{s}已经从{a}搬走了。", "lives_in", "end"),
+]
+NEG_CASES = _cases(NEGATIONS, SUBJECTS, PLACES)
+
+
+@pytest.mark.parametrize(("text", "want"), NEG_CASES, ids=_ids(NEG_CASES))
+def test_a_negated_state_ends_it(text: str, want: Timeline) -> None:
+    """A negation over the clause (不再, 已经不在, 早就不在X了) ends the value, it never asserts it."""
+    assert timeline(text) == want
+
+
+# --------------------------------------------------------------------------- corrections
+
+CORRECTIONS = [
+    ("{s}住在{a}，不对，是{b}。", "lives_in", "b"),
+    ("{s}住在{a}，哦不对，是在{b}。", "lives_in", "b"),
+    ("{s}住在{a}，说错了，应该是{b}。", "lives_in", "b"),
+    ("{s}住在{a}，更正一下，住在{b}。", "lives_in", "b"),
+    ("{s}在{a}住，不是，是在{b}住。", "lives_in", "b"),
+    ("{s}住的不是{a}，是{b}。", "lives_in", "b"),
+    ("{s}不是住在{a}，而是住在{b}。", "lives_in", "b"),
+    ("{s}住在{b}，不是{a}。", "lives_in", "b"),
+    ("{s}住在{a}……不对，是{b}才对。", "lives_in", "b"),
+    ("{s}住在{a}，我是说{b}。", "lives_in", "b"),
+    ("{s}在{a}生活，抱歉说错了，是{b}。", "lives_in", "b"),
+]
+CORRECTIONS_WORK = [
+    ("{s}在{a}工作，不对，是在{b}。", "works_at", "b"),
+    ("{s}在{a}上班，说错了，是{b}。", "works_at", "b"),
+    ("{s}不是在{a}工作，是在{b}。", "works_at", "b"),
+    ("{s}在{b}工作，不是{a}。", "works_at", "b"),
+    ("{s}在{a}工作，更正一下，是{b}。", "works_at", "b"),
+    ("{s}在{a}上班，我是说{b}。", "works_at", "b"),
+    ("{s}入职了{a}，哦不对，是{b}。", "works_at", "b"),
+    ("{s}在{a}工作，不是，是在{b}工作。", "works_at", "b"),
+    ("{s}工作的地方不是{a}，是{b}。", "works_at", "b"),
+    ("{s}跳槽到了{a}，不对，是{b}。", "works_at", "b"),
+]
+CORRECTION_CASES = _cases(CORRECTIONS, SUBJECTS[:3], PLACES) + _cases(CORRECTIONS_WORK, SUBJECTS[:3], ORGS)
+
+
+@pytest.mark.parametrize(("text", "want"), CORRECTION_CASES, ids=_ids(CORRECTION_CASES))
+def test_a_correction_in_the_same_message_keeps_only_the_right_value(text: str, want: Timeline) -> None:
+    """A correction marker (不对, 说错了, 更正一下, 我是说, 不是X是Y) splits the sentence: the value
+    before it is the mistake, never held; the value after it is the only one."""
+    assert timeline(text) == want
+
+
+# --------------------------------------------------------------------------- plans and hedges
+
+PLANS = [
+    ("{s}打算搬到{a}。", PLACES),
+    ("{s}准备明年搬去{a}。", PLACES),
+    ("{s}想搬到{a}去。", PLACES),
+    ("{s}计划下个月搬去{a}。", PLACES),
+    ("{s}可能会搬到{a}。", PLACES),
+    ("{s}考虑搬到{a}。", PLACES),
+    ("{s}打算从{b}搬到{a}。", PLACES),
+    ("{s}希望能去{a}生活。", PLACES),
+    ("{s}明年要搬去{a}。", PLACES),
+    ("{s}下个月准备去{a}定居。", PLACES),
+    ("{s}打算跳槽到{a}。", ORGS),
+    ("{s}想去{a}上班。", ORGS),
+    ("{s}准备入职{a}。", ORGS),
+    ("{s}有可能跳槽去{a}。", ORGS),
+]
+PLAN_CASES = [
+    (t.format(s=s.text, a=a, b=b), s)
+    for (t, values), s in itertools.product(PLANS, SUBJECTS[:3])
+    for a, b in values[:2]
+]
+
+
+@pytest.mark.parametrize(("text", "subject"), PLAN_CASES, ids=[t for t, _ in PLAN_CASES])
+def test_a_plan_or_hedge_is_inferred_never_current(text: str, subject: Subject) -> None:
+    """A plan (打算/准备/想/计划/考虑/要) or a hedge (可能) is a ``plans`` claim, inferred; the state
+    it names is no current value."""
+    assert timeline(text) == {}
+    assert subject.who in plans_of(text)
+
+
+# --------------------------------------------------------------------------- other people, chatter
+
+CHATTER = [
+    ("{o}住在{a}。", {}),
+    ("{o}在{a}工作。", {}),
+    ("{o}搬到了{a}。", {}),
+    ("你住在{a}吗？", {}),
+    ("{a}怎么样？", {}),
+    ("我住在{b}，{o}住在{a}。", {(SPEAKER, "lives_in"): ("{b}", ["{b}"])}),
+    ("{o}在{a}上班，我在{b}上班。", {(SPEAKER, "works_at"): ("{b}", ["{b}"])}),
+    ("你还住在{a}吗？我搬到{b}了。", {(SPEAKER, "lives_in"): ("{b}", ["{b}"])}),
+    ("天气真好，我在{b}住得挺开心的。", {(SPEAKER, "lives_in"): ("{b}", ["{b}"])}),
+    ("如果我搬到{a}就好了。", {}),
+    ("我住在{b}，离公司很近，{o}也想来。", {(SPEAKER, "lives_in"): ("{b}", ["{b}"])}),
+    ("{o}说我应该搬到{a}。", {}),
+]
+
+
+def _fill(want: Timeline, a: str, b: str) -> Timeline:
+    return {
+        k: (c.format(a=a, b=b) if c else c, [h.format(a=a, b=b) for h in hs]) for k, (c, hs) in want.items()
+    }
+
+
+CHATTER_CASES = [
+    (t.format(o=o.text, a=a, b=b), _fill(w, a, b))
+    for (t, w), o, (a, b) in itertools.product(CHATTER, OTHERS, PLACES)
+]
+
+
+@pytest.mark.parametrize(("text", "want"), CHATTER_CASES, ids=_ids(CHATTER_CASES))
+def test_other_peoples_facts_questions_and_chatter_are_not_the_speakers(text: str, want: Timeline) -> None:
+    """Another person's fact (我妹妹住在X), a question or a hypothetical is no fact of the speaker;
+    the speaker's own clause beside them still is."""
+    assert timeline(text) == want
