@@ -225,7 +225,7 @@ def test_an_end_closes_the_value_without_a_successor(predicate: str) -> None:
 CORRECTIONS = {
     "lives_in": [
         "I live in {W} \u2014 sorry, I mean {B}.",
-        "I live in {W}, not {W}... {B}, I mean.",
+        "I live in {W} \u2014 not {W}, {B}.",
         "I live in {W}. No wait, {B}.",
         "I live in {W}, scratch that, {B}.",
         "I live in {W}... well, actually {B}.",
@@ -234,7 +234,7 @@ CORRECTIONS = {
         "I live in {W}, my mistake, {B}.",
         "I'm based in {W} \u2014 make that {B}.",
         "I live in {W}. Sorry, I meant {B}.",
-        "I live in, not {W}, {B}.",
+        "I live in {W}. Not {W}, {B}.",
         "I moved to {W}, no sorry, {B}{when}.",
     ],
     "works_at": [

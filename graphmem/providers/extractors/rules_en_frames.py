@@ -98,6 +98,7 @@ class Hooks:
 
     words: Callable[[Token], str | None]
     entity: Callable[[Token], str]
+    probe: Callable[[str], str] = lambda name: ""
 
     def phrase(self, tok: Token) -> str | None:
         """A name's own words ("Toronto", not "Toronto my whole life"), else the object phrase."""
@@ -303,7 +304,10 @@ def org_or_place(tok: Token, verb: Token, hooks: Hooks, default: str) -> str:
         return "organization" if work else "place"
     label = hooks.entity(tok)
     if label in ("GPE", "LOC"):
-        return "place"
+        # the recogniser reads most unknown names after "left" as places; where an employer is
+        # expected ("I work at X") it still reads a real place as one
+        name = name_text(tok)
+        return "place" if name is None or hooks.probe(name) in ("GPE", "LOC", "") else "organization"
     if label in ("ORG", "PRODUCT", "NORP", "FAC", "WORK_OF_ART"):
         return "organization"
     return default
@@ -423,6 +427,8 @@ def _relocation(verb: Token, lemma: str, tense: str, subject: str | None, hooks:
     dest = next((t for r, t in roles if r in _DESTINATION and _place(t) is not None), None)
     origin = next((t for r, t in roles if r in _ORIGIN and _place(t) is not None), None)
     if dest is None and origin is None:
+        dest = _moved_in(verb)
+    if dest is None and origin is None:
         return None
     new_place = _place(dest) if dest is not None else None
     old_place = _place(origin) if origin is not None else None
@@ -437,6 +443,24 @@ def _relocation(verb: Token, lemma: str, tense: str, subject: str | None, hooks:
     if new is None and old is None:
         return []
     return _pair(predicate, object_kind, old, new, subject)
+
+
+def _moved_in(verb: Token) -> Token | None:
+    """ "We bought a house in Leeds and moved in": "moved in" names no place, the dwelling of the
+    clause beside it does."""
+    if not any(
+        c.lower_ == "in" and not list(c.children)
+        for c in verb.children
+        if c.dep_ in ("prt", "prep", "advmod")
+    ):
+        return None
+    beside = [verb.head] if verb.dep_ == "conj" else []
+    beside += [c for c in verb.children if c.dep_ == "conj"]
+    for other in beside:
+        for d in other.children:
+            if d.dep_ == "dobj" and d.lemma_.lower() in _DWELLING and _place(d) is not None:
+                return d
+    return None
 
 
 def _residence(verb: Token, lemma: str, tense: str, subject: str | None, hooks: Hooks) -> list[Claim] | None:
@@ -574,7 +598,12 @@ def _being_in(verb: Token, lemma: str, tense: str, subject: str | None, hooks: H
     teams = [o for r, o in roles if r in ("on", "in") and o.lemma_.lower() in _TEAM_NOUNS]
     if teams:  # "I'm on the team at Shopify"
         named = next(
-            (o for r, o in roles + _roles(teams[0]) if r in ("at", "with", "for") and o.pos_ == "PROPN"), None
+            (
+                o
+                for r, o in roles + _roles(teams[0])
+                if r in ("at", "with", "for", "of") and o.pos_ == "PROPN"
+            ),
+            None,
         )
         value = hooks.phrase(named) if named is not None else None
         return [Claim("works_at", value, subject=subject, object_kind="organization")] if value else None
@@ -595,8 +624,8 @@ def _being_in(verb: Token, lemma: str, tense: str, subject: str | None, hooks: H
     for role, obj in roles:
         if obj.pos_ != "PROPN":
             continue
-        if role == "in" and tense == "perfect":
-            value = hooks.phrase(obj)
+        if role == "in" and (tense == "perfect" or (tense == "present" and _ending(verb))):
+            value = hooks.phrase(obj)  # "I've been in Chicago for years", "I'm not in Osaka anymore"
             return [Claim("lives_in", value, subject=subject, object_kind="place")] if value else []
         if role == "in" and tense == "present" and _has_now(verb) and _words(verb) & _MOVED_CONTEXT:
             value = hooks.phrase(obj)  # "Lisbon is behind me, I'm in Melbourne now"
@@ -604,9 +633,11 @@ def _being_in(verb: Token, lemma: str, tense: str, subject: str | None, hooks: H
         at_now = role == "at" and _has_now(verb) and bool(_words(verb) & (_WORK_CONTEXT | LEAVE | JOIN))
         if role in ("with", "at") and (tense == "perfect" or role == "with" or at_now):
             label = hooks.entity(obj)
-            if label in ("PERSON", "GPE", "LOC", "FAC", "NORP"):
+            if label in ("PERSON", "GPE", "LOC", "FAC", "NORP") and not _employer_name(obj, hooks):
                 return None
-            if role == "with" and not (label in ("ORG", "PRODUCT") or _ending(verb) or _has_now(verb)):
+            if role == "with" and not (
+                label in ("ORG", "PRODUCT") or _ending(verb) or _has_now(verb) or tense == "perfect"
+            ):
                 return None
             value = hooks.phrase(obj)
             return [Claim("works_at", value, subject=subject, object_kind="organization")] if value else []
@@ -650,7 +681,7 @@ def _employment(verb: Token, lemma: str, tense: str, subject: str | None, hooks:
         return None
     if (
         lemma in LEAVE
-        or (lemma == "step" and ("down_from" in by or (_has_word(verb, "down") and "from" in by)))
+        or (lemma == "step" and ("down_from" in by or _has_word(verb, "down")))
         or (lemma in ("walk", "move", "break") and "away_from" in by)
         or (lemma == "part" and dobj is not None and dobj.lower_ == "ways")
     ):
@@ -666,14 +697,18 @@ def _employment(verb: Token, lemma: str, tense: str, subject: str | None, hooks:
         if target is None and lemma == "part":  # "Initech and I parted ways"
             nsubj = next((c for c in verb.children if c.dep_ == "nsubj"), None)
             target = nsubj if nsubj is not None and nsubj.pos_ == "PROPN" else None
+        if target is None and title:  # "I retired as a teacher", "stepped down as CFO"
+            return [Claim("job_title", title, subject=subject, kind="end")]
         if target is None and lemma == "quit" and dobj is None:
             return None
         if target is not None and target.lemma_.lower() in JOB_NOUNS | {"company", "firm"}:
+            job = target
             target = next(
-                (o for r, o in _roles(target) if r in ("at", "with", "in") and o.pos_ == "PROPN"), None
+                (o for r, o in _roles(job) if r in ("at", "with", "in") and o.pos_ == "PROPN"), None
             )
-            if target is None:
-                return None
+            if target is None:  # "I left my job as a nurse"
+                held = _title_of(job) or title
+                return [Claim("job_title", held, subject=subject, kind="end")] if held else None
             kind = "organization"
         elif target is not None and target.pos_ == "PROPN":
             ambiguous = lemma in ("leave", "exit", "depart")
@@ -749,16 +784,61 @@ def _employment(verb: Token, lemma: str, tense: str, subject: str | None, hooks:
         if role:
             claims.append(Claim("job_title", role, subject=subject))
         return claims or None
+    if lemma in _START_VERBS and tense in ("past", "perfect") and dobj is None:
+        org = next((o for r, o in roles if r in ("at", "with", "for") and o.pos_ == "PROPN"), None)
+        value = _org_value(org, hooks)  # "I started at Hooli", "began with Globex as an analyst"
+        if (
+            value is not None
+            and org is not None
+            and (hooks.entity(org) not in ("PERSON", "GPE", "LOC") or _employer_name(org, hooks))
+        ):
+            claims = [Claim("works_at", value, subject=subject, object_kind="organization")]
+            return claims + ([Claim("job_title", title, subject=subject)] if title else [])
+    if _on_board(verb, lemma, roles) and tense in ("past", "perfect", "present"):
+        org = next((o for r, o in roles if r in ("at", "with", "to") and o.pos_ == "PROPN"), None)
+        if (value := _org_value(org, hooks)) is not None:  # "came on board at X", "got on board with X"
+            return [Claim("works_at", value, subject=subject, object_kind="organization")]
     if lemma in _WORK_VERBS and tense in ("past", "perfect", "present", "progressive", "used_to"):
         org = next((o for r, o in roles if r in ("at", "for", "with") and o.pos_ == "PROPN"), None)
         value = _org_value(org, hooks)
         if value is None and not title:
             return None
-        if tense == "past" and not _ending(verb):
-            return None  # "I worked at X" says nothing about now
-        claims = [Claim("works_at", value, subject=subject, object_kind="organization")] if value else []
-        return claims + ([Claim("job_title", title, subject=subject)] if title else [])
+        # "I worked at X (back then)" says nothing about now: a past state (``Claim.past``)
+        past = tense == "past" and not _ending(verb)
+        claims = (
+            [Claim("works_at", value, subject=subject, object_kind="organization", past=past)]
+            if value
+            else []
+        )
+        return claims + ([Claim("job_title", title, subject=subject, past=past)] if title else [])
     return None
+
+
+_START_VERBS = frozenset("start begin commence".split())
+_ORG_LABELS = frozenset({"ORG", "PRODUCT", "NORP", "FAC", "WORK_OF_ART"})
+
+
+def _employer_name(tok: Token, hooks: Hooks) -> bool:
+    """Whether a name the recogniser read as a person or a place in this sentence reads as an
+    organisation where an employer is expected ("I work at X."), or carries an organisation suffix."""
+    name = name_text(tok)
+    if name is None:
+        return False
+    if {w.lower().strip(".") for w in name.split()} & _ORG_SUFFIX:
+        return True
+    return hooks.probe(name) in _ORG_LABELS
+
+
+_BOARD = frozenset({"board", "aboard"})
+
+
+def _on_board(verb: Token, lemma: str, roles: list[tuple[str, Token]]) -> bool:
+    """ "came on board at X", "came aboard at X", "got on board with X", "hopped aboard"."""
+    if lemma not in ("come", "get", "climb", "hop", "jump", "bring"):
+        return False
+    words = {c.lower_ for c in verb.children if c.dep_ in ("advmod", "prt")}
+    words |= {o.lower_ for r, o in roles if r in ("on", "onto")}
+    return bool(words & _BOARD)
 
 
 def _as_title(roles: list[tuple[str, Token]]) -> str | None:
@@ -869,9 +949,8 @@ def _role(verb: Token, lemma: str, tense: str, subject: str | None, hooks: Hooks
                         break
         if title is None:
             return None
-        if tense == "past" and lemma in ("work",) and not _ending(verb):
-            return None
-        return [Claim("job_title", title, subject=subject)]
+        past = tense == "past" and lemma in ("work",) and not _ending(verb)
+        return [Claim("job_title", title, subject=subject, past=past)]
     return None
 
 

@@ -36,12 +36,13 @@ second-person word left) live in ``rules_en_gates``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from graphmem.models.predicates import VOCABULARY
-from graphmem.providers.extractors.en_parse import entity_label
+from graphmem.models.predicates import VOCABULARY, is_functional
+from graphmem.providers.extractors.en_parse import entity_label, parse
 from graphmem.providers.extractors.rules_base import SPEAKER, Claim
 from graphmem.providers.extractors.rules_en_events import event_claims, passion_claims, pet_claims
 from graphmem.providers.extractors.rules_en_frames import TAKE_JOB, Hooks, frame_claims
@@ -245,6 +246,13 @@ def _clause(verb: Token, speakers: Speakers) -> list[Claim]:
         return [Claim("plans", plan, subject=name, keeps_time=True, inferred=True)] if first_person else []
     if _futurate(verb):
         return []
+    if any(c.lower_ in ("will", "'ll", "shall", "wo") for c in _auxes(verb)):
+        # "If the job works out, I'll move to Denver": what will be true holds nothing now
+        return [
+            _with(c, name, inferred)
+            for c in _verb_claims(verb, speakers)
+            if c.predicate != "name" and not is_functional(c.predicate)
+        ]
     if verb.lemma_ == "be":  # "I am a teacher" is the phrasing rules' job
         return [_with(c, name, inferred) for c in _copula(verb, speakers)]
     return [_with(c, name, inferred) for c in _verb_claims(verb, speakers) if not (c.predicate == "name")]
@@ -257,7 +265,7 @@ def _framed(verb: Token, subject_token: Token | None, speakers: Speakers) -> lis
         resolved = (SPEAKER, True) if _dropped_i(verb) else None
     else:
         resolved = _resolve_subject(subject_token, verb, speakers)
-    hooks = Hooks(words=lambda t: _phrase(t, speakers), entity=entity_label)
+    hooks = Hooks(words=lambda t: _phrase(t, speakers), entity=entity_label, probe=probe_label)
     name = resolved[0] if resolved is not None else None
     claims = frame_claims(verb, name, resolved is not None, hooks)
     if claims is None:
@@ -267,6 +275,15 @@ def _framed(verb: Token, subject_token: Token | None, speakers: Speakers) -> lis
         claim.inferred = claim.inferred or inferred
         claim.framed = True
     return claims
+
+
+@functools.lru_cache(maxsize=2048)
+def probe_label(name: str) -> str:
+    """The entity recogniser's label of ``name`` where an employer is expected ("I work at X."):
+    a real place keeps its place label there, an unknown company name mostly does not."""
+    doc = parse(f"I work at {name}.")
+    last = doc[len(doc) - 2] if len(doc) > 4 else None
+    return entity_label(last) if last is not None else ""
 
 
 def _non_factive(head: Token) -> bool:

@@ -209,7 +209,8 @@ _EN_RULES: tuple[TimeRule, ...] = (
             else ref - timedelta(days=1)
         ),
     ),
-    TimeRule(rf"in {_NUM} {_UNIT}", lambda m, ref: shift(ref, m.group("unit"), _n(m)), future=True),
+    # "in two weeks" is ahead, but "moved in two weeks ago" is "two weeks ago" after a particle
+    TimeRule(rf"in {_NUM} {_UNIT}(?! ago)", lambda m, ref: shift(ref, m.group("unit"), _n(m)), future=True),
     TimeRule(rf"(?:last|this past|on|this) {_WEEKDAYS}", lambda m, ref: past_weekday(ref, _weekday(m))),
     TimeRule(rf"next {_WEEKDAYS}", lambda m, ref: next_weekday(ref, _weekday(m)), future=True),
     TimeRule(r"(?:on |since |from )?(?P<year>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})", _iso),
