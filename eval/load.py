@@ -114,6 +114,7 @@ async def _one(
 ) -> None:
     write = rng.random() < write_ratio
     kind = "write" if write else "search"
+    body: dict[str, Any]
     if write:
         url, body = f"/v1/groups/{group}/episodes", _episode(rng)
     else:
