@@ -150,6 +150,8 @@ def _walk(claims: list[Claim], *, functional: bool) -> list[Run]:
         new = Run(claim.value, claim.value_key, claim.tier, claim.object_id, claim.at, claims=[claim])
         if functional and cur is not None:  # the next value of the slot replaces the previous one,
             new.previous = cur  # also after a gap ("I quit Acme" ... "I joined Beta")
+            if cur.value_key == claim.value_key and cur.valid_from == cur.valid_to:
+                new.previous = cur.previous  # an empty end of this very value is no predecessor
         _apply_until(new, claim)
         runs.append(new)
         cur = new

@@ -168,7 +168,7 @@ ENDS = {
         "I left {A}{when}.",
         "I'm not in {A} anymore.",
         "{A}? Not since March.",
-        "I haven't lived in {A} since {year}.",
+        "I haven't lived in {A} since March.",
         "I'm no longer based in {A}.",
         "We moved away from {A}{when}.",
         "I stopped living in {A}.",

@@ -175,11 +175,15 @@ def name_text(tok: Token) -> str | None:
     words = {t.i for t in tok.subtree}
     start = end = tok.i
     doc = tok.doc
-    while start - 1 in words and (doc[start - 1].pos_ == "PROPN" or doc[start - 1].lower_ in _NAME_LINKS):
+    while start - 1 in words and (
+        doc[start - 1].pos_ == "PROPN"
+        or doc[start - 1].lower_ in _NAME_LINKS
+        or _capital_compound(doc[start - 1])
+    ):
         start -= 1
     while end + 1 in words and (doc[end + 1].pos_ == "PROPN" or doc[end + 1].lower_ in _NAME_LINKS):
         end += 1
-    while doc[start].pos_ != "PROPN":
+    while doc[start].pos_ != "PROPN" and not _capital_compound(doc[start]):
         start += 1
     while doc[end].pos_ != "PROPN":
         end -= 1
@@ -188,6 +192,13 @@ def name_text(tok: Token) -> str | None:
 
 
 _NAME_LINKS = frozenset({"of", "de", "&", "-", "del", "la", "van", "von"})
+
+
+def _capital_compound(tok: Token) -> bool:
+    """A capitalised word the tagger did not call a name, inside one ("Pied Piper": Pied/JJ)."""
+    return (
+        tok.dep_ in ("compound", "amod") and tok.i > 0 and tok.text[:1].isupper() and tok.head.pos_ == "PROPN"
+    )
 
 
 def _tense(verb: Token) -> str:
@@ -634,7 +645,8 @@ def _being_in(verb: Token, lemma: str, tense: str, subject: str | None, hooks: H
         if role in ("with", "at") and (tense == "perfect" or role == "with" or at_now):
             label = hooks.entity(obj)
             if label in ("PERSON", "GPE", "LOC", "FAC", "NORP") and not _employer_name(obj, hooks):
-                return None
+                if role == "at" or label == "PERSON" or hooks.probe(name_text(obj) or "") == "PERSON":
+                    return None  # nobody works "with" a city: "I've been with Hooli" is an employer
             if role == "with" and not (
                 label in ("ORG", "PRODUCT") or _ending(verb) or _has_now(verb) or tense == "perfect"
             ):
@@ -790,7 +802,7 @@ def _employment(verb: Token, lemma: str, tense: str, subject: str | None, hooks:
         if (
             value is not None
             and org is not None
-            and (hooks.entity(org) not in ("PERSON", "GPE", "LOC") or _employer_name(org, hooks))
+            and (hooks.entity(org) != "PERSON" or _employer_name(org, hooks))
         ):
             claims = [Claim("works_at", value, subject=subject, object_kind="organization")]
             return claims + ([Claim("job_title", title, subject=subject)] if title else [])

@@ -222,6 +222,8 @@ def _clause(verb: Token, speakers: Speakers) -> list[Claim]:
         return []
     if verb.dep_ == "ccomp" and _non_factive(verb.head):
         return []
+    if _reported(verb):
+        return []
     subject_token = _subject_token(verb)
     framed = _framed(verb, subject_token, speakers)
     if framed is not None:
@@ -284,6 +286,21 @@ def probe_label(name: str) -> str:
     doc = parse(f"I work at {name}.")
     last = doc[len(doc) - 2] if len(doc) > 4 else None
     return entity_label(last) if last is not None else ""
+
+
+_REPORTING = frozenset(
+    "say tell write text post claim shout yell reply answer announce insist explain".split()
+)
+
+
+def _reported(verb: Token) -> bool:
+    """ "She said, 'I quit Initech'", "Tom told me I'm moving": a clause reported from someone
+    else (a reporting verb whose subject is not the speaker) is not the speaker's claim."""
+    head = verb.head
+    if verb.dep_ not in ("ccomp", "parataxis") or head.lemma_.lower() not in _REPORTING:
+        return False
+    said_by = next((c for c in head.children if c.dep_ in _SUBJ), None)
+    return said_by is not None and said_by.lower_ not in _FIRST | _WE
 
 
 def _non_factive(head: Token) -> bool:

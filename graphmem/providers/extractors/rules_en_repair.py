@@ -49,8 +49,36 @@ class Repair:
     value: str
 
 
+# "I live in Paris, not Paris, Lyon", "Not Paris, Lyon.": the wrong value named, then the right one
+_NOT_THIS = re.compile(
+    r"(?:^|(?<=[,;\u2014\u2013.])\s*|\s+-+\s+|\s+)not\s+(?:(?:in|at|with|for|an?|the)\s+)?"
+    r"(?P<wrong>[^\s,;!?.]+(?:\s+[^\s,;!?.]+){0,2})\s*[,;:\u2014\u2013]\s*(?:(?:it's|it is|but)\s+)?"
+    r"(?P<fix>(?:(?:in|at|with|for|an?|the)\s+)?[^\s,;!?.]+(?:\s+[^\s,;!?.]+){0,3})[\s.!]*$",
+    re.IGNORECASE,
+)
+
+
 def find_repair(text: str) -> Repair | None:
     """The same-breath repair at the end of ``text`` (see the module docstring), or None."""
+    return _marked_repair(text) or _not_this(text)
+
+
+def _not_this(text: str) -> Repair | None:
+    """ "..., not Paris, Lyon": a repair when both values are alike (two names, two common nouns)
+    and, inside a sentence, the wrong one was said before ("I like cats, not dogs, honestly" is none)."""
+    m = _NOT_THIS.search(text)
+    if m is None:
+        return None
+    wrong = _ARTICLE.sub("", _PREPOSITION.sub("", m.group("wrong").strip()))
+    value = _ARTICLE.sub("", _PREPOSITION.sub("", m.group("fix").strip()))
+    if not value or _NOT_A_VALUE.match(value) or _NOT_A_VALUE.match(wrong) or not fits(value, wrong):
+        return None
+    if m.start() > 0 and wrong.casefold() not in text[: m.start()].casefold():
+        return None
+    return Repair(m.start(), value)
+
+
+def _marked_repair(text: str) -> Repair | None:
     m = _REPAIR.search(text)
     if m is None or not _STRONG_WORD.search(m.group("markers")):
         return None
