@@ -224,7 +224,7 @@ def _parse_english(text: str, doc: Doc | None, speakers: Speakers, future: bool)
     if doc is not None:
         parsed.claims = [c for c in parsed.claims if subject_in_parse(c, doc) and value_in_parse(c, doc)]
         if not parsed.correction:  # a correction's target is the rules' claim
-            found = parse_claims(doc, speakers) + chat_claims(doc, speakers, future)
+            found = chat_claims(doc, speakers, future) + parse_claims(doc, speakers)
             parsed.claims.extend(new_claims(parsed.claims, found))
     if fix is not None:
         _apply_inline_fix(parsed, text[: fix.start], fix.value)

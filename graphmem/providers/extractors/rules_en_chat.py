@@ -29,6 +29,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from graphmem.providers.extractors.rules_base import SPEAKER, Claim
+from graphmem.providers.extractors.rules_en_objects import PETS as PET_NOUNS
 from graphmem.providers.extractors.rules_en_parse import (
     _EVENT_NOUNS as EVENT_NOUNS,
 )
@@ -63,7 +64,9 @@ _DISPOSITION_ADJS = frozenset(
 _PLAN_ADJS = frozenset(
     "determined excited eager ready keen thrilled stoked psyched pumped dying itching".split()
 )
-_VALUE_ADJS = frozenset("special important precious dear meaningful sacred vital essential".split())
+_VALUE_ADJS = frozenset(
+    "special important precious dear meaningful sacred vital essential interesting valuable".split()
+)
 _VALUE_VERBS = frozenset("matter mean speak".split())
 _KIN = frozenset(
     "husband wife partner spouse kids kid children child son sons daughter daughters sister sisters "
@@ -75,7 +78,7 @@ _QUANTITY = frozenset("lots lot bunch couple plenty pile ton tons loads load num
 _ABSTRACT = frozenset(
     "time idea chance question questions feeling feelings fun blast problem problems trouble plan "
     "plans day days week month year moment moments experience experiences way reason goal goals "
-    "story stories project projects offer offers promotion promotions update updates "
+    "addition additions story stories project projects offer offers promotion promotions update updates "
     "dream dreams path paths journey journeys hope faith sense thing things stuff news luck courage strength support love "
     "passion interest interests point right rights choice choices option options opportunity "
     "feeling mind heart thoughts thought issue issues doubt doubts fear fears lot lots deal "
@@ -110,6 +113,9 @@ def subject_of(verb: Token, speakers: Speakers) -> tuple[str | None, bool] | Non
             _dropped_i(tok) or tok.lower_ in ("gon", "gonna", "gotta") or _cant_wait(tok)
         ):
             return SPEAKER, True
+        first = next((t for t in tok.doc if t.pos_ not in ("PUNCT", "INTJ", "CCONJ", "ADV")), None)
+        if tok.dep_ == "advcl" and tok.tag_ == "VBD" and first is not None and first.i == tok.i:
+            return SPEAKER, True  # "Just got back from a trip, it was fun!"
         return None
     return None
 
@@ -144,6 +150,8 @@ def _plan_words(target: Token) -> list[Token]:
     for t in target.subtree:
         if t.i < target.i:
             continue
+        if t.dep_ == "prep" and t.lower_ in ("because", "due", "despite") and t.head.i == target.i:
+            break
         if t.i in cut:
             if len(out) > 1:
                 break
@@ -155,10 +163,21 @@ def _plan_words(target: Token) -> list[Token]:
 def noun_phrase(head: Token, speakers: Speakers) -> str | None:
     """``_phrase``, or for a head it refuses as too generic ("time") the head with its compound
     and adjective words ("family time")."""
+    yours = next((c for c in head.children if c.dep_ == "poss" and c.lower_ == "your"), None)
+    if yours is not None and speakers.other:  # "your support" → "Sam's support"
+        mods = [
+            c for c in head.lefts if c.dep_ in ("compound", "amod") and c.pos_ in ("NOUN", "PROPN", "ADJ")
+        ]
+        return " ".join([f"{speakers.other}'s", *(t.text for t in [*mods, head])])
     value = _phrase(head, speakers)
     if value is not None:
         first = next(iter(head.subtree))
-        if first.i == 0 and first.pos_ != "PROPN" and value[:1].isupper():
+        if (
+            first.i == 0
+            and first.pos_ in ("NOUN", "VERB", "ADJ")
+            and value.startswith(first.text)
+            and value[:1].isupper()
+        ):
             value = value[:1].lower() + value[1:]  # "Mental health is important to me"
         return value
     if head.pos_ != "NOUN":
@@ -167,7 +186,7 @@ def noun_phrase(head: Token, speakers: Speakers) -> str | None:
     if not mods:
         return None
     first = mods[0]
-    lead = first.text.lower() if first.i == 0 and first.pos_ != "PROPN" else first.text
+    lead = first.text.lower() if first.i == 0 and first.pos_ in ("NOUN", "VERB", "ADJ") else first.text
     return " ".join([lead, *(t.text for t in [*mods[1:], head])])
 
 
@@ -222,7 +241,12 @@ def _event_object(verb: Token) -> bool:
     return any(o.pos_ == "NOUN" and o.lemma_.lower() in EVENT_NOUNS for o in objs)
 
 
-_PERCEIVE = frozenset("see hear watch check read know find learn".split())
+_NOT_PLANNED = frozenset(
+    "be say think know mean guess bet sound look seem feel hope wish need let thank wait remember "
+    "forget happen agree understand imagine believe suppose wonder mind care love like enjoy hate "
+    "appreciate cherish miss".split()
+)
+_PERCEIVE = frozenset("see hear watch check read know".split())
 _LEMMA_FIX = {"hoping": "hope", "hoped": "hope"}  # the small model reads "hoping" as "hop"
 
 
@@ -238,7 +262,15 @@ def plan_claims(verb: Token, speakers: Speakers, future: bool) -> list[Claim]:
     elif _cant_wait(verb):  # "can't wait to X"
         target = _to_verb(verb)
     elif lemma in _THINK_ABOUT and verb.tag_ == "VBG":
-        target = _to_verb(verb)
+        target = _to_verb(verb) or next(
+            (c for c in verb.children if c.dep_ == "xcomp" and c.tag_ == "VBG"), None
+        )
+    elif verb.lemma_ == "be" and any(
+        c.lower_ == "off" for c in verb.children if c.dep_ in ("advmod", "prt", "acomp")
+    ):
+        target = next(
+            (c for c in verb.children if c.dep_ == "xcomp" and c.tag_ == "VB"), None
+        )  # "I'm off to do X"
     elif verb.lemma_ == "be":
         adj = next((c for c in verb.children if c.dep_ == "acomp" and c.lower_ in _PLAN_ADJS), None)
         target = _to_verb(adj) if adj is not None else None
@@ -249,7 +281,7 @@ def plan_claims(verb: Token, speakers: Speakers, future: bool) -> list[Claim]:
     elif verb.tag_ == "VBG" and _progressive(verb) and _to_verb(verb) is None:
         if _event_object(verb) or (future and lemma not in _SKIP_VERBS):
             target = verb  # "I'm having an art show next month", "I'm going to a conference"
-    if target is None or target.lemma_.lower() in _SKIP_VERBS - {"go", "get", "have", "do", "try"}:
+    if target is None or target.lemma_.lower() in _NOT_PLANNED:
         return []
     if target.lemma_.lower() in _PERCEIVE and not any(
         c.dep_ == "dobj" and c.pos_ == "PROPN" for c in target.children
@@ -285,22 +317,53 @@ def _experiencer_me(tok: Token) -> bool:
     )
 
 
+_BENEFIT_VERBS = frozenset("help make keep bring give calm relax inspire motivate remind".split())
+_BENEFIT_NOUNS = frozenset("joy peace happiness comfort strength hope calm purpose energy".split())
+
+
+def _benefits_me(verb: Token) -> bool:
+    """ "Painting helps me relax", "Running keeps me sane", "Clay brings me so much joy", "Art
+    makes me happy": a thing doing the speaker good (not "reminds me of X": a memory)."""
+    lemma = verb.lemma_.lower()
+    if lemma not in _BENEFIT_VERBS or lemma == "remind":
+        return False
+    comps = [c for c in verb.children if c.dep_ in ("ccomp", "xcomp", "oprd", "acomp")]
+    direct = any(c.lower_ == "me" and c.dep_ in ("dobj", "dative") for c in verb.children)
+    nested = any(c.lower_ == "me" and c.dep_ == "nsubj" for comp in comps for c in comp.children)
+    if not (direct or nested):
+        return False
+    if lemma in ("bring", "give"):
+        return any(c.dep_ == "dobj" and c.lemma_.lower() in _BENEFIT_NOUNS for c in verb.children)
+    return bool(comps) or lemma in ("help", "calm", "relax", "inspire", "motivate")
+
+
+def _whole_gerund(gerund: Token) -> bool:
+    """A gerund subject the value can name whole: "Dancing", "Painting landscapes"; not "Seeing my
+    students get better" (a clause inside) nor "Playing it" (a pronoun)."""
+    for c in gerund.children:
+        if c.dep_ in ("ccomp", "xcomp", "advcl") or (c.dep_ == "dobj" and c.pos_ == "PRON"):
+            return False
+    return True
+
+
 def value_claims(verb: Token, speakers: Speakers) -> list[Claim]:
     """ "X is special to me", "X matters to me", "X means a lot to me", "X speaks to me" → the
     speaker values X (the subject noun phrase)."""
-    subj = next((c for c in verb.children if c.dep_ == "nsubj"), None)
-    if subj is None or subj.pos_ not in ("NOUN", "PROPN") or _negated(verb):
+    subj = next((c for c in verb.children if c.dep_ in ("nsubj", "csubj")), None)
+    if subj is None or not (subj.pos_ in ("NOUN", "PROPN") or subj.tag_ == "VBG") or _negated(verb):
         return []
     lemma = verb.lemma_.lower()
     if lemma == "be":
         adj = next((c for c in verb.children if c.dep_ == "acomp" and c.lower_ in _VALUE_ADJS), None)
         if adj is None or not (_experiencer_me(adj) or _experiencer_me(verb)):
             return []
-    elif lemma not in _VALUE_VERBS or not (_experiencer_me(verb)):
+    elif not ((lemma in _VALUE_VERBS and _experiencer_me(verb)) or _benefits_me(verb)):
         return []
     if subj.lower_ in _DEMONSTRATIVE or any(
-        c.dep_ == "poss" and c.lower_ not in ("my", "our") for c in subj.children
+        c.dep_ == "poss" and c.tag_ == "PRP$" and c.lower_ not in ("my", "our", "your") for c in subj.children
     ):
+        return []
+    if subj.tag_ == "VBG" and not _whole_gerund(subj):
         return []
     value = noun_phrase(subj, speakers)
     return [Claim("values", value)] if value else []
@@ -323,7 +386,12 @@ def _owned(obj: Token) -> Token | None:
             return None
         obj = inner
     lemma = obj.lemma_.lower()
-    if obj.pos_ != "NOUN" or lemma in _ABSTRACT or obj.lower_ in _ABSTRACT or lemma in EVENT_NOUNS:
+    if (
+        obj.pos_ != "NOUN"
+        or lemma in _ABSTRACT
+        or obj.lower_ in _ABSTRACT
+        or lemma in EVENT_NOUNS | _TRIP_NOUNS
+    ):
         return None
     return obj
 
@@ -468,7 +536,16 @@ def liking_claims(verb: Token, speakers: Speakers) -> list[Claim]:
     if verb.dep_ == "ROOT" and verb.tag_ == "VB" and verb.lower_ in ("love", "like", "enjoy", "adore"):
         first = next((t for t in verb.doc if t.pos_ not in ("PUNCT", "INTJ", "ADV")), None)
         dobj = next((c for c in verb.children if c.dep_ == "dobj"), None)
-        if first is not None and first.i == verb.i and dobj is not None and dobj.pos_ in ("NOUN", "PROPN"):
+        definite = dobj is not None and any(
+            c.dep_ in ("det", "predet") and c.lower_ in ("the", "all", *_DEMONSTRATIVE) for c in dobj.children
+        )
+        if (
+            first is not None
+            and first.i == verb.i
+            and dobj is not None
+            and dobj.pos_ in ("NOUN", "PROPN")
+            and not definite
+        ):
             value = noun_phrase(dobj, speakers)
             return [Claim("likes", value)] if value else []
         return []
@@ -479,6 +556,8 @@ def liking_claims(verb: Token, speakers: Speakers) -> list[Claim]:
     if subj is None or adj is None or subj.pos_ not in ("NOUN", "PROPN"):
         return []
     if subj.pos_ == "NOUN" and any(c.dep_ in ("det", "poss") for c in subj.children):
+        return []
+    if any(t.pos_ in ("VERB", "AUX", "PRON") for t in subj.subtree):
         return []
     if subj.pos_ == "NOUN" and subj.lemma_.lower() in _ABSTRACT | EVENT_NOUNS:
         return []
@@ -537,6 +616,87 @@ def counted_claims(verb: Token) -> list[Claim]:
     return []
 
 
+def appreciation_claims(verb: Token, speakers: Speakers) -> list[Claim]:
+    """ "I really appreciate your support" → appreciates Sam's support (a noun phrase object)."""
+    if verb.lemma_.lower() not in ("appreciate", "value", "admire", "respect") or _negated(verb):
+        return []
+    if verb.tag_ not in ("VBP", "VBZ", "VB") or (verb.tag_ == "VB" and verb.dep_ != "ROOT"):
+        return []
+    dobj = next((c for c in verb.children if c.dep_ == "dobj" and c.pos_ in ("NOUN", "PROPN")), None)
+    if dobj is None or any(c.dep_ == "det" and c.lower_ in _DEMONSTRATIVE for c in dobj.children):
+        return []
+    value = noun_phrase(dobj, speakers)
+    return [Claim(third_person(verb.lemma_.lower()), value)] if value else []
+
+
+_RETURN_VERBS = frozenset("get come return fly drive head".split())
+_TRIP_NOUNS = frozenset("trip vacation holiday cruise getaway tour visit journey honeymoon break".split())
+
+
+def back_from_claims(verb: Token, speakers: Speakers) -> list[Claim]:
+    """ "Just got back from a family road trip", "We returned from our vacation" → attended (an
+    event or a trip) or visited (a named place)."""
+    if verb.lemma_.lower() not in _RETURN_VERBS or verb.tag_ not in ("VBD", "VBN") or _negated(verb):
+        return []
+    back = verb.lemma_.lower() == "return" or any(c.lower_ == "back" for c in verb.children)
+    if not back:
+        return []
+    preps = [c for c in verb.children if c.dep_ == "prep" and c.lower_ == "from"]
+    preps += [p for b in verb.children if b.lower_ == "back" for p in b.children if p.lower_ == "from"]
+    for p in preps:
+        obj = next((o for o in p.children if o.dep_ == "pobj"), None)
+        if obj is None:
+            continue
+        value = noun_phrase(obj, speakers)
+        if value and obj.pos_ == "PROPN":
+            return [Claim("visited", value, object_kind="place")]
+        if value and obj.lemma_.lower() in EVENT_NOUNS | _TRIP_NOUNS:
+            return [Claim("attended", value)]
+    return []
+
+
+_ACTIVITY_VERBS = frozenset("do practice practise play take".split())
+
+
+def doing_claims(verb: Token, speakers: Speakers) -> list[Claim]:
+    """ "I'm doing kickboxing", "I've been doing aerial yoga" → does (an activity noun, said in the
+    progressive); "doing great" (no noun) and abstract nouns give nothing."""
+    if verb.lemma_.lower() != "do" or verb.tag_ != "VBG" or _negated(verb):
+        return []
+    dobj = next((c for c in verb.children if c.dep_ == "dobj" and c.pos_ == "NOUN"), None)
+    if dobj is None or dobj.lemma_.lower() in _ABSTRACT | {"work", "job", "homework", "chore", "chores"}:
+        return []
+    value = noun_phrase(dobj, speakers)
+    return [Claim("does", value)] if value else []
+
+
+_PICTURE = frozenset("pic pics picture pictures photo photos snap shot selfie".split())
+
+
+def picture_claims(doc: Doc, speakers: Speakers) -> list[Claim]:
+    """ "Here's a pic of my family", "a photo of my new bike" → has (a relative) or owns."""
+    out: list[Claim] = []
+    for tok in doc:
+        if tok.lemma_.lower() not in _PICTURE or tok.pos_ != "NOUN":
+            continue
+        for p in tok.children:
+            if p.dep_ != "prep" or p.lower_ != "of":
+                continue
+            for obj in p.children:
+                if obj.dep_ != "pobj" or not any(
+                    c.dep_ == "poss" and c.lower_ in ("my", "our") for c in obj.children
+                ):
+                    continue
+                noun = _owned(obj)
+                if noun is None or noun.lemma_.lower() in PET_NOUNS:
+                    continue
+                value = _own_value(noun, speakers)
+                kin = noun.lemma_.lower() in _KIN or noun.lower_ in _KIN
+                if value:
+                    out.append(Claim("has" if kin else "owns", value))
+    return out
+
+
 def chat_claims(doc: Doc, speakers: Speakers, future: bool) -> list[tuple[Claim, str]]:
     """Every reader's claims for the asserted clauses of ``doc``, each with its clause text."""
     out: list[tuple[Claim, str]] = []
@@ -555,10 +715,12 @@ def chat_claims(doc: Doc, speakers: Speakers, future: bool) -> list[tuple[Claim,
                 own += plan_claims(verb, speakers, future)
             own += disposition_claims(verb, speakers) + have_claims(verb, speakers)
             own += activity_claims(verb) + described_thing_claims(verb, speakers)
-            own += been_in_claims(verb) + counted_claims(verb)
+            own += been_in_claims(verb) + counted_claims(verb) + appreciation_claims(verb, speakers)
+            own += back_from_claims(verb, speakers) + doing_claims(verb, speakers)
             for claim in own:
                 claim.subject = name
             claims += own
         text = clause_text(verb)
         out.extend((c, text) for c in claims)
+    out.extend((c, doc.text) for c in picture_claims(doc, speakers))
     return out

@@ -1,0 +1,200 @@
+"""Classes of chat statements the parse reads without a dedicated verb-object rule
+(``rules_en_chat``), and the quality gates every fact passes (``rules_en_gates``). One test per
+class, each with paraphrases written for these tests (not taken from any dataset), plus the
+negative forms of the class (questions, hypotheticals, negations, pronouns) that must give nothing."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from graphmem.models.extraction import ExtractedFact
+from graphmem.providers.extractors.rules import RulesExtractor
+from graphmem.providers.extractors.rules_en_gates import merge_duplicates, well_formed
+from graphmem.providers.extractors.rules_en_parse import Speakers
+
+REF = datetime(2024, 6, 15, 10, 0, tzinfo=UTC)
+_EX = RulesExtractor()
+
+
+def _facts(text: str) -> list[ExtractedFact]:
+    return _EX.extract(content=text, speaker="Dana", reference_time=REF, other_speaker="Sam").facts
+
+
+def _rows(text: str) -> list[tuple[str, str]]:
+    return [(f.predicate, f.literal) for f in _facts(text) if f.subject == "Dana"]
+
+
+@pytest.mark.parametrize(
+    ("text", "plan"),
+    [
+        ("I want to learn the cello.", "learn cello"),
+        ("We're thinking about repainting the garage.", "repaint garage"),
+        ("Gonna sign up for a cooking course.", "sign up for cooking course"),
+        ("I'm aiming to open a bakery.", "open bakery"),
+        ("Can't wait to visit Lisbon!", "visit Lisbon"),
+        ("I'm so eager to start my new course.", "start Dana's new course"),
+        ("I'm off to do some gardening.", "do some gardening"),
+        ("I'm considering moving into teaching.", "move into teaching"),
+    ],
+)
+def test_wishes_and_plans_are_inferred_plans(text: str, plan: str) -> None:
+    facts = [f for f in _facts(text) if f.predicate == "plans"]
+    assert [f.literal for f in facts] == [plan]
+    assert facts[0].source_kind == "inferred"
+
+
+def test_a_progressive_with_an_event_or_a_future_time_is_a_plan_keeping_its_time() -> None:
+    assert ("plans", "host barbecue next Saturday") in _rows("I'm hosting a barbecue next Saturday.")
+    assert ("plans", "go to poetry festival") in _rows("I'm going to a poetry festival.")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Do you want to learn the cello?",
+        "I don't want to learn the cello.",
+        "If I want to travel, I'll save up.",
+        "Can't wait to see it!",
+        "I'd love to hear more.",
+    ],
+)
+def test_questions_negations_hypotheticals_and_perception_are_no_plans(text: str) -> None:
+    assert [r for r in _rows(text) if r[0] == "plans"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Gardening really matters to me.", "gardening"),
+        ("My grandmother's ring is so precious to me.", "Dana's grandmother's ring"),
+        ("Your advice means a lot to me.", "Sam's advice"),
+        ("Baking helps me unwind.", "baking"),
+        ("Music makes me happy.", "music"),
+        ("Long walks are important to me.", "long walks"),
+    ],
+)
+def test_what_the_speaker_values(text: str, value: str) -> None:
+    assert ("values", value) in _rows(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["It means a lot to me.", "This is special to me.", "That reminds me of home."]
+)
+def test_a_pronoun_or_a_memory_is_no_value(text: str) -> None:
+    assert [r for r in _rows(text) if r[0] == "values"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("I have two daughters and a son.", ("has", "two daughters")),
+        ("I'm blessed to have my brother.", ("has", "brother")),
+        ("I've got a vintage camera.", ("owns", "vintage camera")),
+        ("These are my hiking boots.", ("owns", "hiking boots")),
+        ("Here's a photo of my grandpa.", ("has", "grandpa")),
+        ("I've always had a love for sailing.", ("likes", "sailing")),
+    ],
+)
+def test_family_possessions_and_things_shown(text: str, fact: tuple[str, str]) -> None:
+    assert fact in _rows(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I have a question about that.",
+        "I had a blast.",
+        "We all have our own paths.",
+        "I don't have a car.",
+        "I've got so many stories to tell.",
+    ],
+)
+def test_abstract_generic_or_negated_have_is_no_possession(text: str) -> None:
+    assert [r for r in _rows(text) if r[0] in ("has", "owns")] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("I've been knitting a lot.", ("does", "knitting")),
+        ("Been cycling more since spring.", ("does", "cycling")),
+        ("I'm doing pilates twice a week.", ("does", "pilates")),
+        ("I love to bake.", ("likes", "to bake")),
+    ],
+)
+def test_activities(text: str, fact: tuple[str, str]) -> None:
+    assert fact in _rows(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("Jazz is so relaxing.", ("likes", "jazz")),
+        ("Dune and Foundation are amazing!", ("likes", "Foundation")),
+        ("Adore a good mystery with clever twists.", ("likes", "good mystery with clever twists")),
+    ],
+)
+def test_likings_said_as_praise(text: str, fact: tuple[str, str]) -> None:
+    assert fact in _rows(text)
+
+
+@pytest.mark.parametrize("text", ["The show was amazing.", "That sounds amazing!", "Sam is amazing."])
+def test_praise_of_a_thing_of_the_conversation_or_a_person_is_no_liking(text: str) -> None:
+    assert [r for r in _rows(text) if r[0] == "likes"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("I was in Madrid last month.", ("visited", "Madrid")),
+        ("Just got back from a ski trip!", ("attended", "ski trip")),
+        ("I painted that mountain landscape last week.", ("paints", "mountain landscape")),
+        ("I really appreciate your patience.", ("appreciates", "Sam's patience")),
+    ],
+)
+def test_past_stays_returns_and_described_things(text: str, fact: tuple[str, str]) -> None:
+    assert fact in _rows(text)
+
+
+def test_a_past_event_is_dated_by_its_time_phrase() -> None:
+    (fact,) = [f for f in _facts("Just got back from a ski trip yesterday!") if f.predicate == "attended"]
+    assert fact.valid_from is not None and fact.valid_from.date().isoformat() == "2024-06-14"
+
+
+# --------------------------------------------------------------------------- gates
+
+
+def _fact(predicate: str, value: str, subject: str = "Dana", quote: str = "") -> ExtractedFact:
+    return ExtractedFact(subject=subject, predicate=predicate, value=value, quote=quote)
+
+
+SPEAKERS = Speakers("Dana", "Sam")
+
+
+@pytest.mark.parametrize(
+    "fact",
+    [
+        _fact("runs_to", "de", quote="I run to de-stress."),  # a hyphenated word cut
+        _fact("develops", "how much"),  # a wh-clause fragment
+        _fact("plans", "events"),  # a plan without a verb
+        _fact("owns", "kids' books- classics"),  # a torn compound
+        _fact("likes", "everywhere"),  # a place adverb, no object
+        _fact("likes", "my garden"),  # first person left in the statement
+        _fact("likes", "hiking", subject="Sounds"),  # filler as subject
+        _fact("likes", "his tools"),  # an unresolved third-person pronoun
+    ],
+)
+def test_gates_refuse_malformed_facts(fact: ExtractedFact) -> None:
+    assert not well_formed(fact, SPEAKERS)
+
+
+def test_gates_keep_a_well_formed_fact() -> None:
+    assert well_formed(_fact("plans", "visit Lisbon"), SPEAKERS)
+    assert well_formed(_fact("has", "two daughters"), SPEAKERS)
+
+
+def test_duplicates_differing_only_by_articles_merge() -> None:
+    facts = [_fact("plans", "take a team trip"), _fact("plans", "take team trip")]
+    assert [f.literal for f in merge_duplicates(facts)] == ["take a team trip"]
