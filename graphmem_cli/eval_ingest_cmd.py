@@ -19,6 +19,7 @@ from graphmem_cli.common import (
     settings,
     with_memory,
 )
+from ingest.sources import FORMATS
 
 
 def _table(r: dict[str, Any]) -> str:
@@ -29,6 +30,11 @@ def _table(r: dict[str, Any]) -> str:
         ("busy preparing / committing", f"{r['prepare_seconds']} s / {r['commit_seconds']} s"),
         ("embed only", f"{r['embed_only_per_s']} episodes/s (before, after: {r['embed_only_before_after']})"),
         ("ratio (target >= 0.8)", str(r["ratio"])),
+        (
+            "CPU ms/episode: embed only, ingest",
+            f"{r['embed_only_cpu_ms_per_episode']}, {r['ingest_cpu_ms_per_episode']} "
+            f"(cpu_ratio {r['cpu_ratio']})",
+        ),
         ("peak RSS", f"{r['peak_rss_mb']} MiB"),
         ("load average", json.dumps(r["load_average"])),
     ]
@@ -107,7 +113,15 @@ def _compare(opts: Any, what: str, repeat: int) -> dict[str, Any]:
     "file",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     default=None,
-    help="Ingest this JSONL file instead of the synthetic tenant.",
+    help="Ingest this file instead of the synthetic tenant.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="jsonl",
+    show_default=True,
+    help="--file's format, as for graphmem ingest (locomo: one group per conversation).",
 )
 @count_option("--batch-size", default=256, help="Episodes per write transaction.")
 @count_option("--concurrency", default=2, help="Batches of different groups in flight.")
@@ -139,6 +153,7 @@ def ingest_speed(
     episodes: int,
     seed: int,
     file: Path | None,
+    fmt: str,
     batch_size: int,
     concurrency: int,
     embed_sample: int,
@@ -158,6 +173,7 @@ def ingest_speed(
     \b
     Example:
       graphmem eval ingest --episodes 20000 --json
+      graphmem eval ingest --file ../shared/data/locomo/locomo_dev.json --format locomo --json
       GRAPHMEM_EMBEDDER=openai ... graphmem eval ingest --episodes 2000 --embed-concurrency 1,2,4
       graphmem eval ingest --episodes 512 --compare change_log --repeat 2 --json
     """
@@ -167,6 +183,7 @@ def ingest_speed(
         episodes=episodes,
         seed=seed,
         file=file,
+        fmt=fmt,
         batch_size=batch_size,
         concurrency=concurrency,
         embed_sample=embed_sample,
