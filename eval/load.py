@@ -227,11 +227,31 @@ def _split(mix: dict[str, Any], alone: dict[str, Any], stats: Stats, search_stat
     return out
 
 
+async def _write_counters(base: str) -> dict[str, float]:
+    """The server's group-commit counters from ``/metrics`` (one worker's, with several)."""
+    async with httpx.AsyncClient(base_url=base, timeout=60) as client:
+        response = await client.get("/metrics")
+    out: dict[str, float] = {}
+    for line in response.text.splitlines():
+        name, _, value = line.partition(" ")
+        if name in ("graphmem_write_transactions", "graphmem_write_writes", "graphmem_write_fallbacks"):
+            out[name.removeprefix("graphmem_write_")] = float(value)
+    return out
+
+
+def _group_commit(before: dict[str, float], after: dict[str, float]) -> dict[str, Any]:
+    delta = {k: int(after.get(k, 0) - before.get(k, 0)) for k in ("transactions", "writes", "fallbacks")}
+    per = round(delta["writes"] / delta["transactions"], 2) if delta["transactions"] else None
+    return {**delta, "writes_per_transaction": per}
+
+
 async def _run_clients(
     base: str, cfg: LoadConfig, groups: list[str], clients: int, sampler: Sampler
 ) -> dict[str, Any]:
     before = await _episode_counts(base, cfg, groups)
+    counters = await _write_counters(base)
     stats, elapsed, cpu = await _phase(base, cfg, groups, clients, cfg.write_ratio, sampler)
+    commit = _group_commit(counters, await _write_counters(base))
     after = await _episode_counts(base, cfg, groups)
     lost = sum(before[g] + stats.written.get(g, 0) - after[g] for g in groups)
     every = stats.latencies["search"] + stats.latencies["write"]
@@ -248,6 +268,7 @@ async def _run_clients(
         "search": _latency(stats.latencies["search"]),
         "write": _latency(stats.latencies["write"]),
         "cpu": cpu,
+        "group_commit": commit,
     }
     if cfg.cpu_split and sampler.active and cfg.write_ratio > 0:
         search_stats, _, alone = await _phase(base, cfg, groups, clients, 0.0, sampler)

@@ -28,7 +28,10 @@ def _table(result: dict[str, Any]) -> str:
 
 def _cpu_table(result: dict[str, Any]) -> str:
     """CPU ms per request (server: event loop + threads; Neo4j), and per kind with --cpu-split."""
-    lines = ["clients  CPU ms/request: server (loop + threads)  neo4j   per search / per write   load"]
+    lines = [
+        "clients  CPU ms/request: server (loop + threads)  neo4j   per search / per write   "
+        "writes/transaction   load"
+    ]
     for r in result["runs"]:
         c, k = r.get("cpu", {}), r.get("cpu_by_kind", {})
         kinds = "-"
@@ -40,7 +43,7 @@ def _cpu_table(result: dict[str, Any]) -> str:
         lines.append(
             f"{r['clients']:>7}  {c.get('server_ms_per_request')} ({c.get('server_loop_ms_per_request')}"
             f" + {c.get('server_threads_ms_per_request')})  {c.get('neo4j_ms_per_request')}   {kinds}"
-            f"   {c.get('load_average')}"
+            f"   {r.get('group_commit', {}).get('writes_per_transaction')}   {c.get('load_average')}"
         )
     return "\n".join(lines)
 

@@ -63,3 +63,15 @@ def test_sampler_without_pids_reads_nothing() -> None:
     assert not sampler.active
     assert sampler.read() == Reading(TreeCpu(), None)
     assert per_request_ms(1.0, 0) is None
+
+
+def test_group_commit_counts_writes_per_transaction_over_the_run() -> None:
+    before = {"transactions": 10.0, "writes": 12.0, "fallbacks": 0.0}
+    after = {"transactions": 40.0, "writes": 72.0, "fallbacks": 1.0}
+    assert load._group_commit(before, after) == {
+        "transactions": 30,
+        "writes": 60,
+        "fallbacks": 1,
+        "writes_per_transaction": 2.0,
+    }
+    assert load._group_commit(before, before)["writes_per_transaction"] is None
