@@ -42,10 +42,11 @@ async def bm25(
     return _hits(rows)
 
 
-async def sizes(store: Store, *, group_id: str) -> dict[str, dict[str, int]]:
-    """``{"group": the tenant's counters, "total": every tenant's, "state": its revision state}``
-    by label (state: ``seq``, ``reset_seq``, ``created_at`` in epoch microseconds, -1 when unset),
-    in one round trip."""
+async def sizes(store: Store, *, group_id: str) -> dict[str, dict[str, Any]]:
+    """``{"group": the tenant's counters, "total": every tenant's, "state": its revision state,
+    "saved": its saved BM25 statistics}`` by label (state: ``seq``, ``reset_seq``, ``created_at``
+    in epoch microseconds, -1 when unset; saved: ``labels`` and ``fields``, the JSON
+    ``save_stats`` wrote, or None), in one round trip."""
     row = (await store.read(q.SIZES, group_id=group_id))[0]
     labels = ("episodes", "facts", "entities")
     created = row["created_at"]
@@ -57,7 +58,21 @@ async def sizes(store: Store, *, group_id: str) -> dict[str, dict[str, int]]:
             "reset_seq": int(row["reset_seq"]),
             "created_at": -1 if created is None else int(created),
         },
+        "saved": {"labels": row["bm25_stats"], "fields": row["bm25_field_stats"]},
     }
+
+
+async def save_stats(store: Store, *, group_id: str, kind: str, state: dict[str, int], value: str) -> None:
+    """Save the group's BM25 statistics (``kind`` ``labels`` or ``fields``, JSON ``value``) on its
+    Group node, unless its revision state has moved on from ``state`` meanwhile."""
+    await store.write(
+        q.SAVE_STATS[kind],
+        group_id=group_id,
+        seq=state["seq"],
+        reset_seq=state["reset_seq"],
+        created_at=state["created_at"],
+        value=value,
+    )
 
 
 async def lexical_matches(
@@ -66,14 +81,13 @@ async def lexical_matches(
     target: str,
     group_id: str,
     lucene: str,
-    terms: list[str],
     limit: int,
     view: dict[str, Any],
 ) -> list[dict[str, Any]]:
-    """The tenant's ``target`` nodes matching ``lucene`` (at most ``limit``): ``id``, ``tf`` (the
-    frequency of each of ``terms``), ``length`` and ``visible`` (in the time ``view``)."""
+    """The tenant's ``target`` nodes matching ``lucene`` (at most ``limit``): ``id``, ``text`` (the
+    analysed ``search_text``) and ``visible`` (in the time ``view``)."""
     return await store.read(
-        q.LEXICAL_MATCHES[target], group_id=group_id, lucene=lucene, terms=terms, limit=limit, **_time(**view)
+        q.LEXICAL_MATCHES[target], group_id=group_id, lucene=lucene, limit=limit, **_time(**view)
     )
 
 
@@ -272,12 +286,12 @@ async def term_document_frequency(store: Store, *, token: str, terms: list[str],
 
 
 async def episode_field_matches(
-    store: Store, *, group_id: str, lucene: str, terms: list[str], limit: int, view: dict[str, Any]
+    store: Store, *, group_id: str, lucene: str, limit: int, view: dict[str, Any]
 ) -> list[dict[str, Any]]:
-    """Episodes matching ``lucene`` in their own text or their live facts', with each field's term
-    frequencies and length (``own``, ``context``, ``facts``) and ``visible``."""
+    """Episodes matching ``lucene`` in their own text or their live facts': ``id``, ``visible``,
+    ``search_text``, ``speaker_terms``, ``terms`` and ``facts`` (the live facts' analysed texts)."""
     return await store.read(
-        q.EPISODE_FIELD_MATCHES, group_id=group_id, lucene=lucene, terms=terms, limit=limit, **_time(**view)
+        q.EPISODE_FIELD_MATCHES, group_id=group_id, lucene=lucene, limit=limit, **_time(**view)
     )
 
 

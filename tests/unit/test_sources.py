@@ -13,6 +13,8 @@ from graphmem.retrieval.sources import (
     GRAPH_SEEDS,
     ORDER,
     Probe,
+    decode_stats,
+    encode_stats,
     lexical_rankings,
     lucene_query,
     merge,
@@ -110,3 +112,16 @@ def test_the_lucene_query_quotes_chinese_terms_and_escapes_the_rest() -> None:
 def test_query_terms_are_analysed_once_for_both_sources() -> None:
     assert query_terms("Where does Ana live? Ana!") == ("ana", "live")
     assert "上海" in query_terms("她住在上海吗")
+
+
+def test_saved_statistics_hold_only_for_the_revision_state_they_were_counted_at() -> None:
+    """Issue 22: the BM25 statistics a search counted are saved on the Group node with the
+    revision state; any write, deletion or re-creation of the group makes them unusable."""
+    stats = {"episode": bm25.Stats(500, 8_989), "episode:own": bm25.Stats(500, 3_743)}
+    saved = encode_stats((7, 2, 1_700_000_000_000_000), stats)
+    assert decode_stats(saved, (7, 2, 1_700_000_000_000_000)) == stats
+    for other in ((8, 2, 1_700_000_000_000_000), (7, 3, 1_700_000_000_000_000), (7, 2, -1)):
+        assert decode_stats(saved, other) is None
+    assert decode_stats(None, (7, 2, -1)) is None
+    assert decode_stats("{not json", (7, 2, -1)) is None
+    assert decode_stats('{"key": [7, 2, -1]}', (7, 2, -1)) is None

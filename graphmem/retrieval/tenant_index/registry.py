@@ -11,7 +11,10 @@ Every load runs as a background task, never under the tenant's lock: a small ten
 ranking: ``retrieval.sources``) while it loads; past ``max_nodes`` nodes or ``max_bytes`` bytes in all
 (``tenant_index.memory``'s estimate) indexes are dropped, the coldest first and of the cold the
 biggest (``memory.victim``: bytes x idle time over the least recently used few), and a tenant
-whose index alone would not fit the byte budget is searched in Neo4j. A load reads each label's
+whose index alone would not fit the byte budget is searched in Neo4j. The byte budget counts a
+load in flight as well, at a generous estimate of what it will hold (``_node_bytes``), reserved
+before it starts: a load that cannot make room is not started (Neo4j answers, a later search
+retries), so held plus reserved bytes never exceed the budget. A load reads each label's
 pages as columns (``snapshot.load_columns``: one record a page). A stale index keeps serving while its replacement builds: its hits are
 re-read and re-checked in Neo4j, so it can miss fresh nodes but never return forgotten ones.
 """
@@ -55,6 +58,7 @@ class TenantIndexes:
         self.max_bytes = max_bytes
         self.vector_precision = vector_precision
         self.bytes: dict[str, int] = {}  # group -> its index's estimated bytes
+        self.reserved: dict[str, int] = {}  # group -> bytes set aside for its load in flight
         self.evictions = 0
         self.tick = 0  # one per use of an index
         self.used: dict[str, int] = {}  # group -> the tick its index was last used at
@@ -101,8 +105,9 @@ class TenantIndexes:
         self.used.pop(group_id, None)
 
     def nbytes(self) -> int:
-        """The estimated bytes of every index this process holds (``tenant_index.memory``)."""
-        return sum(self.bytes.values())
+        """The estimated bytes of every index this process holds (``tenant_index.memory``) and
+        the bytes reserved for the loads in flight."""
+        return sum(self.bytes.values()) + sum(self.reserved.values())
 
     async def close(self) -> None:
         for task in self.builds.values():
@@ -142,6 +147,9 @@ class TenantIndexes:
             await self._catch_up(index, state.seq)
             if group_id in self.bytes:  # scaled, not recounted: a recount walks every posting
                 self.bytes[group_id] = self.bytes[group_id] * index.size // max(before, 1)
+            if not self._make_room(keep=group_id):  # grown past the budget alone: Neo4j from now on
+                self.drop(group_id)
+                return None
         return index
 
     def _fits(self, state: GroupState) -> bool:
@@ -193,7 +201,12 @@ class TenantIndexes:
             index.stale = True  # more changed than one read returns: reload rather than miss any
 
     def _build_later(self, group_id: str, state: GroupState) -> None:
+        """Start loading the tenant's index in the background, once its bytes are reserved."""
         if group_id in self.builds:
+            return
+        self.reserved[group_id] = _nodes(state) * _node_bytes(self.dimension)
+        if not self._make_room(keep=group_id):  # the loads in flight hold the rest: not now
+            self.reserved.pop(group_id, None)
             return
 
         async def run() -> None:
@@ -210,20 +223,32 @@ class TenantIndexes:
             except Exception:  # the Neo4j channels keep serving; the next search retries
                 log.exception("building the tenant index of %s failed", group_id)
             finally:
+                self.reserved.pop(group_id, None)
                 self.builds.pop(group_id, None)
 
         self.builds[group_id] = asyncio.create_task(run())
 
     def _install(self, index: TenantIndex) -> None:
-        """Hold ``index`` as the most recently used, then drop others until the node and byte
-        budgets hold again (the new one stays: ``_fits`` admitted it)."""
-        self.entries[index.group_id] = index
-        self.entries.move_to_end(index.group_id)
-        self.bytes[index.group_id] = index_bytes(index)
+        """Hold ``index`` as the most recently used (its reservation becomes its bytes), then drop
+        others until the node and byte budgets hold again; an index that does not fit alone (its
+        estimate beat the reservation's) is not kept."""
+        group_id = index.group_id
+        self.reserved.pop(group_id, None)
+        self.entries[group_id] = index
+        self.entries.move_to_end(group_id)
+        self.bytes[group_id] = index_bytes(index)
         self.tick += 1
-        self.used[index.group_id] = self.tick
-        while len(self.entries) > 1 and self._over():
-            self._evict(keep=index.group_id)
+        self.used[group_id] = self.tick
+        if not self._make_room(keep=group_id):
+            self.drop(group_id)
+
+    def _make_room(self, *, keep: str) -> bool:
+        """Drop indexes other than ``keep`` until the budgets hold; False when they cannot."""
+        while self._over():
+            if not any(g != keep for g in self.entries):
+                return False
+            self._evict(keep=keep)
+        return True
 
     def _evict(self, *, keep: str) -> None:
         """Drop one index: of the ``EVICTION_WINDOW`` least recently used (never ``keep``), the one

@@ -187,22 +187,35 @@ OPTIONAL MATCH (g:Group {{id: $group_id}})
 RETURN coalesce(g.episodes, 0) AS episodes, coalesce(g.facts, 0) AS facts,
        coalesce(g.entities, 0) AS entities, all_episodes, all_facts, all_entities,
        coalesce(g.lock_seq, 0) AS seq, coalesce(g.reset_seq, 0) AS reset_seq,
-       {micros("g.created_at")} AS created_at
+       {micros("g.created_at")} AS created_at, g.bm25_stats AS bm25_stats,
+       g.bm25_field_stats AS bm25_field_stats
 """
 
+# The BM25 statistics a search counted, saved on the Group node for the revision state they hold
+# for (``$value``: JSON with that state as its key); written only while the state is still that one.
+_SAVE_STATS = """
+MATCH (g:Group {{id: $group_id}})
+WHERE coalesce(g.lock_seq, 0) = $seq AND coalesce(g.reset_seq, 0) = $reset_seq
+  AND coalesce({created}, -1) = $created_at
+SET g.{prop} = $value
+"""
+SAVE_STATS = {
+    kind: _SAVE_STATS.format(created=micros("g.created_at"), prop=prop)
+    for kind, prop in (("labels", "bm25_stats"), ("fields", "bm25_field_stats"))
+}
+
 # The lexical source of the Neo4j path: the tenant's documents matching any query term (Lucene
-# finds them; its scores are not used), each with its frequency of every query term ($terms, in
-# order), its length in terms and whether the time view shows it. graphmem.retrieval.bm25 ranks
-# them with the tenant's own statistics (LEXICAL_STATS), as the tenant index does.
+# finds them; its scores are not used), each with its analysed text and whether the time view
+# shows it. ``retrieval.sources`` counts each query term in the text (in Python: splitting and
+# counting 2,000 texts in Cypher's interpreted lists took most of a cold search's second at 20k
+# nodes) and ranks them with the tenant's own statistics (LEXICAL_STATS), as the tenant index does.
 _INDEX_OF = {"episode": ("episode_text", "e"), "fact": ("fact_text", "f"), "entity": ("entity_text", "x")}
 _VISIBLE_OF = {"episode": EPISODE_VISIBLE, "fact": FACT_VISIBLE, "entity": "true"}
 LEXICAL_MATCHES = {
     target: f"""
 CALL db.index.fulltext.queryNodes('{index}', $lucene, {{limit: $limit}}) YIELD node AS {v}
 WHERE {v}.group_id = $group_id
-WITH {v}, [w IN split(coalesce({v}.search_text, ''), ' ') WHERE w <> ''] AS words
-RETURN {v}.id AS id, [t IN $terms | size([w IN words WHERE w = t])] AS tf, size(words) AS length,
-       {_VISIBLE_OF[target]} AS visible
+RETURN {v}.id AS id, coalesce({v}.search_text, '') AS text, {_VISIBLE_OF[target]} AS visible
 """
     for target, (index, v) in _INDEX_OF.items()
 }
@@ -243,6 +256,8 @@ WITH e, CASE WHEN split_ok THEN own0 ELSE words END AS own,
      } | acc + [w IN split(text, ' ') WHERE w <> '']) AS facts
 """
 
+# Episodes matching $lucene in their own text or their live facts', with what their fields are made
+# of (``tenant_index.fields.split_fields`` splits own and context in Python, for both sources).
 EPISODE_FIELD_MATCHES = f"""
 CALL () {{
   CALL db.index.fulltext.queryNodes('episode_text', $lucene, {{limit: $limit}}) YIELD node AS e
@@ -255,11 +270,14 @@ CALL () {{
   RETURN e
 }}
 WITH e WHERE e.reference_time IS NOT NULL
-{_EPISODE_FIELDS}
-RETURN e.id AS id, {EPISODE_VISIBLE} AS visible,
-       [t IN $terms | size([w IN own WHERE w = t])] AS own_tf, size(own) AS own_length,
-       [t IN $terms | size([w IN context WHERE w = t])] AS context_tf, size(context) AS context_length,
-       [t IN $terms | size([w IN facts WHERE w = t])] AS facts_tf, size(facts) AS facts_length
+RETURN e.id AS id, {EPISODE_VISIBLE} AS visible, e.search_text AS search_text,
+       e.speaker_terms AS speaker_terms, e.terms AS terms,
+       COLLECT {{
+         MATCH (f:Fact)-[:EVIDENCED_BY]->(e)
+         WHERE f.slot IS NOT NULL AND f.expired_at IS NULL AND coalesce(f.status, 'active') = 'active'
+         WITH DISTINCT f
+         RETURN coalesce(f.search_text, '')
+       }} AS facts
 """
 
 EPISODE_FIELD_STATS = f"""
