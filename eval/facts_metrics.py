@@ -4,8 +4,9 @@ precision against hand labels, and the stratified sample for labelling.
 A *fact row* is what ``graphmem.store.facts_eval.facts_with_evidence`` returns, plus the
 conversation's ``sample_id`` under ``conversation``.
 
-- **family**: the predicate's family (``FAMILY_OF``): ``place_work``, ``identity``,
-  ``preference``, ``possession``, ``social``, ``plan``, ``event``, ``attribute`` (``attribute:*``),
+- **family**: the predicate's family (``FAMILY_OF``): ``place_work``, ``identity`` (also ``is``),
+  ``preference`` (also ``values``, ``appreciates``), ``possession``, ``social`` (also ``has``: a
+  relative), ``plan``, ``event``, ``activity`` (``does``), ``attribute`` (``attribute:*``),
   ``canonical`` (another predicate of the vocabulary) or ``open`` (a normalised open predicate).
 - **malformed**: the statement keeps a first- or second-person pronoun (``pronoun``), or the subject
   is neither a speaker nor a name (``subject``). A name is a phrase that starts with a capital and
@@ -51,6 +52,11 @@ FAMILY_OF = {
     "plans": "plan",
     "attended": "event",
     "visited": "event",
+    "values": "preference",
+    "appreciates": "preference",
+    "has": "social",
+    "is": "identity",
+    "does": "activity",
 }
 LABELS = ("correct", "wrong", "vague")
 

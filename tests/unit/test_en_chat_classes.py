@@ -90,6 +90,7 @@ def test_a_pronoun_or_a_memory_is_no_value(text: str) -> None:
     ("text", "fact"),
     [
         ("I have two daughters and a son.", ("has", "two daughters")),
+        ("I'm an avid cyclist.", ("is", "an avid cyclist")),
         ("I'm blessed to have my brother.", ("has", "brother")),
         ("I've got a vintage camera.", ("owns", "vintage camera")),
         ("These are my hiking boots.", ("owns", "hiking boots")),

@@ -230,6 +230,9 @@ def _to_verb(head: Token) -> Token | None:
     return None
 
 
+_EVENT_PLAN_VERBS = frozenset("go head have host throw attend hold".split())
+
+
 def _progressive(verb: Token) -> bool:
     return any(c.lower_ in ("am", "'m", "are", "'re") for c in verb.children if c.dep_ == "aux")
 
@@ -279,7 +282,7 @@ def plan_claims(verb: Token, speakers: Speakers, future: bool) -> list[Claim]:
             (c for c in verb.children if c.pos_ == "VERB" and c.tag_ == "VB" and c.i > verb.i), None
         )
     elif verb.tag_ == "VBG" and _progressive(verb) and _to_verb(verb) is None:
-        if _event_object(verb) or (future and lemma not in _SKIP_VERBS):
+        if (_event_object(verb) and lemma in _EVENT_PLAN_VERBS) or (future and lemma not in _SKIP_VERBS):
             target = verb  # "I'm having an art show next month", "I'm going to a conference"
     if target is None or target.lemma_.lower() in _NOT_PLANNED:
         return []
@@ -340,16 +343,25 @@ def _benefits_me(verb: Token) -> bool:
 def _whole_gerund(gerund: Token) -> bool:
     """A gerund subject the value can name whole: "Dancing", "Painting landscapes"; not "Seeing my
     students get better" (a clause inside) nor "Playing it" (a pronoun)."""
-    for c in gerund.children:
-        if c.dep_ in ("ccomp", "xcomp", "advcl") or (c.dep_ == "dobj" and c.pos_ == "PRON"):
-            return False
-    return True
+    if any(t.pos_ == "PRON" and t.tag_ != "PRP$" for t in gerund.subtree):
+        return False
+    return not any(c.dep_ in ("ccomp", "xcomp", "advcl") for c in gerund.children)
+
+
+def _means_a_lot(verb: Token) -> bool:
+    """ "Your support really means a lot": said to the listener, the experiencer is the speaker."""
+    return verb.lemma_.lower() == "mean" and any(
+        c.dep_ in ("dobj", "npadvmod", "advmod")
+        and c.lemma_.lower() in ("lot", "much", "world", "ton", "everything")
+        for c in verb.children
+    )
 
 
 def value_claims(verb: Token, speakers: Speakers) -> list[Claim]:
     """ "X is special to me", "X matters to me", "X means a lot to me", "X speaks to me" → the
     speaker values X (the subject noun phrase)."""
-    subj = next((c for c in verb.children if c.dep_ in ("nsubj", "csubj")), None)
+    subjects = [c for c in verb.children if c.dep_ in ("nsubj", "csubj")]
+    subj = subjects[0] if len(subjects) == 1 else None  # two subjects: a broken parse
     if subj is None or not (subj.pos_ in ("NOUN", "PROPN") or subj.tag_ == "VBG") or _negated(verb):
         return []
     lemma = verb.lemma_.lower()
@@ -357,7 +369,9 @@ def value_claims(verb: Token, speakers: Speakers) -> list[Claim]:
         adj = next((c for c in verb.children if c.dep_ == "acomp" and c.lower_ in _VALUE_ADJS), None)
         if adj is None or not (_experiencer_me(adj) or _experiencer_me(verb)):
             return []
-    elif not ((lemma in _VALUE_VERBS and _experiencer_me(verb)) or _benefits_me(verb)):
+    elif not (
+        (lemma in _VALUE_VERBS and (_experiencer_me(verb) or _means_a_lot(verb))) or _benefits_me(verb)
+    ):
         return []
     if subj.lower_ in _DEMONSTRATIVE or any(
         c.dep_ == "poss" and c.tag_ == "PRP$" and c.lower_ not in ("my", "our", "your") for c in subj.children
@@ -448,6 +462,13 @@ def have_claims(verb: Token, speakers: Speakers) -> list[Claim]:
             continue
         if not present:
             continue
+        if first_person and obj.pos_ == "NOUN" and obj.lemma_.lower() in EVENT_NOUNS and verb.dep_ != "xcomp":
+            value = _verb_phrase(verb, speakers)  # "I've got a gaming tournament next month"
+            if value and value.startswith("get "):
+                value = "have " + value[4:]
+            if value:
+                out.append(Claim("plans", value, inferred=True, keeps_time=True))
+            continue
         for one in [obj, *[c for c in obj.children if c.dep_ == "conj"]]:
             noun = _owned(one)
             if noun is None:
@@ -496,7 +517,10 @@ def activity_claims(verb: Token) -> list[Claim]:
     if not auxes or auxes[-1] not in ("been", "am", "'m", "are", "'re", "is", "'s"):
         if not (verb.dep_ == "ROOT" and _dropped_i(verb)):
             return []
-    if any(c.dep_ in ("dobj", "xcomp", "ccomp") for c in verb.children):
+    if any(
+        c.dep_ in ("dobj", "xcomp", "ccomp") and c.lemma_.lower() not in ("lot", "bunch", "ton")
+        for c in verb.children
+    ):
         return []
     particle = next((c.lower_ for c in verb.children if c.dep_ == "prt"), None)
     return [Claim("does", f"{verb.lower_} {particle}" if particle else verb.lower_)]
@@ -527,6 +551,15 @@ _GOOD = frozenset(
 )
 
 
+def _favorite_of_mine(verb: Token) -> bool:
+    return any(
+        a.dep_ == "attr"
+        and a.lemma_.lower() in ("favorite", "favourite", "fave")
+        and any(p.lower_ == "of" and any(o.lower_ == "mine" for o in p.children) for p in a.children)
+        for a in verb.children
+    )
+
+
 def liking_claims(verb: Token, speakers: Speakers) -> list[Claim]:
     """ "Harry Potter and Game of Thrones are amazing", "Contemporary dance is so expressive" →
     likes (a name, or a bare noun phrase with no article or possessive: a kind, not a thing of
@@ -549,9 +582,14 @@ def liking_claims(verb: Token, speakers: Speakers) -> list[Claim]:
             value = noun_phrase(dobj, speakers)
             return [Claim("likes", value)] if value else []
         return []
-    if verb.lemma_ != "be" or verb.tag_ not in ("VBZ", "VBP"):
+    if verb.lemma_ != "be" or verb.tag_ not in ("VBZ", "VBP", "VBN"):
         return []
     subj = next((c for c in verb.children if c.dep_ == "nsubj"), None)
+    if subj is not None and subj.pos_ in ("NOUN", "PROPN") and _favorite_of_mine(verb):
+        value = noun_phrase(subj, speakers)  # "Spider-Man has always been a favorite of mine"
+        return [Claim("likes", value)] if value else []
+    if verb.tag_ == "VBN":
+        return []
     adj = next((c for c in verb.children if c.dep_ == "acomp" and c.lower_ in _GOOD), None)
     if subj is None or adj is None or subj.pos_ not in ("NOUN", "PROPN"):
         return []
@@ -616,9 +654,22 @@ def counted_claims(verb: Token) -> list[Claim]:
     return []
 
 
+def appreciated_claims(verb: Token, speakers: Speakers) -> list[Claim]:
+    """ "Your support is greatly appreciated" → the speaker appreciates Sam's support."""
+    if verb.lemma_.lower() != "appreciate" or verb.tag_ != "VBN" or _negated(verb):
+        return []
+    passive = next((c for c in verb.children if c.dep_ == "nsubjpass" and c.pos_ == "NOUN"), None)
+    if passive is None or not any(c.dep_ == "poss" and c.lower_ == "your" for c in passive.children):
+        return []
+    value = noun_phrase(passive, speakers)
+    return [Claim("appreciates", value)] if value else []
+
+
 def appreciation_claims(verb: Token, speakers: Speakers) -> list[Claim]:
     """ "I really appreciate your support" → appreciates Sam's support (a noun phrase object)."""
     if verb.lemma_.lower() not in ("appreciate", "value", "admire", "respect") or _negated(verb):
+        return []
+    if verb.tag_ == "VBN":
         return []
     if verb.tag_ not in ("VBP", "VBZ", "VB") or (verb.tag_ == "VB" and verb.dep_ != "ROOT"):
         return []
@@ -697,6 +748,36 @@ def picture_claims(doc: Doc, speakers: Speakers) -> list[Claim]:
     return out
 
 
+_PERSON_NOUNS = frozenset(
+    "mom mum dad parent mother father woman man girl kid vegan vegetarian introvert "
+    "extrovert bookworm fan lover gamer athlete foodie nerd geek homebody ally veteran survivor "
+    "newbie beginner native local immigrant christian muslim buddhist atheist".split()
+)
+_AGENT_SUFFIX = ("er", "ist", "or", "ian", "ent", "ant")
+_NOT_IDENTITY = frozenset("mess wreck member part number matter order corner center winner".split())
+
+
+def identity_claims(verb: Token, speakers: Speakers) -> list[Claim]:
+    """ "I'm a single parent", "I'm a huge bookworm", "I'm an avid runner" → is (a person noun:
+    one of a short list or an agent noun in -er/-ist/-or/-ian/-ent/-ant); jobs are the phrasing
+    rules' ``job_title``. The value keeps its article: "Dana is an avid runner"."""
+    if verb.lemma_ != "be" or verb.tag_ not in ("VBP", "VBZ") or _negated(verb):
+        return []
+    attr = next((c for c in verb.children if c.dep_ == "attr" and c.pos_ == "NOUN"), None)
+    if attr is None or not any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in attr.children):
+        return []
+    head = attr.lemma_.lower()
+    if head in _NOT_IDENTITY or head in _ABSTRACT or any(c.dep_ in ("relcl", "acl") for c in attr.children):
+        return []
+    if head not in _PERSON_NOUNS and not (head.endswith(_AGENT_SUFFIX) and len(head) > 4):
+        return []
+    value = noun_phrase(attr, speakers)
+    if not value:
+        return []
+    article = "an" if value[:1].lower() in "aeiou" else "a"
+    return [Claim("is", f"{article} {value}")]
+
+
 def chat_claims(doc: Doc, speakers: Speakers, future: bool) -> list[tuple[Claim, str]]:
     """Every reader's claims for the asserted clauses of ``doc``, each with its clause text."""
     out: list[tuple[Claim, str]] = []
@@ -706,6 +787,7 @@ def chat_claims(doc: Doc, speakers: Speakers, future: bool) -> list[tuple[Claim,
         if not _asserted(verb):
             continue
         values = value_claims(verb, speakers) + shown_claims(verb, speakers) + liking_claims(verb, speakers)
+        values += appreciated_claims(verb, speakers)
         resolved = subject_of(verb, speakers)
         claims = [*values]
         if resolved is not None:
@@ -717,6 +799,8 @@ def chat_claims(doc: Doc, speakers: Speakers, future: bool) -> list[tuple[Claim,
             own += activity_claims(verb) + described_thing_claims(verb, speakers)
             own += been_in_claims(verb) + counted_claims(verb) + appreciation_claims(verb, speakers)
             own += back_from_claims(verb, speakers) + doing_claims(verb, speakers)
+            if first:
+                own += identity_claims(verb, speakers)
             for claim in own:
                 claim.subject = name
             claims += own

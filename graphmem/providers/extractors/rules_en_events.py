@@ -27,7 +27,7 @@ _EVENT_PREPS = frozenset("at to in during after from".split())
 _PET_VERBS = frozenset("get adopt rescue have bring foster welcome".split())
 _PASSION_NOUNS = frozenset(
     "thing passion jam favorite favourite hobby obsession love go-to escape outlet relief sanctuary "
-    "therapy".split()
+    "therapy haven refuge".split()
 )
 _NO_EVENT_HEADS = frozenset("miss skip cancel postpone plan organize organise host hold throw".split())
 
