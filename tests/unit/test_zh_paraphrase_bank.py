@@ -83,9 +83,13 @@ Case = tuple[str, Timeline]
 
 def _cases(templates: list[tuple[str, str, str]], subjects: tuple[Subject, ...], pairs) -> list[Case]:
     """templates: (sentence with {s} {a} {b}, predicate, shape): shape 'a' (a current), 'ab' (a then
-    b, b current), 'end' (a held, now nothing), 'b' (only b, a the mistake)."""
+    b, b current), 'end' (a held, now nothing), 'b' (only b, a the mistake). Each template is said
+    by every subject, with the value pairs in rotation (known names and unseen ones alike)."""
     out: list[Case] = []
-    for (template, predicate, shape), subject, (a, b) in itertools.product(templates, subjects, pairs):
+    for (n, (template, predicate, shape)), (m, subject) in itertools.product(
+        enumerate(templates), enumerate(subjects)
+    ):
+        a, b = pairs[(n + m) % len(pairs)]  # each template meets every subject, values rotate
         text = template.format(s=subject.text, a=a, b=b)
         want = {
             "a": (a, [a]),
@@ -318,7 +322,8 @@ def _fill(want: Timeline, a: str, b: str) -> Timeline:
 
 CHATTER_CASES = [
     (t.format(o=o.text, a=a, b=b), _fill(w, a, b))
-    for (t, w), o, (a, b) in itertools.product(CHATTER, OTHERS, PLACES)
+    for (n, (t, w)), (m, o) in itertools.product(enumerate(CHATTER), enumerate(OTHERS))
+    for a, b in [PLACES[(n + m) % len(PLACES)]]
 ]
 
 
@@ -326,4 +331,174 @@ CHATTER_CASES = [
 def test_other_peoples_facts_questions_and_chatter_are_not_the_speakers(text: str, want: Timeline) -> None:
     """Another person's fact (我妹妹住在X), a question or a hypothetical is no fact of the speaker;
     the speaker's own clause beside them still is."""
+    assert timeline(text) == want
+
+
+# --------------------------------------------------------------------------- other verbs and noun forms
+
+FORMS = [
+    ("{s}在{a}安了家。", "lives_in", "a", PLACES),
+    ("{s}现在落脚在{a}。", "lives_in", "a", PLACES),
+    ("{s}居住于{a}。", "lives_in", "a", PLACES),
+    ("{s}在{a}安顿下来了。", "lives_in", "a", PLACES),
+    ("{s}已经来{a}两年了。", "lives_in", "a", PLACES),
+    ("{s}换了个城市生活，现在在{a}。", "lives_in", "a", PLACES),
+    ("{s}的家在{a}。", "lives_in", "a", PLACES),
+    ("{s}给{a}打工。", "works_at", "a", ORGS),
+    ("{s}为{a}效力。", "works_at", "a", ORGS),
+    ("{s}是{a}的员工。", "works_at", "a", ORGS),
+    ("{s}在{a}找了份工作。", "works_at", "a", ORGS),
+    ("{s}到{a}报到了。", "works_at", "a", ORGS),
+    ("{s}半年前在{a}入职。", "works_at", "a", ORGS),
+    ("{s}进了{a}。", "works_at", "a", ORGS),
+    ("{s}被{a}聘用了。", "works_at", "a", ORGS),
+    ("{s}换工作了，去了{a}。", "works_at", "a", ORGS),
+    ("{s}换了工作，现在在{a}上班。", "works_at", "a", ORGS),
+]
+TITLES = ("产品总监", "高级会计", "首席设计师")
+TITLE_FORMS = [
+    ("{s}担任{a}。", "a"),
+    ("{s}升任{a}。", "a"),
+    ("{s}被任命为{a}。", "a"),
+    ("{s}成为了一名{a}。", "a"),
+    ("{s}晋升为{a}了。", "a"),
+    ("{s}的头衔变成了{a}。", "a"),
+    ("{s}现在做{a}。", "a"),
+    ("{s}的职位是{a}。", "a"),
+    ("{s}不再担任{a}了。", "end"),
+    ("{s}卸任了{a}。", "end"),
+    ("{s}不做{a}了。", "end"),
+]
+FORM_CASES = [
+    case
+    for template, predicate, shape, pairs in FORMS
+    for case in _cases([(template, predicate, shape)], SUBJECTS[:3], pairs)
+] + _cases(
+    [(t, "job_title", shape) for t, shape in TITLE_FORMS],
+    (SUBJECTS[0], SUBJECTS[1]),
+    [(t, t) for t in TITLES],
+)
+
+
+@pytest.mark.parametrize(("text", "want"), FORM_CASES, ids=_ids(FORM_CASES))
+def test_homes_employers_and_titles_said_with_other_verbs_and_nouns(text: str, want: Timeline) -> None:
+    """Regression: 到X报到 (jieba: X报/到), 在X入职, 在X找了份工作, 已经来X(两年)了, 换了个城市生活，
+    现在在X and 的头衔变成了Y gave nothing."""
+    assert timeline(text) == want
+
+
+# --------------------------------------------------------------------------- later corrections
+
+# a bare right value with no predicate said takes its kind from its own name (集团, 银行)
+NAMED_KIND = (("鹿鸣科技", "星汉集团"), ("小米", "青禾集团"), ("华为", "瑞丰银行"))
+EMPLOYERS = tuple(pair for pair in ORGS if not pair[1].endswith("大学"))  # a bare 大学 is a school
+LATER = [
+    ("其实{s}是在{b}工作，不是{a}。", "works_at", EMPLOYERS),
+    ("{s}之前说的{a}不对，应该是{b}。", "works_at", NAMED_KIND),
+    ("{s}上次说在{a}工作，其实是{b}。", "works_at", EMPLOYERS),
+    ("之前说错了，{s}在{b}工作。", "works_at", EMPLOYERS),
+    ("{s}说的{a}不对，是{b}。", "works_at", NAMED_KIND),
+    ("更正一下我上次说的：{s}住在{b}。", "lives_in", PLACES),
+    ("{s}之前说的{a}是错的，是{b}。", "lives_in", PLACES),
+    ("不好意思，{s}记错了，{s}住在{b}。", "lives_in", PLACES),
+    ("纠正一下，{s}住在{b}，不是{a}。", "lives_in", PLACES),
+]
+
+
+def _later_cases() -> list[tuple[str, str, str, str]]:
+    out = []
+    for template, predicate, pairs in LATER:
+        for a, b in pairs:
+            out.append((template.format(s="我", a=a, b=b), predicate, a, b))
+    return out
+
+
+LATER_CASES = _later_cases()
+
+
+@pytest.mark.parametrize(
+    ("text", "predicate", "wrong", "right"), LATER_CASES, ids=[c[0] for c in LATER_CASES]
+)
+def test_a_later_correction_names_the_right_value_and_what_it_replaces(
+    text: str, predicate: str, wrong: str, right: str
+) -> None:
+    """A correction of an earlier message (其实/之前说的X不对/更正一下) is a ``correct`` claim of the
+    right value; where the sentence names the mistaken one, it is what the claim replaces."""
+    found = [f for f in facts(text) if f.predicate == predicate]
+    assert [(f.literal, f.claim) for f in found] == [(right, "correct")]
+    assert found[0].replaces in (None, wrong)
+    if wrong in text:
+        assert found[0].replaces == wrong
+
+
+# --------------------------------------------------------------------------- time expressions
+
+TIMES = [
+    ("{s}三年前搬到了{a}。", "lives_in", (2021, 6, 12)),
+    ("{s}前年春天搬去了{a}。", "lives_in", (2022, 3, 1)),
+    ("{s}2019年起在{a}生活。", "lives_in", (2019, 1, 1)),
+    ("{s}自2018年以来一直住在{a}。", "lives_in", (2018, 1, 1)),
+    ("{s}在{a}都五年了。", "lives_in", (2019, 6, 12)),
+    ("{s}在{a}住了一年半了。", "lives_in", (2022, 12, 12)),
+    ("{s}今年年初搬到了{a}。", "lives_in", (2024, 1, 1)),
+    ("{s}从2020年开始在{b}上班。", "works_at", (2020, 1, 1)),
+    ("{s}上个月入职了{b}。", "works_at", (2024, 5, 12)),
+    ("{s}从去年开始在{b}工作。", "works_at", (2023, 6, 12)),
+    ("{s}2021年3月加入了{b}。", "works_at", (2021, 3, 1)),
+    ("{s}去年年底跳槽到了{b}。", "works_at", (2023, 12, 1)),
+    ("{s}在{b}工作了八个月。", "works_at", (2023, 10, 12)),
+]
+TIME_CASES = [
+    (t.format(s=s.text, a=a, b=b), s.who, predicate, date)
+    for (t, predicate, date), s, (a, _), (b, _) in itertools.product(
+        TIMES, SUBJECTS[:2], PLACES[:2], ORGS[:2]
+    )
+]
+
+
+@pytest.mark.parametrize(("text", "who", "predicate", "date"), TIME_CASES, ids=[c[0] for c in TIME_CASES])
+def test_the_time_expression_dates_the_value(
+    text: str, who: str, predicate: str, date: tuple[int, int, int]
+) -> None:
+    """去年/三年前/前年春天/2019年起/自…以来/从…开始 and a duration (住了一年半) set valid_from."""
+    (fact,) = [f for f in facts(text) if f.predicate == predicate]
+    assert (fact.subject, fact.claim) == (who, "assert")
+    assert fact.valid_from is not None
+    assert (fact.valid_from.year, fact.valid_from.month, fact.valid_from.day) == date
+
+
+# --------------------------------------------------------------------------- episodes with chatter
+
+EPISODES = [
+    ("最近工作有点累。{s}从{a}搬到了{b}。周末去爬山了。", "lives_in", "ab"),
+    ("好久不见！{s}上个月搬去了{b}，你呢？", "lives_in", "b"),
+    ("今天下雨了。{s}在{b}已经住了两年。我妹妹住在{a}。", "lives_in", "b"),
+    ("{s}住在{a}。哦不对，是{b}。", "lives_in", "b"),
+    ("{s}住在{a}，不过下个月打算搬到{b}。", "lives_in", "a"),
+    ("你去过{a}吗？{s}现在住在{b}。", "lives_in", "b"),
+    ("{s}离开了{a}，现在住在{b}。挺好的。", "lives_in", "ab"),
+    ("吃饭了吗？{s}以前住在{a}，后来搬到了{b}。", "lives_in", "ab"),
+    ("{s}在{a}住了三年，去年搬到了{b}。", "lives_in", "ab"),
+    ("{s}住在{b}。我老婆想搬到{a}。", "lives_in", "b"),
+]
+
+
+def _episode_cases() -> list[Case]:
+    out: list[Case] = []
+    for (n, (template, predicate, shape)), (m, subject) in itertools.product(
+        enumerate(EPISODES), enumerate(SUBJECTS[:3])
+    ):
+        a, b = PLACES[(n + m) % len(PLACES)]
+        want = {"ab": (b, [a, b]), "b": (b, [b]), "a": (a, [a])}[shape]
+        out.append((template.format(s=subject.text, a=a, b=b), expect(subject, predicate, *want)))
+    return out
+
+
+EPISODE_CASES = _episode_cases()
+
+
+@pytest.mark.parametrize(("text", "want"), EPISODE_CASES, ids=_ids(EPISODE_CASES))
+def test_a_statement_among_chatter_in_one_episode(text: str, want: Timeline) -> None:
+    """The speaker's statement keeps its timeline when greetings, questions, other people's facts
+    and plans stand in the same episode."""
     assert timeline(text) == want

@@ -196,9 +196,13 @@ class _State:
     introduced: str | None = None  # 我有个朋友叫马克: whom a following 他/她 names
 
 
+# what a cut time phrase leaves of 自2018年以来 / 从去年起 / 打2019年开始: the frame words alone
+_SINCE_LEFT = re.compile(r"(?:自从|打从|自|从|打)(?=以来|起|开始|至今|一直|就|便|已经|都)|以来|(?<=[自从])起")
+
+
 def parse_zh(sentence: str) -> ParsedSentence:
     """Claims made by one Chinese sentence (time phrases already removed)."""
-    text = re.sub(r"\s+", "", sentence).rstrip(_END)
+    text = _SINCE_LEFT.sub("", re.sub(r"\s+", "", sentence).rstrip(_END))
     if not text or _HYPOTHETICAL.search(text):
         return ParsedSentence()
     asks = sentence.rstrip().endswith(("？", "?"))
@@ -372,6 +376,12 @@ def _clause_claims(clause: str, state: _State, *, last: bool) -> None:
         state.introduced = name
         state.claims.append(Claim("knows", name, qualifier=named.group("rel"), object_kind="person"))
         return
+    said_wrong = _SAID_WRONG.match(clause)
+    if said_wrong is not None and not last:  # 我之前说的X不对，(应该是Y): X is the mistaken value
+        value = clean(said_wrong.group("wrong"), place=True)
+        if value is not None and well_formed(value):
+            state.correcting, state.wrong, state.replaces = True, Claim("", value), value
+            return
     said = _SAID.match(clause)
     if said is not None and not last:  # 我上次说我在滴滴工作，(其实是快手): the claim reported is wrong
         inner = _State(subject=state.subject)
@@ -404,7 +414,7 @@ def _clause_claims(clause: str, state: _State, *, last: bool) -> None:
         if value is not None and well_formed(value):
             state.claims.append(Claim("plans", value, subject=subject, keeps_time=True, inferred=True))
         return
-    pending = _PENDING.match(clause)
+    pending = _PENDING.match(clause) or _PENDING.match(_after_subject(clause))
     if pending is not None:  # 我换工作了，去了Y: Y is the new employer
         state.pending = _pending_predicate(pending.group("what"))
     claims = _clause(clause, state) or _continuation(clause, state)
@@ -458,8 +468,15 @@ _INTENT = re.compile(
 )
 _PENDING = re.compile(
     r"^(?:我|我们)?(?:已经|最近|刚|刚刚|又)?"
-    r"(?P<what>(?:换|找|有)了?(?:一|个|家|份|一家|一份|一个)*(?:新)?(?:工作|公司|东家|单位|城市|地方)|跳槽|搬家)了?$"
+    r"(?P<what>(?:换|找|有)了?(?:一|个|家|份|一家|一份|一个)*(?:新)?(?:工作|公司|东家|单位|城市|地方)|跳槽|搬家)了?(?:生活|工作|上班|住)?了?$"
 )
+
+
+def _after_subject(clause: str) -> str:
+    """The clause without its subject (罗兰换工作了 → 换工作了), else as it is."""
+    toks = tokens(clause)
+    found = _subject(toks) if toks else None
+    return text_of(toks[found[1] :]) if found is not None and found[0][0] != "other" else clause
 
 
 def _pending_predicate(what: str) -> str:
@@ -514,6 +531,10 @@ def _retract(state: _State) -> None:
 
 _INTRODUCE = re.compile(
     r"^我(?:有|有一)(?:个|位|名)?(?P<rel>[\u4e00-\u9fff]{1,4}?)(?:叫|名叫|叫做)(?P<name>[\u4e00-\u9fff]{2,4}|[A-Z][a-z]+)$"
+)
+_SAID_WRONG = re.compile(
+    r"^(?:我)?(?:上次|之前|刚才|刚刚|前面|先前|以前|那天)?(?:跟你|和你|对你)?说(?:过)?的(?:那个)?(?P<wrong>[^，,]+?)"
+    r"(?:是错的|不对|有误|错了|说错了|不准确)$"
 )
 _SAID = re.compile(
     r"^(?:我)?(?:上次|之前|刚才|刚刚|前面|先前|以前|那天)(?:跟你|和你|对你)?说(?:过)?(?:的是)?(?P<inner>.+)$"
@@ -841,6 +862,7 @@ def _is_name(toks: list[Tok], i: int) -> bool:
         or nxt.flag.startswith("v")
         or nxt.word in ("的",)
         or (nxt.flag in ("p", "d", "ad", "t") and nxt.word not in _NOT_PREDICATE)
+        or nxt.word in _CHANGE_WORDS
     )
     if latin:
         return before_predicate
@@ -850,6 +872,7 @@ def _is_name(toks: list[Tok], i: int) -> bool:
 
 
 _HAN = re.compile(r"^[\u4e00-\u9fff]+$")
+_CHANGE_WORDS = frozenset("换 换了 搬 搬家 跳槽 辞职 离职 退休".split())
 _NOT_PREDICATE = frozenset("和 跟 与 同 的 对 把".split())
 _PRED_START = ADVERBS | NEG | PLAN | FUTURE | HEDGE | frozenset("在 住在 是 从 不是 正在 于 家住".split())
 
@@ -1016,6 +1039,10 @@ def _role(toks: list[Tok], i: int) -> list[Claim] | None:
         toks = [*toks[: i + 1], Tok(toks[i + 1].word + toks[i + 2].word, "n"), *toks[i + 3 :]]
     if i + 1 < len(toks) and toks[i + 1].word in _ROLE and at(toks, i + 2, frozenset({"从"})):
         return _from_title(toks, i + 3)  # 我的职位从经理变成了总监
+    if i + 1 >= len(toks):  # 我上次说的 (the value follows in another clause)
+        return None
+    if toks[i + 1].word in _ROLE and at(toks, i + 2, JOB_PROMOTE) and not at(toks, i + 2, _BE):
+        return title_claims(toks, i + 3)  # 我的头衔变成了Y
     joined = {"工作在": "works_at", "上班在": "works_at", "住在": "lives_in"}.get(toks[i + 1].word)
     if joined is not None and i + 2 < len(toks):  # 我的新工作在X (jieba: 工作在)
         value, _ = span(toks, i + 2)
@@ -1034,6 +1061,9 @@ def _role(toks: list[Tok], i: int) -> list[Claim] | None:
         return None
     value, _ = span(toks, i + 3)
     return [Claim(predicate, value)] if well_formed(value) else []
+
+
+_BE = frozenset({"是"})
 
 
 def _from_title(toks: list[Tok], i: int) -> list[Claim]:

@@ -150,6 +150,8 @@ def _zai(toks: list[Tok], i: int) -> list[Claim]:
         return []
     k = skip(toks, j, _BEFORE_VERB)
     verb = toks[k].word if k < len(toks) else ""
+    if at(toks, j, frozenset({"找"})) and at(toks, j + 1, frozenset({"了"})):  # 在X找了份工作
+        toks = [*toks[:j], Tok("找了", "v"), *toks[j + 2 :]]
     if not _zai_verb(verb) and not at(toks, j, _FOUND_JOB):
         place, j, flags, k = _longer(toks, i + 1, j, place, flags)
         verb = toks[k].word if k < len(toks) else ""
@@ -159,7 +161,7 @@ def _zai(toks: list[Tok], i: int) -> list[Claim]:
     if verb in LIVE_V:
         named_org = kind == "organization" or (len(flags) == 1 and flags[0] in ("nt", "nz", "nr", "nrt"))
         return [Claim("works_at" if named_org and verb in ("待", "呆") else "lives_in", place)]
-    if verb in WORK_V:
+    if verb in WORK_V or verb in _REPORT:  # 在X工作 / 在X入职
         return [Claim("works_at", place)]
     if verb in STUDY_V:
         return [Claim("studies_at", place)]
@@ -182,7 +184,14 @@ _BEFORE_VERB = ADVERBS | frozenset({"一"})  # 在成都一住就是十年
 
 
 def _zai_verb(word: str) -> bool:
-    return word in LIVE_V or word in WORK_V or word in STUDY_V or word in TRIP_V or word in AS_V
+    return (
+        word in LIVE_V
+        or word in WORK_V
+        or word in STUDY_V
+        or word in TRIP_V
+        or word in AS_V
+        or word in _REPORT
+    )
 
 
 def _longer(toks: list[Tok], i: int, j: int, value: str, flags: list[str]) -> tuple[str, int, list[str], int]:
@@ -272,7 +281,7 @@ def _go(toks: list[Tok], i: int) -> list[Claim]:
         return [Claim("located_at", place)]
     if toks[i].word in _COME and k < len(toks) and DURATION.match(verb):  # 我来南京已经半年了
         return [Claim("lives_in", place)]
-    lasted = any(t.word in ("已经", "都", "快", "有", "已") for t in toks[j:k])
+    lasted = any(t.word in ("已经", "都", "快", "有", "已") for t in toks[:k])  # 已经来X(两年)了
     if toks[i].word in _COME and lasted and (k >= len(toks) or toks[k].word == "了"):
         return [Claim("lives_in", place)]  # the same with the duration cut as a time (来南京已经…了)
     if toks[i].word in SWITCH and k >= len(toks):  # 我换到美团了: a place is a move, else a job

@@ -134,7 +134,7 @@ STOP = (
     | RETURN
     | ARRIVE
 ) | _words(
-    "找到 找到了 获得 得到 一职 是 搬 搬家 回 面试 看看 看 见 找 换 换了 感觉 觉得 说 一趟 一下 几天 一段时间 很久 好久 "
+    "报到 报道 找到 找到了 获得 得到 一职 是 搬 搬家 回 面试 看看 看 见 找 换 换了 感觉 觉得 说 一趟 一下 几天 一段时间 很久 好久 "
     "以后 之后 过后"
 )
 _COMPOUNDS = frozenset(
@@ -165,7 +165,7 @@ class Tok:
         return self.flag == "x" and bool(_PUNCT.match(self.word))
 
 
-_NAME_TAIL = frozenset("正也都还就又才刚曾已在想要会住搬说")
+_NAME_TAIL = frozenset("正也都还就又才刚曾已在想要会住搬说为被")
 _MODALS = FUTURE | PLAN | NEG | frozenset({"能"})
 _SPLIT = {
     "不住": ("不", "住"),
@@ -193,14 +193,16 @@ def join_compounds(pairs: Iterable[tuple[str, str]]) -> list[Tok]:
             continue  # the HMM read 林娜正(打算) as one name
         if parts is None and len(word) >= 2 and word[0] in "我你他她" and word[1:] in _MODALS:
             parts = (word[0], word[1:])  # 我会/搬到 → 我 会 搬到
+        if parts is None and word in _COMPOUNDS and not flag.startswith("v"):
+            flag = "v"  # 晋升为/nr: the HMM's guess at a name is a verb of the vocabulary
         toks.extend([Tok(p, "d" if p in NEG else "v") for p in parts] if parts else [Tok(word, flag)])
-    toks = _separable(_compound_surnames(_unglue_preposition(toks)))
+    toks = _separable(_compound_surnames(_unglue_verb(_unglue_preposition(toks))))
     out: list[Tok] = []
     i = 0
     while i < len(toks):
         for n in range(min(_MAX_JOIN, len(toks) - i), 1, -1):
             word = "".join(t.word for t in toks[i : i + n])
-            if word in _COMPOUNDS:
+            if word in _COMPOUNDS or word in _GLUED_VERBS:
                 out.append(Tok(word, "v"))
                 i += n
                 break
@@ -236,6 +238,32 @@ def _unglue_preposition(toks: list[Tok]) -> list[Tok]:
             continue
         out.append(tok)
     return out
+
+
+_NAME_FLAGS = frozenset("n nz ns nr nt nrt nrfg j".split())
+
+
+def _unglue_verb(toks: list[Tok]) -> list[Tok]:
+    """鹿鸣/科技报/到 → 鹿鸣 科技 报到: jieba glues a verb's first character to the (unknown) name
+    before it; that character and the next word form a frame verb, so it goes back to the verb."""
+    out: list[Tok] = []
+    for n, tok in enumerate(toks):
+        nxt = toks[n + 1].word if n + 1 < len(toks) else ""
+        tail = tok.word[-1:]
+        if (
+            nxt
+            and len(tok.word) >= 3
+            and tok.flag in _NAME_FLAGS
+            and tail + nxt in _GLUED_VERBS
+            and tok.word not in STOP
+        ):
+            out.extend((Tok(tok.word[:-1], tok.flag), Tok(tail, "v")))
+            continue
+        out.append(tok)
+    return out
+
+
+_GLUED_VERBS = _words("报到 报道 上班 入职 定居 落户 工作 居住 生活 任职 就职 供职")
 
 
 COMPOUND_SURNAMES = _words(
@@ -366,9 +394,7 @@ def _city_stems() -> frozenset[str]:
 
     tab: dict[str, str] = jieba.posseg.dt.word_tag_tab
     return frozenset(
-        word
-        for word, flag in tab.items()
-        if 2 <= len(word) <= 3 and flag != "ns" and any(tab.get(word + s) == "ns" for s in "市省县")
+        w[:-1] for w, flag in tab.items() if flag == "ns" and 3 <= len(w) <= 4 and w[-1] in "市省县"
     )
 
 
