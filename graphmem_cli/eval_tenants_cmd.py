@@ -15,21 +15,26 @@ def _ms(d: dict[str, Any]) -> str:
 
 
 def _table(r: dict[str, Any]) -> str:
+    return "\n".join(_pass_table(r, p) for p in r["passes"])
+
+
+def _pass_table(r: dict[str, Any], p: dict[str, Any]) -> str:
     lines = [
+        f"pass {p['pass']} ({p['drive_seconds']} s, load average {p['loadavg_1m'][0]} -> {p['loadavg_1m'][1]}):",
         f"{r['tenants']} tenants ({r['nodes']['total']} nodes, median {r['nodes']['median']}, max "
-        f"{r['nodes']['max']}); {r['searches']} searches, {r['clients']} clients, zipf {r['zipf']}; "
-        f"server {'restarted' if r['restarted'] else 'given'}; errors {r['errors']}",
-        f"all: first search p50/p99 ms {_ms(r['first'])}; steady {_ms(r['steady'])}",
+        f"{r['nodes']['max']}); {p['searches']} searches, {r['clients']} clients, zipf {r['zipf']}; "
+        f"server {'restarted' if r['restarted'] else 'given'}; errors {p['errors']}",
+        f"all: first search p50/p99 ms {_ms(p['first'])}; steady {_ms(p['steady'])}",
         f"{'size':>12} {'tenants':>7} {'hit':>4}  first p50 / p99 ms       (index wait)          steady p50 / p99 ms",
     ]
-    for name, b in r["by_size"].items():
+    for name, b in p["by_size"].items():
         lines.append(
             f"{name:>12} {b['tenants']:>7} {b['tenants_searched']:>4}  {_ms(b['first']):<24} "
             f"{_ms(b['first_index_wait']):<21} {_ms(b['steady'])}  first by {b['first_served_by']}"
         )
     lines.append(
-        f"worker RSS MiB {r['worker_rss_mb']}; index bytes {r['index_bytes']}, tenants "
-        f"{r['index_tenants']}, evictions {r['evictions']} (None: /metrics does not expose them)"
+        f"worker RSS MiB {p['worker_rss_mb']}; index bytes {p['index_bytes']}, tenants "
+        f"{p['index_tenants']}, evictions {p['evictions']} (None: /metrics does not expose them)"
     )
     return "\n".join(lines)
 
@@ -94,6 +99,7 @@ def _sizes(value: str | None) -> list[int] | None:
     default=None,
     help="GRAPHMEM_INDEX_MAX_BYTES of the server this command starts (default: its own setting).",
 )
+@count_option("--passes", default=1, maximum=5, help="Fresh servers driving the same traffic in turn.")
 @click.option(
     "--seeding",
     type=click.Choice(["copies", "library"]),
@@ -126,6 +132,7 @@ def tenants(
     keep: bool,
     load_embedder: str,
     index_max_bytes: int | None,
+    passes: int,
     seeding: str,
     profile_sizes: str | None,
     repeats: int,
@@ -162,6 +169,7 @@ def tenants(
         load_embedder=load_embedder,
         index_max_bytes=index_max_bytes,
         seeding=seeding,
+        passes=passes,
     )
     sizes = _sizes(profile_sizes)
 
