@@ -45,12 +45,14 @@ groups only), an `analyst` (every group, read-only, plus `/v1/cypher`) or an `ad
 `{code, message, details}` with stable codes; every response carries `X-Request-ID`.
 """
 
+# Routes are matched in this order, so the hot ones (search, episode writes) come first; no two
+# routers serve the same method and path, so the order changes nothing else.
 ROUTERS = (
+    search.router,
+    episodes.router,
     health.router,
     metrics.router,
-    episodes.router,
     facts.router,
-    search.router,
     search.scopes_router,
     entities.router,
     groups.router,
