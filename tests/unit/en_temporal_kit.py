@@ -11,10 +11,11 @@ tested over several values and surroundings.
 
 from __future__ import annotations
 
-import itertools
+import functools
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from graphmem.models.extraction import Extraction
 from graphmem.models.predicates import is_functional
 from graphmem.providers.extractors.rules import RulesExtractor
 from graphmem.temporal.chain import Run, resolve_slot
@@ -61,9 +62,14 @@ class Said:
     at: datetime
 
 
+@functools.lru_cache(maxsize=4096)
+def _extract(text: str, at: datetime, speaker: str) -> Extraction:
+    return _EXTRACTOR.extract(content=text, speaker=speaker, reference_time=at)
+
+
 def facts(text: str, at: datetime = T1, speaker: str = SPEAKER) -> list[tuple[str, str, str]]:
     """(predicate, value, claim kind) of the speaker's functional facts in one message."""
-    out = _EXTRACTOR.extract(content=text, speaker=speaker, reference_time=at)
+    out = _extract(text, at, speaker)
     return [
         (f.predicate, f.literal, f.claim)
         for f in out.facts
@@ -74,7 +80,7 @@ def facts(text: str, at: datetime = T1, speaker: str = SPEAKER) -> list[tuple[st
 def _claims(episodes: list[Said], predicate: str, subject: str) -> list[Claim]:
     claims = []
     for n, ep in enumerate(episodes):
-        out = _EXTRACTOR.extract(content=ep.text, speaker=SPEAKER, reference_time=ep.at)
+        out = _extract(ep.text, ep.at, SPEAKER)
         for k, f in enumerate(out.facts):
             if f.subject != subject or f.predicate != predicate:
                 continue
@@ -159,8 +165,3 @@ def compose(
     text = template.format(**slots)
     text = CHATTER_BEFORE[chatter % 3] + text + CHATTER_AFTER[(chatter // 3) % 3]
     return text, slots
-
-
-def variants(templates: list[str], k: int = 2) -> list[tuple[str, int, int]]:
-    """(template, value draw, chatter draw) for each template, ``k`` draws each."""
-    return [(t, n, c) for (i, t), (n, c) in itertools.product(enumerate(templates), [(0, 0), (1, 4)][:k])]

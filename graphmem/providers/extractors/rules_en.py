@@ -118,7 +118,11 @@ def parse_en(sentence: str) -> ParsedSentence:
         parsed.correction = parsed.correction or bool(_EXPLICIT.search(mark.group(0)))
         text = text[mark.end() :]
     tail = _NOT_TAIL.search(text)
-    if tail is not None:
+    previous: str | None = None  # "I live in Denver now, not Nairobi anymore": a change, not a repair
+    if tail is not None and _ANYMORE.search(tail.group("wrong")):
+        previous = clean_place(_ANYMORE.sub("", tail.group("wrong")), strip_preposition=True)
+        text = text[: tail.start()]
+    elif tail is not None:
         parsed.replaces = clean_place(tail.group("wrong"), strip_preposition=True)
         parsed.correction = parsed.replaces is not None or parsed.correction
         text = text[: tail.start()]
@@ -132,7 +136,21 @@ def parse_en(sentence: str) -> ParsedSentence:
         if obj is not None:
             parsed.claims = [Claim(predicate="", obj=obj, from_context=True)]
     parsed.claims.extend(_knows(text))
+    if previous is not None:
+        _before(parsed.claims, previous)
     return parsed
+
+
+def _before(claims: list[Claim], previous: str) -> None:
+    """The value a "not Y anymore" tail names held before the clause's new value."""
+    new = next((c for c in reversed(claims) if c.kind == "assert" and c.predicate in _CHANGEABLE), None)
+    if new is not None and new.obj.casefold() != previous.casefold():
+        claims.insert(
+            0, Claim(new.predicate, previous, subject=new.subject, object_kind=new.object_kind, before=True)
+        )
+
+
+_CHANGEABLE = frozenset({"lives_in", "works_at", "job_title", "studies_at"})
 
 
 def _knows(text: str) -> list[Claim]:

@@ -73,6 +73,9 @@ _TEAM_NOUNS = frozenset("team staff payroll crew faculty board".split())
 _MEMBER_NOUNS = frozenset("part member employee staffer worker contractor".split())
 _CLEFT = {"live": "lives_in", "reside": "lives_in", "work": "works_at", "study": "studies_at"}
 _PROMOTE = frozenset("promote bump elevate upgrade advance".split())
+_CAREER_NOUNS = frozenset(
+    "career careers field fields profession professions track tracks lane lanes".split()
+)
 _NOTICE_VERBS = frozenset("hand put give submit tender turn".split())
 _ORG_SUFFIX = frozenset(
     "inc corp corporation ltd llc co company bank group labs technologies systems industries "
@@ -80,7 +83,7 @@ _ORG_SUFFIX = frozenset(
 )
 _WORK_CONTEXT = frozenset(
     "job work company employer boss notice position role team office career colleagues coworkers "
-    "hire hired offer salary contract firm".split()
+    "hire hired offer salary contract firm employ employed recruit payroll resign join".split()
 )
 _HOME_CONTEXT = frozenset(
     "live home house apartment flat city town country neighborhood neighbourhood rent lease move "
@@ -229,12 +232,20 @@ def _tense(verb: Token) -> str:
         return "present"
     if verb.tag_ == "VBG":
         return "progressive"
+    if verb.tag_ == "VB" and not auxes and any(c.dep_ == "nsubj" and c.i < verb.i for c in verb.children):
+        # a finite verb tagged as a base form ("Acme let me go", "I no longer call X home")
+        return "past" if verb.lower_ in _SAME_PAST else "present"
     return "base"
+
+
+_SAME_PAST = frozenset("let quit put set cut hit shut spread split".split())
 
 
 def _ending(verb: Token) -> bool:
     """ "no longer", "not ... anymore", "not ... any more": the state has ended (said in this
     clause, not in a clause nested in it: "I'm not a teacher anymore; I'm a tutor now")."""
+    if _contrast(verb) is not None:
+        return False
     own = _own_words(verb)
     words = {c.lower_ for c in own if c.dep_ in ("advmod", "neg", "npadvmod")}
     return bool(words & _ENDING) or ("more" in words and "any" in {c.lower_ for c in own})
@@ -250,7 +261,27 @@ def _own_words(verb: Token) -> list[Token]:
     return [t for t in verb.subtree if t.i not in nested]
 
 
+def _contrast(verb: Token) -> Token | None:
+    """The "not" of a contrast after the clause's value ("I live in Denver now, not Nairobi
+    (anymore)"): it sets another value aside, it does not negate the clause."""
+    value_end = max((o.i for _, o in _roles(verb)), default=-1)
+    if value_end < 0:
+        return None
+    doc, subtree = verb.doc, {t.i for t in verb.subtree}
+    for c in doc[value_end + 1 :]:
+        if c.lower_ == "not" and c.i in subtree and c.i + 1 < len(doc):
+            if any(t.lower_ == "," for t in doc[value_end : c.i]) and doc[c.i + 1].pos_ in (
+                "PROPN",
+                "NOUN",
+                "DET",
+            ):
+                return c
+    return None
+
+
 def _negated(verb: Token) -> bool:
+    if _contrast(verb) is not None:
+        return False
     return any(c.dep_ == "neg" for c in verb.children) or any(
         c.lower_ in ("never", "longer") for c in verb.children if c.dep_ == "advmod"
     )
@@ -306,7 +337,7 @@ def org_or_place(tok: Token, verb: Token, hooks: Hooks, default: str) -> str:
     """ "organization" or "place" for a name whose verb does not say which ("left Boston",
     "moved over to Pied Piper from Hooli"): an organisation suffix, then job or home words in the
     sentence, then the entity recogniser, else ``default``."""
-    words = {t.lower_ for t in tok.subtree}
+    words = {t.lower_.strip(".") for t in tok.subtree}
     if words & _ORG_SUFFIX:
         return "organization"
     context = _words(verb)
@@ -460,7 +491,7 @@ def _moved_in(verb: Token) -> Token | None:
     """ "We bought a house in Leeds and moved in": "moved in" names no place, the dwelling of the
     clause beside it does."""
     if not any(
-        c.lower_ == "in" and not list(c.children)
+        c.lower_ in ("in", "there") and not list(c.children)
         for c in verb.children
         if c.dep_ in ("prt", "prep", "advmod")
     ):
@@ -483,6 +514,9 @@ def _residence(verb: Token, lemma: str, tense: str, subject: str | None, hooks: 
         dobj = next((c for c in verb.children if c.dep_ == "dobj" and c.pos_ == "PROPN"), None)
         if dobj is not None and any(c.lower_ == "home" for c in verb.children if c.i > dobj.i):
             place = dobj
+        home = next((c for c in verb.children if c.dep_ == "dobj" and c.lower_ == "home"), None)
+        if home is not None:  # "call Bristol home" parsed as one noun phrase
+            place = next((c for c in home.children if c.dep_ == "compound" and c.pos_ == "PROPN"), place)
     elif lemma == "make":
         home = next((c for c in verb.subtree if c.lower_ == "home" and c.i > verb.i), None)
         named = next((c for c in verb.subtree if c.pos_ == "PROPN" and c.i > verb.i), None)
@@ -641,7 +675,9 @@ def _being_in(verb: Token, lemma: str, tense: str, subject: str | None, hooks: H
         if role == "in" and tense == "present" and _has_now(verb) and _words(verb) & _MOVED_CONTEXT:
             value = hooks.phrase(obj)  # "Lisbon is behind me, I'm in Melbourne now"
             return [Claim("lives_in", value, subject=subject, object_kind="place")] if value else []
-        at_now = role == "at" and _has_now(verb) and bool(_words(verb) & (_WORK_CONTEXT | LEAVE | JOIN))
+        at_now = role == "at" and (
+            (_has_now(verb) and bool(_words(verb) & (_WORK_CONTEXT | LEAVE | JOIN))) or _ending(verb)
+        )
         if role in ("with", "at") and (tense == "perfect" or role == "with" or at_now):
             label = hooks.entity(obj)
             if label in ("PERSON", "GPE", "LOC", "FAC", "NORP") and not _employer_name(obj, hooks):
@@ -882,7 +918,11 @@ def _by_org(verb: Token, lemma: str, tense: str, subject: str | None, hooks: Hoo
     if me is None:
         return None
     org_tok = next((c for c in verb.children if c.dep_ == "nsubj" and c.i < verb.i), None)
-    org = _org_value(org_tok, hooks) if org_tok is not None and hooks.entity(org_tok) != "PERSON" else None
+    org = (
+        _org_value(org_tok, hooks)
+        if org_tok is not None and (hooks.entity(org_tok) != "PERSON" or _employer_name(org_tok, hooks))
+        else None
+    )
     roles = _roles(verb)
     title = _as_title(roles)
     particle = next((c.lower_ for c in verb.children if c.dep_ == "prt"), None)
@@ -921,6 +961,9 @@ def _by_org(verb: Token, lemma: str, tense: str, subject: str | None, hooks: Hoo
         )
     if title and hiring:
         claims.append(Claim("job_title", title, subject=SPEAKER))
+    old = next((o for r, o in roles if r in ("away_from", "from") and o.pos_ == "PROPN"), None)
+    if hiring and org and old is not None and (value := hooks.phrase(old)):  # "X hired me away from Y"
+        claims.insert(0, Claim("works_at", value, subject=SPEAKER, object_kind="organization", before=True))
     return claims
 
 
@@ -929,6 +972,9 @@ def _role(verb: Token, lemma: str, tense: str, subject: str | None, hooks: Hooks
     of director", "got a promotion to team lead", "promoted from analyst to senior analyst",
     "went from teacher to principal", "was made a partner"."""
     roles = _roles(verb)
+    for d in _children(verb, "dobj"):  # "switched careers from nurse to teacher"
+        if d.lemma_.lower() in _CAREER_NOUNS:
+            roles += _roles(d)
     by = {r: o for r, o in reversed(roles)}
     if tense == "progressive" and lemma not in _WORK_VERBS:
         return None
@@ -1019,9 +1065,15 @@ def _swap(verb: Token, lemma: str, tense: str, subject: str | None, hooks: Hooks
     if lemma not in _SWAP or tense in ("progressive", "future"):
         return None
     dobj = next((c for c in verb.children if c.dep_ in ("dobj", "obj")), None)
-    if dobj is None or dobj.pos_ != "PROPN":
+    named = _named(dobj) if dobj is not None else None
+    if named is None and dobj is not None and dobj.lemma_.lower() in ("life", "home", "days"):
+        named = next((o for r, o in _roles(verb) if r in ("in", "at") and o.pos_ == "PROPN"), None)
+    dobj = named  # "traded life in Leeds for a quieter one in Bristol"
+    if dobj is None:
         return None
-    new = next((o for r, o in _roles(verb) + _roles(dobj) if r == "for" and o.pos_ == "PROPN"), None)
+    new = next(
+        (n for r, o in _roles(verb) + _roles(dobj) if r == "for" and (n := _named(o)) is not None), None
+    )
     if new is None:
         return None
     default = "organization" if lemma == "quit" else "place"
@@ -1030,6 +1082,15 @@ def _swap(verb: Token, lemma: str, tense: str, subject: str | None, hooks: Hooks
         kind = "place"
     predicate, object_kind = _PREDICATE_OF[kind]
     return _pair(predicate, object_kind, hooks.phrase(dobj), hooks.phrase(new), subject)
+
+
+def _named(tok: Token) -> Token | None:
+    """A name, or the name a common noun is placed by: "life in Osaka", "a quieter one in Leeds"."""
+    if tok.pos_ == "PROPN":
+        return tok
+    if tok.lemma_.lower() in _DWELLING | {"life", "one", "job", "days"}:
+        return next((o for r, o in _roles(tok) if r in ("in", "at", "with") and o.pos_ == "PROPN"), None)
+    return None
 
 
 def _left_value(target: Token, verb: Token, hooks: Hooks, default: str) -> tuple[str, str | None, str] | None:
@@ -1128,39 +1189,45 @@ def _prior(predicate: str, role: str, tok: Token, hooks: Hooks) -> str | None:
 
 def _after(verb: Token, claims: list[Claim], hooks: Hooks) -> list[Claim]:
     """ "After six years in Toronto, I moved to Nairobi", "after a stint at Hooli I joined Globex",
-    "after years as a nurse, I became a teacher", "I'm at Globex now after leaving Umbrella": the
-    value held before the clause's new one (``before``), or its end."""
+    "after years as a nurse, I became a teacher", "Having spent years in Lisbon, I moved to X",
+    "I'm at Globex now after leaving Umbrella": the value held before the clause's new one
+    (``before``). A conjunct shares its head's adjuncts ("After a decade in Leeds we packed up and
+    moved to X")."""
     new = next(
         (c for c in claims if c.kind == "assert" and not c.before and c.predicate in _PRIOR_PREDICATES), None
     )
     if new is None:
         return claims
-    out = list(claims)
-    for p in verb.children:
-        if p.dep_ != "prep" or p.lower_ not in ("after", "following"):
-            continue
-        for o in p.children:
-            if o.dep_ == "pobj" and o.lemma_.lower() in _SPAN_NOUNS:
-                for r, x in _roles(o):
-                    value = _prior(new.predicate, r, x, hooks)
-                    if value and value.casefold() != new.obj.casefold():
-                        out.insert(
-                            0,
-                            Claim(
-                                new.predicate,
-                                value,
-                                subject=new.subject,
-                                object_kind=new.object_kind,
-                                before=True,
-                            ),
-                        )
-                        break
-            elif o.dep_ == "pcomp" and o.pos_ == "VERB":  # "after leaving Umbrella"
-                for c in frame_claims(o, new.subject, True, hooks, "past") or []:
-                    if c.predicate == new.predicate and c.obj.casefold() != new.obj.casefold():
-                        c.kind, c.before = "assert", True
-                        out.insert(0, c)
-    return out
+    owners = [verb, verb.head] if verb.dep_ == "conj" else [verb]
+    spans: list[Token] = []
+    leaving: list[Token] = []
+    for child in (c for owner in owners for c in owner.children):
+        if child.dep_ == "advcl" and child.lemma_.lower() in _SPAN_VERBS and child.tag_ in ("VBG", "VBN"):
+            spans += [o for o in child.children if o.dep_ == "dobj" and o.lemma_.lower() in _SPAN_NOUNS] or [
+                child
+            ]
+        elif child.dep_ == "prep" and child.lower_ in ("after", "following"):
+            spans += [o for o in child.children if o.dep_ == "pobj" and o.lemma_.lower() in _SPAN_NOUNS]
+            leaving += [o for o in child.children if o.dep_ == "pcomp" and o.pos_ == "VERB"]
+    priors: list[Claim] = []
+    for span in spans:
+        roles = _roles(span) + (_roles(span.head) if span.dep_ == "dobj" else [])
+        value = next((v for r, x in roles if (v := _prior(new.predicate, r, x, hooks))), None)
+        if value and value.casefold() != new.obj.casefold():
+            priors.append(
+                Claim(new.predicate, value, subject=new.subject, object_kind=new.object_kind, before=True)
+            )
+    for left in leaving:  # "after leaving Umbrella"
+        for prior in frame_claims(left, new.subject, True, hooks, "past") or []:
+            if {prior.predicate, new.predicate} <= {"lives_in", "works_at"}:
+                prior.predicate, prior.object_kind = new.predicate, new.object_kind  # the same kind of change
+            if prior.predicate == new.predicate and prior.obj.casefold() != new.obj.casefold():
+                prior.kind, prior.before = "assert", True
+                priors.append(prior)
+    return priors + claims
+
+
+_SPAN_VERBS = frozenset({"spend", "live", "work"})
 
 
 _PRIOR_PREDICATES = frozenset({"lives_in", "works_at", "job_title"})

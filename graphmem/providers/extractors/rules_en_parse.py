@@ -179,6 +179,19 @@ def parse_claims(doc: Doc, speakers: Speakers) -> list[tuple[Claim, str]]:
     claims.extend(
         (c, doc.text) for c in pet_claims(doc, phrase) if not any(o.obj == c.obj for o, _ in claims)
     )
+    # a past state beside a present one of the same predicate is the value before it: "I was a
+    # nurse, but now I'm an architect"
+    for c, _ in claims:
+        if c.past and any(
+            o.predicate == c.predicate
+            and o.subject == c.subject
+            and not o.past
+            and not o.before
+            and o.kind == "assert"
+            and o.obj.casefold() != c.obj.casefold()
+            for o, _ in claims
+        ):
+            c.past, c.before = False, True
     # an old value ("I used to be a teacher") is history only before a new one in the sentence
     return [
         (c, t)
