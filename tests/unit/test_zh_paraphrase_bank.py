@@ -502,3 +502,54 @@ def test_a_statement_among_chatter_in_one_episode(text: str, want: Timeline) -> 
     """The speaker's statement keeps its timeline when greetings, questions, other people's facts
     and plans stand in the same episode."""
     assert timeline(text) == want
+
+
+# --------------------------------------------------------------------------- names of people
+
+NAMED = (
+    Subject("小李", "小李"),
+    Subject("老王", "老王"),
+    Subject("司马青云", "司马青云"),
+    Subject("阿强", "阿强"),
+)
+NAMED_TEMPLATES = [
+    ("{s}住在{a}。", "lives_in", "a"),
+    ("{s}从{a}搬到了{b}。", "lives_in", "ab"),
+    ("{s}在{a}已经住了三年。", "lives_in", "a"),
+    ("{s}离开{a}去了{b}。", "lives_in", "ab"),
+    ("{s}不住在{a}了。", "lives_in", "end"),
+]
+NAMED_WORK = [
+    ("{s}在{a}上班。", "works_at", "a"),
+    ("{s}从{a}跳槽到了{b}。", "works_at", "ab"),
+    ("{s}被{a}录用了。", "works_at", "a"),
+]
+NAMED_CASES = _cases(NAMED_TEMPLATES, NAMED, PLACES) + _cases(NAMED_WORK, NAMED, ORGS)
+
+
+@pytest.mark.parametrize(("text", "want"), NAMED_CASES, ids=_ids(NAMED_CASES))
+def test_people_named_with_a_prefix_or_a_compound_surname(text: str, want: Timeline) -> None:
+    """Regression: 小李 (jieba: 小/a 李/nr) and 司马青云 (司马/nr 青云/ns) were no subject."""
+    assert timeline(text) == want
+
+
+ORDERED = [
+    ("我现在是一名{b}，以前是{a}。", "job_title"),
+    ("我以前是{a}，现在是{b}。", "job_title"),
+    ("我现在住在{b}，以前住在{a}。", "lives_in"),
+    ("我以前住在{a}，现在住在{b}。", "lives_in"),
+    ("我现在在{b}上班，之前在{a}上班。", "works_at"),
+]
+ORDER_VALUES = {
+    "job_title": ("老师", "会计"),
+    "lives_in": ("南京", "蔚湾市"),
+    "works_at": ("腾讯", "鹿鸣科技"),
+}
+
+
+@pytest.mark.parametrize(("template", "predicate"), ORDERED, ids=[t for t, _ in ORDERED])
+def test_a_past_value_told_after_the_present_one_is_still_the_past(template: str, predicate: str) -> None:
+    """Regression: 我现在是一名会计，以前是老师 made 会计 the old value (the later clause was taken
+    as the newer one although 以前 marks it as the past)."""
+    a, b = ORDER_VALUES[predicate]
+    assert timeline(template.format(a=a, b=b)) == {(SPEAKER, predicate): (b, [a, b])}

@@ -269,7 +269,7 @@ def _narrative_order(claims: list[Claim]) -> None:
             continue
         key = (claim.subject, claim.predicate)
         earlier = last.get(key)
-        if earlier is not None and earlier.obj != claim.obj:
+        if earlier is not None and earlier.obj != claim.obj and not claim.before:  # 以前是Y: Y was before
             earlier.before = True
         last[key] = claim
 

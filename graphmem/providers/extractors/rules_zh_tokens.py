@@ -42,7 +42,7 @@ WORK_TO = _words(
     "调往 跳槽进 进入 进了 入职到 签约 转投 投奔 跳槽至"
 )
 LIVE_AT = _words(
-    "现居 现居住在 现住在 现住 现居于 住在 住于 生活在 居住在 居住于 定居在 定居于 家住在 家住 安家在 落户在 长住在 常住在"
+    "留在 留在了 现居 现居住在 现住在 现住 现居于 住在 住于 生活在 居住在 居住于 定居在 定居于 家住在 家住 安家在 落户在 长住在 常住在"
 )
 WORK_AT = _words("工作在 上班在 就职于 供职于 任职于 服务于 效力于")
 LEAVE = _words("离开 离开了 告别")
@@ -284,15 +284,22 @@ def _compound_surnames(toks: list[Tok]) -> list[Tok]:
             and 1 <= len(nxt.word) <= 2
             and (
                 nxt.flag.startswith("nr")
-                or (len(nxt.word) == 1 and nxt.flag not in ("x", "ul", "uj", "p", "v"))
+                or (nxt.flag not in ("x", "ul", "uj", "p", "v", "d", "m", "r") and nxt.word not in STOP)
             )
         ):
             out.append(Tok(tok.word + nxt.word, "nr"))
             i += 2
             continue
+        if tok.word in _NAME_PREFIX and nxt is not None and len(nxt.word) == 1 and nxt.flag.startswith("nr"):
+            out.append(Tok(tok.word + nxt.word, "nr"))  # 小/李 → 小李, 老/王 → 老王
+            i += 2
+            continue
         out.append(tok)
         i += 1
     return out
+
+
+_NAME_PREFIX = frozenset("小 老 阿".split())
 
 
 SEPARABLE = _words("安家 落户 上班 跳槽 辞职 离职 入职 搬家 退休 就业 扎根 落脚 定居 升职 转行 改行")
