@@ -124,6 +124,33 @@ def candidates() -> dict[str, SearchConfig]:
         if when:
             update["time_weight"] = when
         out[name] = base.model_copy(update=update)
+    out.update(evidence_candidates(base))
+    return out
+
+
+def evidence_candidates(base: SearchConfig) -> dict[str, SearchConfig]:
+    """The default with the evidence channel on (fact hits lift the turns that evidence them):
+    its weight, the fact channels that feed it (b: bm25, v: vector, g: graph, the entities the
+    query names) and, with it on, a lower weight for the fact rows themselves (tf)."""
+    grid: list[tuple[float, tuple[str, ...], float | None]] = [
+        (0.2, ("bm25", "vector"), None),
+        (0.3, ("bm25", "vector"), None),
+        (0.5, ("bm25", "vector"), None),
+        (1.0, ("bm25", "vector"), None),
+        (0.3, ("bm25",), None),
+        (0.5, ("bm25",), None),
+        (0.3, ("bm25", "graph"), None),
+        (0.5, ("bm25", "vector", "graph"), None),
+        (0.3, ("bm25", "vector"), 0.3),
+    ]
+    out: dict[str, SearchConfig] = {}
+    for weight, feeds, fact_weight in grid:
+        name = f"default ev{weight:g} " + "".join(f[0] for f in feeds)
+        update: dict[str, object] = {"weights": {**base.weights, "evidence": weight}, "evidence_from": feeds}
+        if fact_weight is not None:
+            name += f" tf{fact_weight:g}"
+            update["type_weights"] = {**base.type_weights, "fact": fact_weight}
+        out[name] = base.model_copy(update=update)
     return out
 
 
