@@ -22,6 +22,7 @@ from eval.facts_data import FactsConversation, load_conversations
 from eval.facts_metrics import (
     ConversationFacts,
     label_of,
+    labelled_precision,
     labels_index,
     mid_sentence_names,
     score,
@@ -30,7 +31,10 @@ from eval.facts_metrics import (
 from graphmem.memory import GraphMemory
 from graphmem.store.facts_eval import facts_with_evidence
 
-LABELS = Path(__file__).with_name("data") / "facts_labels_dev.jsonl"
+LABELS = Path(__file__).with_name("data") / "facts_labels_dev_v2.jsonl"
+"""The current hand labels: a seeded stratified sample of the current extractor's facts."""
+REGRESSION_LABELS = Path(__file__).with_name("data") / "facts_labels_dev.jsonl"
+"""An older extractor's labels, kept as a second regression set (they cover fewer facts)."""
 Log = Callable[[str], None]
 
 
@@ -42,6 +46,7 @@ class FactsOptions:
     limit: int | None = None
     batch: int = 200
     labels: Path | None = LABELS
+    regression_labels: Path | None = REGRESSION_LABELS
     keep: bool = False
     run_id: str = field(default_factory=lambda: time.strftime("%Y%m%d%H%M%S") + uuid.uuid4().hex[:6])
 
@@ -51,7 +56,8 @@ def read_labels(path: Path | None) -> dict[Any, str]:
     if path is None or not path.exists():
         return {}
     with path.open(encoding="utf-8") as fh:
-        return labels_index(json.loads(line) for line in fh if line.strip())
+        rows = (json.loads(line) for line in fh if line.strip())
+        return labels_index(r for r in rows if "_comment" not in r)  # a header row says how they were drawn
 
 
 async def ingest_one(memory: GraphMemory, conv: FactsConversation, batch: int) -> float:
@@ -103,6 +109,12 @@ async def run_facts(
     log(f"{len(conversations)} conversations, {sum(len(c.episodes) for c in conversations)} turns")
     collected, seconds = await collect(memory, conversations, opts, log)
     result = score(collected, labels)
+    if opts.regression_labels is not None and opts.regression_labels != opts.labels:
+        rows = [r for conv in collected for r in conv.rows]
+        result["regression"] = {
+            "labels": opts.regression_labels.name,
+            **labelled_precision(rows, read_labels(opts.regression_labels)),
+        }
     result["ingest_seconds"] = round(seconds, 2)
     texts = {c.sample_id: {d: e.content for d, e in c.turns.items()} for c in conversations}
     return result, collected, texts
@@ -160,4 +172,7 @@ def table(result: dict[str, Any]) -> str:
         f"{result['malformed']['subject']} subject; labels: {result['labels_total']}; "
         f"precision weighted by family: {_cell(result['precision_weighted'])}"
     )
+    if "regression" in result:
+        reg = result["regression"]
+        lines.append(f"regression labels {reg['labels']}: precision {_cell(reg['precision'])} on {reg['n']}")
     return "\n".join(lines)

@@ -190,6 +190,13 @@ def _block(
     }
 
 
+def labelled_precision(rows: Sequence[dict[str, Any]], labels: dict[LabelKey, str]) -> dict[str, Any]:
+    """Precision of ``rows`` (scored rows: ``conversation`` set) on one label set."""
+    judged = Counter(label for r in rows if (label := label_of(r, labels)) is not None)
+    n = sum(judged.values())
+    return {"n": n, "precision": _rate(judged["correct"], n), **{k: judged[k] for k in LABELS}}
+
+
 def _covered(rows: Iterable[dict[str, Any]], observed: set[tuple[str, str]]) -> int:
     cited = {
         (r["conversation"], str(d)) for r in rows if r.get("current") for d in r.get("external_ids") or []

@@ -28,7 +28,8 @@ from graphmem_cli.common import count_option, fail, guarded, run_eval
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
     help="Hand labels (JSONL: conversation, dia_id, predicate, statement, label); "
-    "default eval/data/facts_labels_dev.jsonl.",
+    "default eval/data/facts_labels_dev_v2.jsonl (eval/data/facts_labels_dev.jsonl, an older "
+    "extractor's, is reported beside it as a regression set).",
 )
 @click.option(
     "--dump-sample",
