@@ -216,6 +216,9 @@ NEGATIONS = [
     ("{s}现在不在{a}生活了。", "lives_in", "end"),
     ("{s}没有在{a}住了。", "lives_in", "end"),
     ("{s}已经从{a}搬走了。", "lives_in", "end"),
+    ("{s}没有再住在{a}。", "lives_in", "end"),
+    ("{s}已经没在{a}住了。", "lives_in", "end"),
+    ("{s}搬出了{a}。", "lives_in", "end"),
 ]
 NEG_CASES = _cases(NEGATIONS, SUBJECTS, PLACES)
 
@@ -240,6 +243,9 @@ CORRECTIONS = [
     ("{s}住在{a}……不对，是{b}才对。", "lives_in", "b"),
     ("{s}住在{a}，我是说{b}。", "lives_in", "b"),
     ("{s}在{a}生活，抱歉说错了，是{b}。", "lives_in", "b"),
+    ("{s}住在{b}而不是{a}。", "lives_in", "b"),
+    ("{s}住在{b}而非{a}。", "lives_in", "b"),
+    ("{s}住在{a}，哦，不是，{b}。", "lives_in", "b"),
 ]
 CORRECTIONS_WORK = [
     ("{s}在{a}工作，不对，是在{b}。", "works_at", "b"),

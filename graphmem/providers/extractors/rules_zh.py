@@ -173,7 +173,7 @@ _BARE = re.compile(
     r"(?P<v>[^，,。]+?)(?:才对|才是|哦|啊|啦|吧)?$"
 )
 _NOT_TAIL = re.compile(
-    r"[，,]\s*(?:而|并)?(?:不是|而非|并非|不在)(?:在|住在)?(?P<wrong>[^，,。！？]+?)(?:工作|上班|住)?[。！!\s]*$"
+    r"(?:[，,]\s*(?:而|并)?|而(?=不是)|(?<!^)而非)(?:不是|而非|并非|不在|(?<=而非))(?:在|住在)?(?P<wrong>[^，,。！？]+?)(?:工作|上班|住)?[。！!\s]*$"
 )
 _COMPARE = re.compile(
     r"^(?:比起|相比于|相比起|相比|与其)(?P<other>[^，,]+?)(?:来说|而言)?[，,]\s*(?P<rest>.*)$"
@@ -933,7 +933,8 @@ def _predicate(toks: list[Tok], i: int, state: _State, *, pro_drop: bool) -> lis
         return _plan(toks, i, "")  # 林娜有可能搬去成都: a possible move, not a hedged state
     if neg:
         claims = claims or bare_zai(toks, i)
-        if neg in ("没", "没有") and toks[-1].word != "了":
+        again = any(t.word in ("再", "再也") for t in toks[start:i])  # 没有再住在X: no longer
+        if neg in ("没", "没有") and toks[-1].word != "了" and not again:
             return []
         claims = [_ended(c) for c in claims if not c.before]
     elif claims and (past or _experiential(toks, i)) and not at(toks, i, _CHANGE_VERBS) and not still:
