@@ -68,7 +68,8 @@ _CORRECTION_MARK = re.compile(
     r"^(?:[\s,]*(?:actually|sorry|oops|wait|no|my bad|my mistake|correction|"
     r"to be clear|(?:let me |just )?(?:to )?correct(?:ing)? (?:that|myself|what i said)|"
     r"i got (?:that|it) wrong|i was wrong|i misspoke|"
-    r"scratch that|that was wrong|that's wrong|that is wrong)\b[,:!.\-]?)+\s*",
+    r"scratch that|that was wrong|that's wrong|that is wrong)\b"
+    r"(?:\s+(?:earlier|before|there|again|about that|a moment ago))?[,:!.\-]?)+\s*",
     _I,
 )
 # "Big news: ...", "Quick update - ...": at most three words before a colon or dash
@@ -80,6 +81,14 @@ _EXPLICIT = re.compile(
     _I,
 )
 _MEANT = re.compile(r"^i meant(?: to say)?(?: that)?,?\s+(?P<rest>.+)$", _I)
+# "I said Initech earlier, but I meant Globex": the wrong value, then the meant one
+_SAID_MEANT = re.compile(
+    r"^i (?:said|told you|wrote|mentioned) (?P<wrong>.+?)(?:\s+(?:earlier|before))?,?\s+but\s+(?:i\s+)?"
+    r"meant(?: to say)?(?: that)?,?\s+(?P<rest>.+)$",
+    _I,
+)
+# after a correction marker, "it is X" / "that is X" names the right value ("I misspoke, it's X")
+_IT_IS = re.compile(r"^(?:it|that)(?: is| was)\s+(?:(?:actually|really)\s+)?(?P<rest>.+)$", _I)
 _NOT_TAIL = re.compile(r",\s*(?:and )?not\s+(?P<wrong>[^,;]+?)[\s,.!]*$", _I)
 _ANYMORE = re.compile(r",?\s*\b(?:any ?more|no more)\b", _I)
 _CLAUSE_SPLIT = re.compile(
@@ -126,7 +135,13 @@ def parse_en(sentence: str) -> ParsedSentence:
         parsed.replaces = clean_place(tail.group("wrong"), strip_preposition=True)
         parsed.correction = parsed.replaces is not None or parsed.correction
         text = text[: tail.start()]
+    said = _SAID_MEANT.match(text.strip())
+    if said is not None:
+        parsed.replaces = parsed.replaces or clean_place(said.group("wrong"), strip_preposition=True)
+        text = "I meant " + said.group("rest")
     meant = _MEANT.match(text.strip())
+    if meant is None and parsed.correction:
+        meant = _IT_IS.match(text.strip())
     if meant is not None:
         parsed.correction = True
         text = meant.group("rest")

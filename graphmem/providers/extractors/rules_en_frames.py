@@ -338,10 +338,12 @@ def org_or_place(tok: Token, verb: Token, hooks: Hooks, default: str) -> str:
     "moved over to Pied Piper from Hooli"): an organisation suffix, then job or home words in the
     sentence, then the entity recogniser, else ``default``."""
     words = {t.lower_.strip(".") for t in tok.subtree}
-    if words & _ORG_SUFFIX:
-        return "organization"
     context = _words(verb)
     work, home = bool(context & _WORK_CONTEXT), bool(context & _HOME_CONTEXT)
+    if words & _SCHOOL_SUFFIX or (context & _STUDY_CONTEXT and not work and not home):
+        return "school"  # "I left Yale and enrolled at MIT"
+    if words & _ORG_SUFFIX:
+        return "organization"
     if work != home:
         return "organization" if work else "place"
     label = hooks.entity(tok)
@@ -355,7 +357,16 @@ def org_or_place(tok: Token, verb: Token, hooks: Hooks, default: str) -> str:
     return default
 
 
-_PREDICATE_OF = {"place": ("lives_in", "place"), "organization": ("works_at", "organization")}
+_PREDICATE_OF = {
+    "place": ("lives_in", "place"),
+    "organization": ("works_at", "organization"),
+    "school": ("studies_at", "organization"),
+}
+_SCHOOL_SUFFIX = frozenset("university college school academy institute polytechnic".split())
+_STUDY_CONTEXT = frozenset(
+    "enroll enrol study student school college university semester degree major class classes graduate "
+    "campus course courses".split()
+)
 
 
 # --------------------------------------------------------------------------- the frames
@@ -380,6 +391,7 @@ def frame_claims(
     ended = ended or negated
     readers = (
         _by_org,
+        _wedding,
         _cleft,
         _swap,
         _relocation,
@@ -1037,7 +1049,9 @@ def _copula_role(
         (o for r, o in _roles(attr) + _roles(verb) if r in ("at", "with", "for") and o.pos_ == "PROPN"), None
     )
     if org is not None and (value := hooks.phrase(org)):
-        claims.append(Claim("works_at", value, subject=subject, object_kind="organization", past=past))
+        school = title.endswith("student")  # "I'm now a student at MIT"
+        predicate, kind = ("studies_at", "organization") if school else ("works_at", "organization")
+        claims.append(Claim(predicate, value, subject=subject, object_kind=kind, past=past))
     return claims
 
 
@@ -1231,3 +1245,30 @@ _SPAN_VERBS = frozenset({"spend", "live", "work"})
 
 
 _PRIOR_PREDICATES = frozenset({"lives_in", "works_at", "job_title"})
+
+
+# --------------------------------------------------------------------------- relationship idioms
+
+# (verb lemma, object lemma or particle) → (status, claim kind): "we tied the knot", "got hitched",
+# "broke off the engagement", "called off the wedding"
+_WEDDING: dict[tuple[str, str], tuple[str, str]] = {
+    ("tie", "knot"): ("married", "assert"),
+    ("get", "hitched"): ("married", "assert"),
+    ("walk", "aisle"): ("married", "assert"),
+    ("break", "engagement"): ("engaged", "end"),
+    ("call", "engagement"): ("engaged", "end"),
+    ("call", "wedding"): ("engaged", "end"),
+}
+
+
+def _wedding(verb: Token, lemma: str, tense: str, subject: str | None, hooks: Hooks) -> list[Claim] | None:
+    """Marriage said with an idiom ("We tied the knot", "I got hitched", "walked down the aisle") and
+    an engagement ended ("broke off the engagement", "called off the wedding")."""
+    if tense not in ("past", "perfect"):
+        return None
+    words = {c.lemma_.lower() for c in verb.children if c.dep_ in ("dobj", "acomp", "oprd", "prt", "attr")}
+    words |= {o.lemma_.lower() for _, o in _roles(verb)}
+    for (verb_lemma, word), (status, kind) in _WEDDING.items():
+        if lemma == verb_lemma and word in words:
+            return [Claim("relationship_status", status, subject=subject, kind=kind)]  # type: ignore[arg-type]
+    return None

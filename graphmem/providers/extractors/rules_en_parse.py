@@ -135,6 +135,8 @@ _CANONICAL: dict[tuple[str, str | None, str | None], str] = {
     ("study", None, "at"): "studies_at",
     ("enroll", None, "at"): "studies_at",
     ("enroll", None, "in"): "studies_at",
+    ("enrol", None, "at"): "studies_at",
+    ("enrol", None, "in"): "studies_at",
     ("attend", None, None): "attended",
     ("go", None, "to"): "attended",
     ("visit", None, None): "visited",
