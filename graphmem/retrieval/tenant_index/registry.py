@@ -16,7 +16,8 @@ load in flight as well, at a generous estimate of what it will hold (``_node_byt
 before it starts: a load that cannot make room is not started (Neo4j answers, a later search
 retries), so held plus reserved bytes never exceed the budget. A load reads each label's
 pages as columns (``snapshot.load_columns``: one record a page). A stale index keeps serving while its replacement builds: its hits are
-re-read and re-checked in Neo4j, so it can miss fresh nodes but never return forgotten ones.
+re-read and re-checked in Neo4j, so it can miss fresh nodes but never return forgotten ones. The
+three labels are read side by side and applied in label order.
 """
 
 from __future__ import annotations
@@ -168,20 +169,25 @@ class TenantIndexes:
             state.created_at,
             vector_precision=self.vector_precision,
         )
-        for label in TARGETS:
-            after = ""
-            while True:
-                rows = await snapshot.load_columns(
-                    self.store, group_id=group_id, label=label, after_id=after, limit=PAGE
-                )
-                if not rows:
-                    break
+        pages = await asyncio.gather(*(self._pages(group_id, label) for label in TARGETS))
+        for label, label_pages in zip(TARGETS, pages, strict=True):  # applied in label order
+            for rows in label_pages:
                 await asyncio.to_thread(index.apply, label, rows)
-                after = rows[-1]["id"]
-                if len(rows) < PAGE:
-                    break
         await asyncio.to_thread(index.finish)
         return index
+
+    async def _pages(self, group_id: str, label: str) -> list[list[dict[str, Any]]]:
+        """Every page of one label's nodes (the three labels are read side by side)."""
+        pages, after = [], ""
+        while True:
+            rows = await snapshot.load_columns(
+                self.store, group_id=group_id, label=label, after_id=after, limit=PAGE
+            )
+            if rows:
+                pages.append(rows)
+            if len(rows) < PAGE:
+                return pages
+            after = rows[-1]["id"]
 
     async def _catch_up(self, index: TenantIndex, seq: int) -> None:
         changed: dict[str, list[dict[str, Any]]] = {}
