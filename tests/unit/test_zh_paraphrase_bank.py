@@ -161,6 +161,8 @@ MOVES = [
     ("{s}原来在{a}生活，后来搬到了{b}。", "lives_in", "ab"),
     ("{s}从{a}搬走了，现在住在{b}。", "lives_in", "ab"),
     ("{s}不在{a}住了，搬去了{b}。", "lives_in", "ab"),
+    ("{s}原本在{a}住，上个月搬去了{b}。", "lives_in", "ab"),
+    ("{s}本来住在{a}，后来搬到了{b}。", "lives_in", "ab"),
 ]
 MOVE_CASES = _cases(MOVES, SUBJECTS, PLACES)
 
@@ -559,3 +561,27 @@ def test_a_past_value_told_after_the_present_one_is_still_the_past(template: str
     as the newer one although 以前 marks it as the past)."""
     a, b = ORDER_VALUES[predicate]
     assert timeline(template.format(a=a, b=b)) == {(SPEAKER, predicate): (b, [a, b])}
+
+
+REPORTED = [
+    ("罗兰告诉我她搬到了{a}。", ("罗兰", "lives_in", "{a}")),
+    ("罗兰说她住在{a}。", ("罗兰", "lives_in", "{a}")),
+    ("张伟跟我说他在{b}上班。", ("张伟", "works_at", "{b}")),
+    ("张伟说他跳槽到了{b}。", ("张伟", "works_at", "{b}")),
+    ("王丽对我说她已经在{a}住了两年。", ("王丽", "lives_in", "{a}")),
+    ("陈静提到她入职了{b}。", ("陈静", "works_at", "{b}")),
+]
+REPORTED_CASES = [
+    (t.format(a=a, b=b), (who, predicate, value.format(a=a, b=b)))
+    for (t, (who, predicate, value)), (a, _), (b, _) in zip(
+        REPORTED, PLACES + PLACES[:2], ORGS + ORGS[:2], strict=True
+    )
+]
+
+
+@pytest.mark.parametrize(("text", "want"), REPORTED_CASES, ids=[t for t, _ in REPORTED_CASES])
+def test_what_a_named_person_says_of_themself_is_their_fact(text: str, want: tuple[str, str, str]) -> None:
+    """Regression: 罗兰告诉我她搬到了X / 张伟说他在X上班 gave nothing (the verb of saying hid the
+    predicate); the pronoun after it names the same person."""
+    who, predicate, value = want
+    assert timeline(text) == {(who, predicate): (value, [value])}

@@ -709,6 +709,8 @@ def _clause(clause: str, state: _State) -> list[Claim]:
         subject, i = state.subject, 0
     else:
         subject, i, pro_drop = ("first", SPEAKER), 0, True
+    if subject[0] == "name":  # 罗兰(跟我)说她…: what a named person says of themself
+        i = _reported(toks, i)
     if subject[0] == "other":
         return claims
     if subject[0] == "home":  # 我家(现在)在X: where the household lives
@@ -731,6 +733,24 @@ def _clause(clause: str, state: _State) -> list[Claim]:
             replace(c, subject=companion) for c in own if c.predicate not in ("name", "knows", "plans")
         )
     return claims
+
+
+_SAY = frozenset("说 告诉 提到 讲 表示 跟我说 和我说 对我说 告诉我".split())
+_SELF = frozenset("他 她 自己 他自己 她自己".split())
+
+
+def _reported(toks: list[Tok], i: int) -> int:
+    """罗兰告诉我她搬到了X / 张伟说他在X上班: past the verb of saying, its listener and the pronoun
+    naming the speaker again, the predicate is the named person's; else ``i`` as it was."""
+    j = skip(toks, i, ADVERBS)
+    if at(toks, j, frozenset({"跟", "和", "对"})) and at(toks, j + 1, frozenset({"我", "我们"})):
+        j += 2
+    if not at(toks, j, _SAY):
+        return i
+    j += 1
+    if at(toks, j, frozenset({"我", "我们"})) and toks[j - 1].word in ("告诉",):
+        j += 1
+    return j + 1 if at(toks, j, _SELF) else i
 
 
 _TOPIC_FLAGS = frozenset("ns nt nz nr nrt nrfg j eng".split())
@@ -863,6 +883,7 @@ def _is_name(toks: list[Tok], i: int) -> bool:
         or nxt.word in ("的",)
         or (nxt.flag in ("p", "d", "ad", "t") and nxt.word not in _NOT_PREDICATE)
         or nxt.word in _CHANGE_WORDS
+        or nxt.word in _PAST
     )
     if latin:
         return before_predicate
@@ -918,7 +939,9 @@ def _predicate(toks: list[Tok], i: int, state: _State, *, pro_drop: bool) -> lis
             future, i = True, i + 1
         elif word in HEDGE:
             hedged = True
-        elif word not in ADVERBS and word not in _MODAL_SKIP and not DURATION.match(word):
+        elif (
+            word not in ADVERBS and word not in _MODAL_SKIP and word not in _PAST and not DURATION.match(word)
+        ):
             if not _time_word(toks[i]) and not _adverb(toks[i]):
                 break
         i += 1
@@ -948,7 +971,7 @@ def _predicate(toks: list[Tok], i: int, state: _State, *, pro_drop: bool) -> lis
     return claims
 
 
-_PAST = frozenset("以前 之前 曾经 曾 原来 原先 过去 从前 早先 当年 那时 当时 以往".split())
+_PAST = frozenset("以前 之前 曾经 曾 原来 原先 原本 本来 过去 从前 早先 当年 那时 当时 以往".split())
 _NOW = frozenset("现在 目前 如今 至今 一直 还 仍然 依然".split())
 _STATES = frozenset({"lives_in", "works_at", "job_title", "studies_at"})
 
@@ -1123,8 +1146,8 @@ def _plan(toks: list[Tok], i: int, neg: str) -> list[Claim]:
     if at(toks, i, frozenset({"不要"})) and at(toks, i - 1, frozenset({"要"})):  # 考虑要不要搬到X
         i += 1
     value = clean(text_of(toks[i:]))
-    if value is None or any(p in value for p in ("我", "你", "他", "她")):
-        return []
+    if value is None or len(value) < 2 or any(p in value for p in ("我", "你", "他", "她")):
+        return []  # 我想了想: no plan named
     if i < len(toks) and (toks[i].word in _REL or toks[i].word in _OTHER or toks[i].flag.startswith("nr")):
         return []  # 希望叔叔早日康复: a wish about someone else, not the speaker's plan
     rest = [t for t in toks[i:] if not t.punct and t.word not in ADVERBS and t.word not in _TOGETHER]
