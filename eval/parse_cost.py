@@ -120,12 +120,57 @@ def component_cpu(batches: list[list[str]]) -> dict[str, float]:
     return spent
 
 
+def check_ruler(path: str | Path, *, limit: int | None = None) -> dict[str, Any]:
+    """``en_parse.FastAttributeRuler`` against spaCy's own ``AttributeRuler.match`` on every sentence
+    of the file's turns: the match lists on each doc as the ruler sees it (tagged and parsed), and
+    the final annotations of a whole parse with and without the replacement."""
+    from spacy.pipeline import AttributeRuler
+
+    nlp = en_parse.pipeline()
+    ruler = nlp.get_pipe("attribute_ruler")
+    sentences = sorted({t[a:b] for t, _, _ in turns(path, limit) for a, b in split_sentences(t)})
+    fast = en_parse.FastAttributeRuler(ruler)
+    with nlp.select_pipes(disable=["attribute_ruler", "lemmatizer"]):
+        docs = list(nlp.pipe(sentences, batch_size=en_parse.BATCH_SIZE))
+    differ = [d.text for d in docs if AttributeRuler.match(ruler, d) != fast.match(d)]
+
+    def annotations() -> list[tuple[Any, ...]]:
+        return [
+            (t.tag_, t.pos_, t.dep_, t.head.i, t.lemma_, str(t.morph))
+            for d in nlp.pipe(sentences, batch_size=en_parse.BATCH_SIZE)
+            for t in d
+        ]
+
+    replaced = annotations()
+    installed = ruler.match
+    del ruler.match  # spaCy's own method again
+    try:
+        own = annotations()
+    finally:
+        ruler.match = installed
+    return {
+        "sentences": len(sentences),
+        "match_lists_differ": len(differ),
+        "first_differing": differ[:5],
+        "tokens": len(own),
+        "annotations_identical": own == replaced,
+    }
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", required=True)
     ap.add_argument("--limit", type=int, default=None)
     ap.add_argument("--batch", type=int, default=64)
+    ap.add_argument(
+        "--check-ruler",
+        action="store_true",
+        help="compare en_parse.FastAttributeRuler with spaCy's attribute ruler instead of timing",
+    )
     args = ap.parse_args()
+    if args.check_ruler:
+        print(json.dumps(check_ruler(args.data, limit=args.limit), indent=2))
+        return
     print(json.dumps(measure(args.data, limit=args.limit, batch=args.batch), indent=2))
 
 

@@ -15,6 +15,15 @@ not a word the lemmatizer knows (``lemma_index``) and was not tagged a proper no
 that word replaced by a name the model knows (``MASK_NAME``); when the second parse reads it as a
 proper noun, the original words get the second parse's tags, heads and labels.
 
+The attribute ruler (tag map and exceptions: 179 Matcher patterns run over every token, a quarter
+of the parse's CPU time on LoCoMo turns) keeps its patterns and its ``set_annotations``; only its
+``match`` is replaced (``FastAttributeRuler``): a one-token pattern depends on nothing but that
+token's lower form, tag, dependency label and whether it is a space, so which one-token patterns a
+token matches is computed once per such key and remembered; patterns of two tokens, and any
+pattern using an attribute or operator outside that set, still run in spaCy's Matcher. The match
+list is the same list, in the same order (tested over every LoCoMo dev turn by
+``eval.parse_cost --check-ruler``).
+
 ``could_be_verb`` is the cheap check before parsing (``rules_en_gates.can_hold_claim``): a word is
 a verb candidate when the lemmatizer's verb tables know it (``lemma_index``/``lemma_exc``, or a
 regular inflection of an indexed lemma by ``lemma_rules``), or it is an auxiliary, a modal or a
@@ -23,8 +32,9 @@ contraction's verb part ("'m", "'s", "'ve").
 
 from __future__ import annotations
 
+import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from graphmem.errors import ConfigError
@@ -39,6 +49,7 @@ EXCLUDED = ("senter",)
 DISABLED = ("ner",)
 BATCH_SIZE = 64
 MASK_NAME = "Alex"
+MEMO_LIMIT = 100_000  # token keys the attribute ruler's lookup remembers
 
 _lock = threading.Lock()
 _nlp: Language | None = None
@@ -72,6 +83,7 @@ def _load() -> Language:
             details={"field": "GRAPHMEM_EXTRACTOR", "package": MODEL_PACKAGE},
         ) from exc
     nlp: Language = model.load(exclude=list(EXCLUDED), disable=list(DISABLED))
+    FastAttributeRuler.install(nlp)
     return nlp
 
 
@@ -183,3 +195,76 @@ def _transfer(original: Doc, reparsed: Doc) -> Doc:
         heads=[t.head.i for t in reparsed],
         deps=[t.dep_ for t in reparsed],
     )
+
+
+_Key = tuple[str, str, str, bool]
+_ATTRS = {"LOWER": 0, "TAG": 1, "DEP": 2, "IS_SPACE": 3}
+
+
+def _predicate(attr: str, spec: Any) -> Callable[[_Key], bool] | None:
+    """The Matcher's test of one attribute of one token, on a ``_Key``; None when unsupported."""
+    at = _ATTRS.get(attr)
+    if at is None:
+        return None
+    if attr == "IS_SPACE":
+        return (lambda k: k[at] is spec) if isinstance(spec, bool) else None
+    if isinstance(spec, str):
+        return lambda k: k[at] == spec
+    if not isinstance(spec, dict) or len(spec) != 1:
+        return None
+    ((op, value),) = spec.items()
+    if op in ("IN", "NOT_IN") and isinstance(value, list) and all(isinstance(v, str) for v in value):
+        values = frozenset(value)
+        return (lambda k: k[at] in values) if op == "IN" else (lambda k: k[at] not in values)
+    if op == "REGEX" and isinstance(value, str):
+        search = re.compile(value).search
+        return lambda k: bool(search(str(k[at])))
+    return None
+
+
+class FastAttributeRuler:
+    """``AttributeRuler.match`` with one-token patterns looked up by token key (module docstring)."""
+
+    def __init__(self, ruler: Any) -> None:
+        from spacy.matcher import Matcher
+
+        self.ruler = ruler
+        self.rest = Matcher(ruler.vocab, validate=False)
+        self.single: list[tuple[int, int, list[Callable[[_Key], bool]]]] = []
+        self.memo: dict[_Key, tuple[tuple[int, int], ...]] = {}
+        for index in range(len(ruler.attrs)):  # the ruler keys pattern i by the string str(i)
+            name = str(index)
+            if name not in ruler.matcher:
+                continue
+            key = ruler.vocab.strings.add(name)
+            for pattern in ruler.matcher.get(name)[1]:
+                tests = [_predicate(a, v) for a, v in pattern[0].items()] if len(pattern) == 1 else [None]
+                if all(t is not None for t in tests):
+                    self.single.append((index, key, [t for t in tests if t is not None]))
+                else:
+                    self.rest.add(name, [pattern])
+
+    @classmethod
+    def install(cls, nlp: Language) -> None:
+        if "attribute_ruler" in nlp.component_names:
+            ruler = nlp.get_pipe("attribute_ruler")
+            ruler.match = cls(ruler).match  # type: ignore[attr-defined]
+
+    def _singles(self, key: _Key) -> tuple[tuple[int, int], ...]:
+        found = self.memo.get(key)
+        if found is None:
+            if len(self.memo) >= MEMO_LIMIT:
+                self.memo.clear()  # a long-running process meets ever more words: stay bounded
+            found = tuple(dict.fromkeys((a, m) for a, m, tests in self.single if all(t(key) for t in tests)))
+            self.memo[key] = found
+        return found
+
+    def match(self, doc: Doc) -> list[tuple[int, int, int, int]]:
+        """The same sorted ``(attribute id, match id, start, end)`` list as ``AttributeRuler.match``."""
+        strings = self.ruler.vocab.strings
+        rest = self.rest(doc, allow_missing=True, as_spans=False) if len(self.rest) else []
+        out = [(int(strings[m]), m, s, e) for m, s, e in rest]
+        for i, t in enumerate(doc):
+            out.extend((a, m, i, i + 1) for a, m in self._singles((t.lower_, t.tag_, t.dep_, t.is_space)))
+        out.sort()
+        return out
