@@ -13,8 +13,10 @@ from graphmem.retrieval.sources import (
     GRAPH_SEEDS,
     ORDER,
     Probe,
+    counted,
     decode_stats,
     encode_stats,
+    episode_fields,
     lexical_rankings,
     lucene_query,
     merge,
@@ -22,6 +24,7 @@ from graphmem.retrieval.sources import (
     query_terms,
     seeds_of,
 )
+from graphmem.retrieval.tenant_index.fields import split_fields
 from graphmem.retrieval.tenant_index.index import View
 from graphmem.retrieval.tenant_index.lexical import Lexical
 
@@ -125,3 +128,26 @@ def test_saved_statistics_hold_only_for_the_revision_state_they_were_counted_at(
     assert decode_stats(None, (7, 2, -1)) is None
     assert decode_stats("{not json", (7, 2, -1)) is None
     assert decode_stats('{"key": [7, 2, -1]}', (7, 2, -1)) is None
+
+
+def test_the_neo4j_source_counts_terms_as_the_index_splits_texts() -> None:
+    """Issue 22: splitting 2,000 matched texts into term counts in Cypher took most of a 20k-node
+    tenant's cold search; the counts are now made in Python from the analysed text, by the split
+    the tenant index uses (whitespace), and episode fields by ``split_fields`` itself."""
+    match = counted("e1", "alic live porto  alic", ["alic", "porto", "lisbon"], True)
+    assert (match.id, match.tf, match.length, match.visible) == ("e1", (2, 1, 0), 4, True)
+    row = {
+        "search_text": "dana alic live porto river",
+        "speaker_terms": "dana",
+        "terms": "alic live",
+        "facts": ["alic live porto", "dana like river"],
+    }
+    fields = episode_fields(row)
+    assert fields == {
+        "own": "dana alic live",
+        "context": "porto river",
+        "facts": "alic live porto dana like river",
+    }
+    assert (fields["own"], fields["context"]) == split_fields(row)
+    legacy = episode_fields({**row, "terms": None, "facts": []})  # written before fields existed
+    assert legacy == {"own": "dana alic live porto river", "context": "", "facts": ""}
