@@ -585,3 +585,22 @@ def test_what_a_named_person_says_of_themself_is_their_fact(text: str, want: tup
     predicate); the pronoun after it names the same person."""
     who, predicate, value = want
     assert timeline(text) == {(who, predicate): (value, [value])}
+
+
+NO_LONGER = [
+    ("{s}现在不是{a}了，是{b}。", "job_title", ("老师", "会计")),
+    ("{s}已经不是{a}了，现在是{b}。", "job_title", ("护士", "医生")),
+    ("{s}不是在{a}上班了，是在{b}。", "works_at", ("腾讯", "鹿鸣科技")),
+    ("{s}不住在{a}了，住在{b}。", "lives_in", ("南京", "蔚湾市")),
+]
+NO_LONGER_CASES = [
+    (t.format(s=s.text, a=a, b=b), expect(s, predicate, b, [a, b]))
+    for (t, predicate, (a, b)), s in itertools.product(NO_LONGER, SUBJECTS[:3])
+]
+
+
+@pytest.mark.parametrize(("text", "want"), NO_LONGER_CASES, ids=_ids(NO_LONGER_CASES))
+def test_no_longer_x_now_y_is_a_change_not_a_correction(text: str, want: Timeline) -> None:
+    """Regression: 我现在不是老师了，是会计 was read as a correction (老师 never held); 不是X了 says X
+    no longer holds, so X stays in the history before Y."""
+    assert timeline(text) == want

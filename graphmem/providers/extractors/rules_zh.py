@@ -394,6 +394,8 @@ def _clause_claims(clause: str, state: _State, *, last: bool) -> None:
     negated = _NOT_FIRST.match(clause) if not last else None
     if negated is None and not last:  # 我老婆王丽不是住在X: the subject read from the tokens
         negated = _not_after_subject(clause, state)
+    if negated is not None and _NO_LONGER.search(negated.group("rest")):
+        negated = None  # 我现在不是老师了(，是会计): no longer so, a change rather than a mistake
     if negated is not None:
         _wrong_value(negated, state)
         return
@@ -485,7 +487,7 @@ def _pending_predicate(what: str) -> str:
 
 
 _GONE_TO = re.compile(
-    r"^(?:我|我们)?(?:然后|后来|之后|接着|并|又|再|现在|目前|如今)?(?:人)?"
+    r"^(?:我|我们)?(?:然后|后来|之后|接着|并|又|再|现在|目前|如今)?(?:人)?(?:是)?"
     r"(?:去了|来了|到了|来到了?|去|转去了|换到了|换去了|进了|在)(?P<v>.+?)了?$"
 )
 
@@ -543,6 +545,9 @@ _NOT_REST = r"(?:(?P<verb>住|生活|工作|上班|读书)的(?:地方|城市|�
 _NOT_FIRST = re.compile(rf"^(?P<subject>我|[\u4e00-\u9fff]{{2,3}}?)?{_NOT_REST}")
 _NOT_SUBJECTLESS = re.compile(rf"^(?P<subject>){_NOT_REST}")
 _VERB_PREDICATE = {"住": "lives_in", "生活": "lives_in", "工作": "works_at", "上班": "works_at"}
+
+
+_NO_LONGER = re.compile(r"了[啊呀啦哦吧]*$")
 
 
 def _not_after_subject(clause: str, state: _State) -> re.Match[str] | None:
