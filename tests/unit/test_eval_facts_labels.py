@@ -45,3 +45,25 @@ def test_precision_on_one_label_set_counts_vague_and_wrong_against_it() -> None:
     ]
     out = labelled_precision(rows, labels)
     assert (out["n"], out["precision"], out["vague"], out["wrong"]) == (3, 0.3333, 1, 1)
+
+
+def test_committed_v2_labels_are_a_header_then_keys_and_labels_only() -> None:
+    """The current labels (eval/data/facts_labels_dev_v2.jsonl) say how they were drawn in a first
+    ``_comment`` row, then hold keys and labels only (LoCoMo is CC BY-NC), at least 300 of them
+    over the six dev conversations."""
+    path = Path(__file__).resolve().parents[2] / "eval" / "data" / "facts_labels_dev_v2.jsonl"
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    assert set(rows[0]) == {"_comment"}
+    body = rows[1:]
+    assert len(body) >= 300
+    assert all(set(r) == {"conversation", "dia_id", "predicate", "statement", "label"} for r in body)
+    assert all(len(r["statement"]) <= 200 for r in body)
+    assert len(read_labels(path)) == len(body)  # no duplicate keys, every label known
+    assert {r["conversation"] for r in body} == {
+        "conv-26",
+        "conv-30",
+        "conv-41",
+        "conv-42",
+        "conv-43",
+        "conv-44",
+    }
