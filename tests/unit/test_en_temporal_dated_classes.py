@@ -120,3 +120,67 @@ def test_a_later_correction_leaves_only_the_right_value_in_any_order() -> None:
             if got.current != [v["B"]] or got.history != [v["B"]]:
                 bad.append((later, got.current, got.history))
     assert bad == []
+
+
+# --------------------------------------------------------------------------- third person
+
+THIRD = "Priya"
+THIRD_STATE = {
+    "lives_in": "{S} lives in {A}.",
+    "works_at": "{S} works at {A}.",
+    "job_title": "{S} works as {aA} {A}.",
+}
+# (template, needs the earlier state, expected history as a function of the values)
+THIRD_PERSON = {
+    "lives_in": [
+        ("{S} moved from {A} to {B}{when}.", False, "AB"),
+        ("{S} left {A} and settled in {B}.", False, "AB"),
+        ("{S} swapped {A} for {B}.", False, "AB"),
+        ("After years in {A}, {S} relocated to {B}.", False, "AB"),
+        ("{S} used to live in {A}, but now she lives in {B}.", False, "AB"),
+        ("{S} isn't in {A} anymore, she lives in {B} now.", False, "AB"),
+        ("{S} no longer lives in {A}.", True, "A"),
+        ("{S} moved out of {A}{when}.", True, "A"),
+        ("{S} has settled in {B}.", True, "AB"),
+        ("{S} lives in {W} \u2014 no wait, {B}.", False, "B"),
+    ],
+    "works_at": [
+        ("{S} left {A} for {B}.", False, "AB"),
+        ("{S} quit {A} and joined {B}{when}.", False, "AB"),
+        ("After five years at {A}, {S} joined {B}.", False, "AB"),
+        ("{B} hired {S} away from {A}.", False, "AB"),
+        ("{S} got laid off from {A}.", True, "A"),
+        ("{A} let {S} go.", True, "A"),
+        ("{B} hired {S}{when}.", True, "AB"),
+        ("{S} took a job with {B}.", True, "AB"),
+        ("{S} joined {W}, I mean {B}{when}.", False, "B"),
+    ],
+    "job_title": [
+        ("{S} was promoted from {A} to {B}{when}.", False, "AB"),
+        ("{S} used to be {aA} {A}, but now she's {aB} {B}.", False, "AB"),
+        ("{S} is not {aA} {A} anymore.", True, "A"),
+        ("{S} became {aB} {B}.", True, "AB"),
+        ("{S} works as {aW} {W}, no, {aB} {B}.", False, "B"),
+    ],
+}
+
+
+@pytest.mark.parametrize("predicate", sorted(THIRD_PERSON))
+def test_a_named_persons_changes_ends_and_repairs(predicate: str) -> None:
+    """The same classes said about a person the speaker names ("she" in a later clause is that person)."""
+    bad = []
+    for n, (template, after_state, expect) in enumerate(THIRD_PERSON[predicate]):
+        text, v = compose(
+            template.replace("{S}", THIRD), predicate, n, when=" last month" if n % 2 else "", chatter=n
+        )
+        episodes = [Said(text, T1)]
+        if after_state:
+            episodes.insert(
+                0, Said(compose(THIRD_STATE[predicate].replace("{S}", THIRD), predicate, n)[0], T0)
+            )
+        history = [v[k] for k in expect]
+        got = timeline(episodes, predicate, THIRD)
+        current = [] if expect == "A" else [history[-1]]
+        if got.current != current or got.history != history:
+            bad.append((text, got.current, got.history))
+    assert bad == []

@@ -200,7 +200,10 @@ _NAME_LINKS = frozenset({"of", "de", "&", "-", "del", "la", "van", "von"})
 def _capital_compound(tok: Token) -> bool:
     """A capitalised word the tagger did not call a name, inside one ("Pied Piper": Pied/JJ)."""
     return (
-        tok.dep_ in ("compound", "amod") and tok.i > 0 and tok.text[:1].isupper() and tok.head.pos_ == "PROPN"
+        tok.dep_ in ("compound", "amod")
+        and (tok.i > 0 or tok.dep_ == "compound")
+        and tok.text[:1].isupper()
+        and tok.head.pos_ == "PROPN"
     )
 
 
@@ -490,7 +493,10 @@ def _relocation(verb: Token, lemma: str, tense: str, subject: str | None, hooks:
     if anchor is None:
         return None
     # "moved over to Pied Piper from Hooli" is a job change: only "move" is said of both
-    kind = org_or_place(anchor, verb, hooks, "place") if lemma == "move" else "place"
+    # "moved over to Pied Piper" may be a job change; "moved out of X" only leaves a place
+    kind = (
+        org_or_place(anchor, verb, hooks, "place") if lemma == "move" and new_place is not None else "place"
+    )
     predicate, object_kind = _PREDICATE_OF[kind]
     new = hooks.phrase(new_place) if new_place is not None else None
     old = hooks.phrase(old_place) if old_place is not None else None
@@ -923,11 +929,17 @@ def _by_org(verb: Token, lemma: str, tense: str, subject: str | None, hooks: Hoo
             c
             for v in below
             for c in v.children
-            if c.dep_ in ("dobj", "nsubj") and c.i > verb.i and c.lower_ in ("me", "us")
+            if c.dep_ in ("dobj", "nsubj")
+            and c.i > verb.i
+            and (c.lower_ in ("me", "us") or c.pos_ == "PROPN")
         ),
         None,
     )
     if me is None:
+        return None
+    # "Google hired me" is the speaker's, "Google hired Priya" Priya's
+    who = SPEAKER if me.lower_ in ("me", "us") else name_text(me)
+    if me.pos_ == "PROPN" and (who is None or hooks.entity(me) in _ORG_LABELS | {"GPE", "LOC"}):
         return None
     org_tok = next((c for c in verb.children if c.dep_ == "nsubj" and c.i < verb.i), None)
     org = (
@@ -953,11 +965,11 @@ def _by_org(verb: Token, lemma: str, tense: str, subject: str | None, hooks: Hoo
             ),
             None,
         )
-        return [Claim("job_title", t, subject=SPEAKER)] if role is not None and (t := _title(role)) else None
+        return [Claim("job_title", t, subject=who)] if role is not None and (t := _title(role)) else None
     if lemma in _PROMOTE:
         new = next((o for r, o in roles if r == "to"), None)
         t = _title(new) if new is not None else None
-        return [Claim("job_title", t, subject=SPEAKER)] if t else None
+        return [Claim("job_title", t, subject=who)] if t else None
     if not (hiring or firing) or tense in ("progressive",):
         return None
     claims: list[Claim] = []
@@ -966,16 +978,16 @@ def _by_org(verb: Token, lemma: str, tense: str, subject: str | None, hooks: Hoo
             Claim(
                 "works_at",
                 org,
-                subject=SPEAKER,
+                subject=who,
                 kind="end" if firing else "assert",
                 object_kind="organization",
             )
         )
     if title and hiring:
-        claims.append(Claim("job_title", title, subject=SPEAKER))
+        claims.append(Claim("job_title", title, subject=who))
     old = next((o for r, o in roles if r in ("away_from", "from") and o.pos_ == "PROPN"), None)
     if hiring and org and old is not None and (value := hooks.phrase(old)):  # "X hired me away from Y"
-        claims.insert(0, Claim("works_at", value, subject=SPEAKER, object_kind="organization", before=True))
+        claims.insert(0, Claim("works_at", value, subject=who, object_kind="organization", before=True))
     return claims
 
 

@@ -533,12 +533,24 @@ def _resolve_subject(tok: Token, verb: Token, speakers: Speakers) -> tuple[str |
     if tok.pos_ == "PROPN" and tok.tag_ != "NNPS":
         name = _name(tok)
         return (name, False) if name else None
+    if low in ("he", "she"):  # "Priya used to live in X, but now she lives in Y"
+        return _antecedent(tok)
     if tok.pos_ == "NOUN":
         appos = next((c for c in tok.children if c.dep_ == "appos" and c.pos_ == "PROPN"), None)
         if appos is not None:
             name = _name(appos)
             return (name, False) if name else None
     return None
+
+
+def _antecedent(pronoun: Token) -> tuple[str | None, bool] | None:
+    """The one named person who is a subject earlier in the sentence, for "he"/"she" after it."""
+    names = {
+        name
+        for t in pronoun.doc[: pronoun.i]
+        if t.dep_ in _SUBJ and t.pos_ == "PROPN" and t.tag_ != "NNPS" and (name := _name(t))
+    }
+    return (names.pop(), False) if len(names) == 1 else None
 
 
 def _name(tok: Token) -> str | None:

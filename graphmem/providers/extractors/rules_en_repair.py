@@ -33,6 +33,9 @@ _REPAIR = re.compile(
     re.IGNORECASE,
 )
 _STRONG_WORD = re.compile(rf"\b(?:{_STRONG})\b", re.IGNORECASE)
+# a bare "no" set off by commas or dashes after the value repairs it ("a pharmacist, no, a chef"),
+# unlike "I like cats, no dogs"
+_BARE_NO = re.compile(r"(?:no|nope)\s*[,—–-]", re.IGNORECASE)
 _ARTICLE = re.compile(r"^(?:an?|the)\s+", re.IGNORECASE)
 _PREPOSITION = re.compile(r"^(?i:at|in|for|with|from)\s+(?=[A-Z])")  # "oops, no, at Globex"
 _APOLOGY = re.compile(r"\b(?:i'm|i am|am|so|very|really|truly|terribly)\s*$", re.IGNORECASE)
@@ -80,7 +83,9 @@ def _not_this(text: str) -> Repair | None:
 
 def _marked_repair(text: str) -> Repair | None:
     m = _REPAIR.search(text)
-    if m is None or not _STRONG_WORD.search(m.group("markers")):
+    if m is None:
+        return None
+    if not _STRONG_WORD.search(m.group("markers")) and not _BARE_NO.match(text, m.start("markers")):
         return None
     if _APOLOGY.search(text[: m.start("markers")]):  # "I'm sorry about that", "so sorry"
         return None
