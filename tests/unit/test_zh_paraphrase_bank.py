@@ -120,6 +120,10 @@ DURATION_LIVE = [
     ("{s}在{a}一住就是八年。", "lives_in", "a"),
     ("{s}从2019年起就在{a}生活。", "lives_in", "a"),
     ("{s}在{a}定居好几年了。", "lives_in", "a"),
+    ("{s}在{a}已有五年。", "lives_in", "a"),
+    ("{s}来{a}快三年了。", "lives_in", "a"),
+    ("{s}来{a}将近两年了。", "lives_in", "a"),
+    ("{s}搬到{a}已经一年了。", "lives_in", "a"),
 ]
 DURATION_WORK = [
     ("{s}在{a}干了两年多。", "works_at", "a"),
@@ -134,6 +138,9 @@ DURATION_WORK = [
     ("{s}就职于{a}，已经三年了。", "works_at", "a"),
     ("{s}目前供职于{a}。", "works_at", "a"),
     ("{s}现在还在{a}上班。", "works_at", "a"),
+    ("{s}在{a}都五年了。", "works_at", "a"),
+    ("{s}入职{a}已经两年了。", "works_at", "a"),
+    ("{s}在{a}工作至今已有三年。", "works_at", "a"),
 ]
 DURATION_CASES = _cases(DURATION_LIVE, SUBJECTS, PLACES) + _cases(DURATION_WORK, SUBJECTS[:3], ORGS)
 

@@ -981,12 +981,14 @@ _NOW = frozenset("现在 目前 如今 至今 一直 还 仍然 依然".split())
 _STATES = frozenset({"lives_in", "works_at", "job_title", "studies_at"})
 
 
-_LASTING = frozenset("已经 已 都 快 有 将近 差不多 足足 整整 快要 也".split())
+_LASTING = frozenset("已经 已 都 快 有 近 将近 差不多 足足 整整 快要 也".split())
 
 
 def _lasted(toks: list[Tok], i: int) -> bool:
     """在X已经(三年)了 / 在X都(五年)了: with the duration cut out as a time, an adverb of how long
     and a closing 了 are left after the value: the state has lasted up to now."""
+    if toks[-1].word in ("已有", "已经有", "有"):  # 在X已有(五年)
+        return True
     return toks[-1].word == "了" and any(t.word in _LASTING for t in toks[i:])
 
 

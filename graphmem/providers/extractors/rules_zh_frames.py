@@ -77,6 +77,7 @@ _FOUND_JOB = frozenset("找到 找到了 找了 获得 获得了 得到 得到�
 _STAFF = frozenset("员工 职员 雇员 一员 正式员工 老员工 新员工 人".split())
 _FOR = frozenset("为 给 替".split())
 
+_LASTED = frozenset("已经 已 都 快 有 近 将近 差不多 已有 已经有".split())
 _LIVE_UNTIL = frozenset("住到 住到了".split())
 _COME = frozenset("来 来了 到 到了".split())
 _BACK = frozenset("回到 回 回来 返回到 重返".split())
@@ -281,7 +282,7 @@ def _go(toks: list[Tok], i: int) -> list[Claim]:
         return [Claim("located_at", place)]
     if toks[i].word in _COME and k < len(toks) and DURATION.match(verb):  # 我来南京已经半年了
         return [Claim("lives_in", place)]
-    lasted = any(t.word in ("已经", "都", "快", "有", "已") for t in toks[:k])  # 已经来X(两年)了
+    lasted = any(t.word in _LASTED for t in toks[:k])  # 已经来X(两年)了 / 来X将近(两年)了
     if toks[i].word in _COME and lasted and (k >= len(toks) or toks[k].word == "了"):
         return [Claim("lives_in", place)]  # the same with the duration cut as a time (来南京已经…了)
     if toks[i].word in SWITCH and k >= len(toks):  # 我换到美团了: a place is a move, else a job

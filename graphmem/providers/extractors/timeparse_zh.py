@@ -251,9 +251,10 @@ ZH_RULES: tuple[TimeRule, ...] = (
     TimeRule(rf"(?P<m>{_ZN})月份?(?:(?P<d>{_ZN})[日号])?{_ZH_TOD}", _zh_md),
     TimeRule(rf"(?:周|星期|礼拜){_ZH_WD}{_ZH_TOD}", _zh_bare_weekday),
     # a duration last: 三月 is March (above), 三个月 three months; never after 过 (过几天 is ahead,
-    # 干过两年 the experiential aspect: both left to the extractor)
+    # 干过两年 the experiential aspect: both left to the extractor); 快/将近/差不多 before it stay in
+    # the sentence, where they tell the extractor that a state has lasted (我来南京快三年了)
     TimeRule(
-        rf"(?<!过)(?:快|近|将近|差不多|整整|足足|大概|大约)?(?P<n>{_ZN}|好几|几|半)"
+        rf"(?<!过)(?:整整|足足|大概|大约)?(?P<n>{_ZN}|好几|几|半)"
         r"(?:(?P<unit>年|天|周|星期|礼拜)|个多?(?P<unit2>月))(?P<half>半)?多?",
         _zh_lasted,
     ),
