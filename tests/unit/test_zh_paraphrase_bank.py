@@ -255,6 +255,10 @@ CORRECTIONS = [
     ("{s}住在{b}而不是{a}。", "lives_in", "b"),
     ("{s}住在{b}而非{a}。", "lives_in", "b"),
     ("{s}住在{a}，哦，不是，{b}。", "lives_in", "b"),
+    ("{s}住在{a}，错了，是{b}。", "lives_in", "b"),
+    ("{s}住在{a} 不对 是{b}。", "lives_in", "b"),
+    ("{s}住在{a}不对是{b}。", "lives_in", "b"),
+    ("{s}住在{a}，不不不，是{b}。", "lives_in", "b"),
 ]
 CORRECTIONS_WORK = [
     ("{s}在{a}工作，不对，是在{b}。", "works_at", "b"),
@@ -267,6 +271,8 @@ CORRECTIONS_WORK = [
     ("{s}在{a}工作，不是，是在{b}工作。", "works_at", "b"),
     ("{s}工作的地方不是{a}，是{b}。", "works_at", "b"),
     ("{s}跳槽到了{a}，不对，是{b}。", "works_at", "b"),
+    ("{s}在{a}上班我是说{b}。", "works_at", "b"),
+    ("{s}在{a}上班说错了是{b}。", "works_at", "b"),
 ]
 CORRECTION_CASES = _cases(CORRECTIONS, SUBJECTS[:3], PLACES) + _cases(CORRECTIONS_WORK, SUBJECTS[:3], ORGS)
 

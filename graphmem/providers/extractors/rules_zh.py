@@ -159,7 +159,7 @@ _MARK = re.compile(
 _EXPLICIT = re.compile(r"错|更正|纠正|不对|口误|准确|确切|应该说|我是说|意思是|想说的是")
 # a clause that only says the previous one was wrong: 哦不对 / 我说错了 / 不是的
 _RETRACT = re.compile(
-    rf"^(?:(?:哦|噢|啊|呃|嗯|诶)?(?:抱歉|对不起|不好意思|sorry)?(?:我)?(?:不对|不是的|不不|哦不|不是不是|{_MISTAKE}|更正一下|更正|纠正一下|纠正|应该说|我是说|"
+    rf"^(?:(?:哦|噢|啊|呃|嗯|诶)?(?:抱歉|对不起|不好意思|sorry)?(?:我)?(?:不对|不是的|不{{2,}}|哦不|不是不是|错了|错啦|{_MISTAKE}|更正一下|更正|纠正一下|纠正|应该说|我是说|"
     r"我的意思是|准确地说|确切地说)(?:了)?[，,：:！!\s]*)+"
 )
 _FILLER = re.compile(r"^(?:呃+|嗯+|额+|啊+|哦+|噢+|唔+|诶+|欸+)$")
@@ -200,6 +200,14 @@ class _State:
 _SINCE_LEFT = re.compile(r"(?:自从|打从|自|从|打)(?=以来|起|开始|至今|一直|就|便|已经|都)|以来|(?<=[自从])起")
 
 
+# a correction marker said inside a clause without punctuation around it (我住在南京不对是苏州):
+# it is a clause of its own, so the claim before it is the one it retracts
+_MARK_INSIDE = re.compile(
+    r"(?<=[^，,：:；;！!\s])(?:(?P<m>哦不对|噢不对|啊不对|不对不对|不对)(?=是|应该|在|我)|"
+    r"(?P<m2>说错了|搞错了|记错了|口误|更正一下|纠正一下|我是说|我的意思是)(?=[^，,：:；;！!\s]))"
+)
+
+
 def parse_zh(sentence: str) -> ParsedSentence:
     """Claims made by one Chinese sentence (time phrases already removed)."""
     text = _SINCE_LEFT.sub("", re.sub(r"\s+", "", sentence).rstrip(_END))
@@ -222,7 +230,7 @@ def parse_zh(sentence: str) -> ParsedSentence:
     compare = _COMPARE.match(text)
     if compare is not None:
         other, text = clean(compare.group("other")), compare.group("rest")
-    clauses = _split(_after_breaks(text))
+    clauses = _split(_after_breaks(_MARK_INSIDE.sub(lambda m: f"，{m.group(0)}，", text)))
     for n, clause in enumerate(clauses):
         if _QUESTION.search(clause) or (asks and n == len(clauses) - 1):
             state.subject = ("other", None) if clause.startswith(("你", "您")) else state.subject

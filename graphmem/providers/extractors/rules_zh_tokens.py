@@ -415,7 +415,14 @@ def trim_org(value: str) -> str:
 
 def well_formed(value: str) -> bool:
     """Quality gate for a value: a name or a noun phrase, not a pronoun, filler or an indefinite."""
-    if not value or len(value) > 24 or value in EMPTY or value in PRONOUNS:
+    if (
+        not value
+        or len(value) > 24
+        or value in EMPTY
+        or value in PRONOUNS
+        or value in NEG
+        or value in ADVERBS
+    ):
         return False
     if MEASURE_START.match(value) or any(p in value for p in ("我", "你", "他", "她", "它")):
         return False
