@@ -617,3 +617,25 @@ def test_no_longer_x_now_y_is_a_change_not_a_correction(text: str, want: Timelin
     """Regression: 我现在不是老师了，是会计 was read as a correction (老师 never held); 不是X了 says X
     no longer holds, so X stays in the history before Y."""
     assert timeline(text) == want
+
+
+AROUND = [
+    ("{s}住在{a}附近。", "lives_in"),
+    ("{s}在{a}郊区住。", "lives_in"),
+    ("{s}搬到了{a}那边。", "lives_in"),
+    ("{s}住在{a}市区。", "lives_in"),
+    ("{s}在{b}那边上班。", "works_at"),
+]
+AROUND_CASES = [
+    (t.format(s=s.text, a=a, b=b), expect(s, predicate, *((a, [a]) if predicate == "lives_in" else (b, [b]))))
+    for (t, predicate), s, ((a, _), (b, _)) in zip(
+        AROUND, itertools.cycle(SUBJECTS[:3]), zip(itertools.cycle(PLACES), ORGS + ORGS[:1])
+    )
+]
+
+
+@pytest.mark.parametrize(("text", "want"), AROUND_CASES, ids=_ids(AROUND_CASES))
+def test_a_place_word_after_the_name_is_no_part_of_it(text: str, want: Timeline) -> None:
+    """Regression: 住在X附近 gave "X附近", 在X那边上班 gave nothing: 附近/郊区/那边 say where around
+    the name, and end it."""
+    assert timeline(text) == want

@@ -34,6 +34,7 @@ from graphmem.providers.extractors.rules_zh_tokens import (
     LEAVE_LIVE,
     LIVE_AT,
     LIVE_V,
+    LOCATIVE,
     MOVE_TO,
     MOVED_OUT,
     QUIT,
@@ -94,6 +95,8 @@ def _value(toks: list[Tok], i: int) -> tuple[str, int, list[str]]:
     value, j = span(toks, i)
     if j - i >= 2 and toks[i].word in HOME_NOUNS:
         i, value = i + 1, value[len(toks[i].word) :]
+    around = next((w for w in LOCATIVE if value.endswith(w) and len(value) - len(w) >= 2), "")
+    value = value[: len(value) - len(around)]  # 杭州市区/ns, 市郊区/s: the name before the place word
     if not well_formed(value):
         return "", i, []
     return value, j, [t.flag for t in toks[i:j]]
@@ -181,7 +184,7 @@ def _zai(toks: list[Tok], i: int) -> list[Claim]:
 _PROGRESSIVE = frozenset(
     "找 学 看 等 写 读 吃 玩 练 追 忙 听 画 打 聊 逛 跑 考 搞 弄 修 忙着 找着 准备 筹备 申请".split()
 )
-_BEFORE_VERB = ADVERBS | frozenset({"一"})  # 在成都一住就是十年
+_BEFORE_VERB = ADVERBS | LOCATIVE | frozenset({"一"})  # 在成都一住就是十年, 在腾讯那边上班
 
 
 def _zai_verb(word: str) -> bool:

@@ -120,6 +120,8 @@ FRAME_VERBS = (
     | LEAVE_LIVE
 )
 ARRIVE = _words("抵达 抵达了 到达 到达了 来到 来到了")
+LOCATIVE = _words("附近 周边 郊区 市区 一带 那边 这边 那儿 这儿 那里 这里 市中心 城区 周围 旁边 边上")
+"""Place words after a name (住在杭州附近, 在腾讯那边上班): where around it, no part of the name."""
 STOP = (
     ADVERBS
     | PARTICLES
@@ -133,6 +135,7 @@ STOP = (
     | AS_V
     | RETURN
     | ARRIVE
+    | LOCATIVE
 ) | _words(
     "报到 报道 找到 找到了 获得 得到 一职 是 搬 搬家 回 面试 看看 看 见 找 换 换了 感觉 觉得 说 一趟 一下 几天 一段时间 很久 好久 "
     "以后 之后 过后"
