@@ -10,7 +10,8 @@ It stops by itself and forgets its groups.
 
 CPU accounting (``eval.proc_cpu``): around each client count it reads the CPU seconds of the server
 (its process tree: event-loop threads and the rest) and of Neo4j's process, and reports them per
-request. A shared Neo4j also serves other clients, so its figure is an upper bound there. With
+request. Neo4j's figure is net of its CPU rate in the seconds before the phase (other clients,
+housekeeping); on a shared Neo4j whose other load varies it stays approximate. With
 ``cpu_split`` a search-only phase follows each mix: it gives the CPU of one search, and a write is
 charged the rest of the mix's CPU (``(mix - searches x search) / writes``).
 """
@@ -45,6 +46,7 @@ ORGS = ["Acme", "Globex", "Initech", "Umbrella", "Hooli", "Stark", "Wayne", "Won
 QUERIES = ["where does {n} live?", "who does {n} work for?", "{n} moved", "what does {n} like?", "{c}"]
 MAX_RETRIES = 8
 MAX_REQUESTS = 200_000  # per client count: a hard bound besides the time
+BACKGROUND_S = 3.0  # Neo4j's CPU rate is sampled this long before each phase, then subtracted
 
 
 @dataclass(frozen=True)
@@ -169,8 +171,27 @@ async def _episode_counts(base: str, cfg: LoadConfig, groups: list[str]) -> dict
     return {g: counts.get(g, 0) for g in groups}
 
 
-def _cpu(before: Reading, after: Reading, elapsed: float, searches: int, writes: int) -> dict[str, Any]:
-    """CPU of the server and of Neo4j over a phase: ms per request, and cores busy on average."""
+async def _background_cores(sampler: Sampler) -> float | None:
+    """Neo4j's CPU rate with none of this run's requests in flight (other clients, its own
+    housekeeping), over ``BACKGROUND_S`` just before a phase."""
+    first = sampler.read().neo4j
+    if first is None:
+        return None
+    await asyncio.sleep(BACKGROUND_S)
+    last = sampler.read().neo4j
+    return max(0.0, (last or first) - first) / BACKGROUND_S
+
+
+def _cpu(
+    before: Reading,
+    after: Reading,
+    elapsed: float,
+    searches: int,
+    writes: int,
+    background: float | None = None,
+) -> dict[str, Any]:
+    """CPU of the server and of Neo4j over a phase: ms per request, and cores busy on average.
+    Neo4j's figure is net of its ``background`` rate (cores) measured before the phase."""
     server = after.server - before.server
     requests = searches + writes
     out: dict[str, Any] = {
@@ -180,9 +201,12 @@ def _cpu(before: Reading, after: Reading, elapsed: float, searches: int, writes:
         "server_cores": round(server.total / elapsed, 2) if elapsed else None,
     }
     if before.neo4j is not None and after.neo4j is not None:
-        neo4j = after.neo4j - before.neo4j
+        gross = after.neo4j - before.neo4j
+        neo4j = max(0.0, gross - (background or 0.0) * elapsed)
         out["neo4j_ms_per_request"] = per_request_ms(neo4j, requests)
-        out["neo4j_cores"] = round(neo4j / elapsed, 2) if elapsed else None
+        out["neo4j_gross_ms_per_request"] = per_request_ms(gross, requests)
+        out["neo4j_cores"] = round(gross / elapsed, 2) if elapsed else None
+        out["neo4j_background_cores"] = round(background, 3) if background is not None else None
     return out
 
 
@@ -191,6 +215,7 @@ async def _phase(
 ) -> tuple[Stats, float, dict[str, Any]]:
     stats = Stats()
     budget = [MAX_REQUESTS]
+    background = await _background_cores(sampler) if sampler.active else None
     load_before = os.getloadavg()[0]
     cpu_before = sampler.read()
     began = time.monotonic()
@@ -206,7 +231,7 @@ async def _phase(
     elapsed = time.monotonic() - began
     cpu_after = sampler.read()
     searches, writes = len(stats.latencies["search"]), len(stats.latencies["write"])
-    cpu = _cpu(cpu_before, cpu_after, elapsed, searches, writes) if sampler.active else {}
+    cpu = _cpu(cpu_before, cpu_after, elapsed, searches, writes, background) if sampler.active else {}
     cpu["load_average"] = [round(load_before, 1), round(os.getloadavg()[0], 1)]
     return stats, elapsed, cpu
 

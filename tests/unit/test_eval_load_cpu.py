@@ -75,3 +75,14 @@ def test_group_commit_counts_writes_per_transaction_over_the_run() -> None:
         "writes_per_transaction": 2.0,
     }
     assert load._group_commit(before, before)["writes_per_transaction"] is None
+
+
+def test_neo4j_cpu_is_net_of_its_background_rate() -> None:
+    before = Reading(TreeCpu(0.0, 0.0), 10.0)
+    after = Reading(TreeCpu(0.5, 0.5), 13.0)  # 3 s of Neo4j CPU over 10 s, 1 s of it background
+    cpu = load._cpu(before, after, elapsed=10.0, searches=100, writes=0, background=0.1)
+    assert cpu["neo4j_gross_ms_per_request"] == 30.0
+    assert cpu["neo4j_ms_per_request"] == 20.0
+    assert cpu["neo4j_background_cores"] == 0.1
+    idle = load._cpu(before, Reading(TreeCpu(), 10.5), elapsed=10.0, searches=1, writes=0, background=0.2)
+    assert idle["neo4j_ms_per_request"] == 0.0  # never below zero
