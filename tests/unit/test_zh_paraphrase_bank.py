@@ -423,6 +423,10 @@ LATER = [
     ("{s}之前说的{a}是错的，是{b}。", "lives_in", PLACES),
     ("不好意思，{s}记错了，{s}住在{b}。", "lives_in", PLACES),
     ("纠正一下，{s}住在{b}，不是{a}。", "lives_in", PLACES),
+    ("我得更正一下，{s}住在{b}。", "lives_in", PLACES),
+    ("我要纠正一下，{s}在{b}上班。", "works_at", EMPLOYERS),
+    ("上次我说错了，{s}其实住在{b}。", "lives_in", PLACES),
+    ("我之前记错了，{s}在{b}上班。", "works_at", EMPLOYERS),
 ]
 
 
