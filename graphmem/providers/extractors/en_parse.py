@@ -231,6 +231,7 @@ class FastAttributeRuler:
         self.ruler = ruler
         self.rest = Matcher(ruler.vocab, validate=False)
         self.single: list[tuple[int, int, list[Callable[[_Key], bool]]]] = []
+        self.by_tag: dict[str | None, list[int]] = {}  # TAG equality -> positions in ``single``
         self.memo: dict[_Key, tuple[tuple[int, int], ...]] = {}
         for index in range(len(ruler.attrs)):  # the ruler keys pattern i by the string str(i)
             name = str(index)
@@ -240,6 +241,8 @@ class FastAttributeRuler:
             for pattern in ruler.matcher.get(name)[1]:
                 tests = [_predicate(a, v) for a, v in pattern[0].items()] if len(pattern) == 1 else [None]
                 if all(t is not None for t in tests):
+                    tag = pattern[0].get("TAG")
+                    self.by_tag.setdefault(tag if isinstance(tag, str) else None, []).append(len(self.single))
                     self.single.append((index, key, [t for t in tests if t is not None]))
                 else:
                     self.rest.add(name, [pattern])
@@ -255,7 +258,14 @@ class FastAttributeRuler:
         if found is None:
             if len(self.memo) >= MEMO_LIMIT:
                 self.memo.clear()  # a long-running process meets ever more words: stay bounded
-            found = tuple(dict.fromkeys((a, m) for a, m, tests in self.single if all(t(key) for t in tests)))
+            candidates = sorted(self.by_tag.get(key[1], []) + self.by_tag.get(None, []))
+            found = tuple(
+                dict.fromkeys(
+                    (a, m)
+                    for a, m, tests in (self.single[i] for i in candidates)
+                    if all(t(key) for t in tests)
+                )
+            )
             self.memo[key] = found
         return found
 
