@@ -25,13 +25,11 @@ class SearchConfig(BaseModel):
     # with fields: LongMemEval R@1 0.403 against 0.069 merged (every 60 dev questions, lexical
     # probe: 0.326 against 0.194). z-scores are shrunk for channels with few candidates
     # (fusion.zscore), which keeps the temporal suite's search check at 1.0 (en-explicit-013).
-    # The evidence channel at 0.3 (fact hits lift the turns that evidence them, fed by the bm25 and
-    # vector fact rankings): on three LoCoMo dev samples of 120 QA it added 0.4 / 1.3 / 1.2 points
-    # of R@1 / R@5 / R@10 on average (docs/design-notes.md, "Recipe selection"); higher weights
-    # cost R@1, the graph's facts as a feed changed nothing.
-    weights: dict[str, float] = Field(
-        default_factory=lambda: {"bm25": 1.0, "vector": 0.7, "graph": 0.1, "evidence": 0.3}
-    )
+    # The evidence channel (weights["evidence"]: fact hits lift the turns that evidence them) is
+    # off: at 0.3 it added 1.2 points of R@10 on average over three 120-QA LoCoMo dev samples but
+    # -0.7 / -0.3 / +0.1 R@1 / R@5 / R@10 over all of LoCoMo dev (fresh ingest), and LongMemEval
+    # without facts cannot move (docs/design-notes.md, "Recipe selection").
+    weights: dict[str, float] = Field(default_factory=lambda: {"bm25": 1.0, "vector": 0.7, "graph": 0.1})
     targets: tuple[str, ...] = ("fact", "episode")
     type_weights: dict[str, float] = Field(
         default_factory=lambda: {"fact": 0.5, "episode": 1.0, "entity": 0.5}
