@@ -45,6 +45,10 @@ CHANGE_BOTH = {
         "I've traded life in {A} for a quieter one in {B}.",
         "i moved out of {A} and now i live in {B}.",
         "I'm living in {B} these days, not {A} anymore.",
+        "{B} is where I live now, I left {A}{when}.",
+        "I've moved from {A} to {B}.",
+        "We left {A} for {B} in the spring.",
+        "I live in {B} now instead of {A}.",
     ],
     "works_at": [
         "I left {A} for {B}{when}.",
@@ -70,6 +74,12 @@ CHANGE_BOTH = {
         "I switched jobs from {A} to {B}{when}.",
         "I resigned from {A}{when} and joined {B} the following week.",
         "{B} hired me away from {A}.",
+        "I'm working for {B} now instead of {A}.",
+        "I went from {A} to {B}{when}.",
+        "I've moved from {A} over to {B}.",
+        "I left my job at {A} and joined {B}.",
+        "I quit my job at {A} to work for {B}.",
+        "I ditched {A} for {B}.",
     ],
     "job_title": [
         "I went from {A} to {B}{when}.",
@@ -88,6 +98,10 @@ CHANGE_BOTH = {
         "I'm {aB} {B} now, after years as {aA} {A}.",
         "I left my job as {aA} {A} and became {aB} {B}.",
         "I got promoted from {A} to {B}{when}.",
+        "I went from being {aA} {A} to being {aB} {B}.",
+        "I'm {aB} {B} now instead of {aA} {A}.",
+        "I was {aA} {A} until last year; now I'm {aB} {B}.",
+        "I got promoted from {A} to {B}.",
     ],
 }
 
@@ -226,6 +240,9 @@ ENDS = {
         "i don't live in {A} anymore.",
         "We moved out of {A} and we're staying with friends for now.",
         "I'm no longer living in {A}.",
+        "I'm out of {A} now.",
+        "I finally got out of {A}{when}.",
+        "We sold our house in {A} and left.",
     ],
     "works_at": [
         "I no longer work at {A}.",
@@ -250,6 +267,13 @@ ENDS = {
         "I don't work at {A} anymore.",
         "i'm not working at {A} anymore.",
         "I walked away from {A}{when}.",
+        "I finished at {A}{when}.",
+        "My last day at {A} was Friday.",
+        "I no longer have a job at {A}.",
+        "I've stopped working at {A}.",
+        "I'm done working for {A}.",
+        "I quit my job at {A}.",
+        "I was fired by {A}{when}.",
     ],
     "job_title": [
         "I'm not {aA} {A} anymore.",
@@ -268,6 +292,9 @@ ENDS = {
         "I quit my job as {aA} {A}{when}.",
         "I resigned as {A}{when}.",
         "I don't work as {aA} {A} these days.",
+        "I quit my {A} job.",
+        "I'm done being {aA} {A}.",
+        "I gave up my job as {aA} {A}.",
     ],
 }
 
@@ -313,6 +340,9 @@ CORRECTIONS = {
         "I live in {W}, er, {B}.",
         "I live in {W}. Actually, make that {B}.",
         "I live in {W}, rather {B}.",
+        "I live in {W}... no, sorry, {B}!",
+        "I live in {W}. Wait, I mean {B}.",
+        "We live in {W}, I mean {B}.",
     ],
     "works_at": [
         "I work at {W} \u2014 sorry, I mean {B}.",
@@ -332,6 +362,10 @@ CORRECTIONS = {
         "I work at {W}, er, {B}.",
         "I joined {W}{when}, I mean {B}.",
         "I work at {W} \u2014 not {W}, {B}.",
+        "I work at {W}. Wait, I mean {B}.",
+        "I work at {W}... no, sorry, {B}!",
+        "I got hired by {W}, sorry, {B}{when}.",
+        "I work for {W}, my bad, it's {B}.",
     ],
     "job_title": [
         "I'm {aW} {W}, sorry, I mean {aB} {B}.",
@@ -350,6 +384,9 @@ CORRECTIONS = {
         "I'm {aW} {W}, er, {aB} {B}.",
         "I'm {aW} {W}, I mean {aB} {B}.",
         "I'm working as {aW} {W}, sorry, I meant {aB} {B}.",
+        "I'm {aW} {W}. Wait, I mean {aB} {B}.",
+        "I'm {aW} {W}... no, sorry, {aB} {B}!",
+        "I work as {aW} {W}, my bad, {aB} {B}.",
     ],
 }
 
@@ -392,6 +429,11 @@ PLANS = {
         "I'm looking at apartments in {B}.",
         "Thinking about moving to {B}!",
         "I would love to live in {B}.",
+        "I'm moving to {B} in two weeks.",
+        "We'll relocate to {B} after the wedding.",
+        "I'm supposed to move to {B} next year.",
+        "I may end up in {B}.",
+        "Do you think I should move to {B}?",
     ],
     "works_at": [
         "I'm interviewing at {B} next week.",
@@ -411,6 +453,10 @@ PLANS = {
         "I'm waiting to hear back from {B}.",
         "Maybe I'll join {B} next year.",
         "I got an interview at {B}!",
+        "I start at {B} next Monday.",
+        "I'm supposed to join {B} in the fall.",
+        "I'm in talks with {B}.",
+        "I might take the job at {B}.",
     ],
     "job_title": [
         "I'm hoping to become {aB} {B}.",
@@ -428,6 +474,9 @@ PLANS = {
         "I'm training to be {aB} {B}.",
         "Maybe I'll become {aB} {B} someday.",
         "I'm hoping for a promotion to {B}.",
+        "I'll be promoted to {B} next year.",
+        "I'm up for a promotion to {B}.",
+        "I'm in training to become {aB} {B}.",
     ],
 }
 
@@ -561,6 +610,11 @@ NOT_THE_SPEAKER = {
         "Where do you live, {B}?",
         "My parents live in {B}, and I visit them often.",
         "Our neighbours just moved to {B}.",
+        "My daughter moved to {B} for college.",
+        "Everyone keeps telling me to move to {B}.",
+        "My friend from {B} is visiting.",
+        "I'm flying to {B} next week for a conference.",
+        "I visited {B} last month.",
     ],
     "works_at": [
         "My husband works at {B}.",
@@ -576,6 +630,10 @@ NOT_THE_SPEAKER = {
         "Do you still work at {A}?",
         "My friend got a job at {B}.",
         "Ben said he left {A}.",
+        "My neighbour was hired by {B}.",
+        "I met someone from {B} at the party.",
+        "I have a meeting with {B} tomorrow.",
+        "My sister left {A} and joined {B}.",
     ],
     "job_title": [
         "My sister is {aB} {B}.",
@@ -587,6 +645,9 @@ NOT_THE_SPEAKER = {
         "My brother became {aB} {B}.",
         "Is it hard being {aB} {B}?",
         "My friend works as {aB} {B}.",
+        "My friend was promoted to {B}.",
+        "I met {aB} {B} yesterday.",
+        "My boss is {aB} {B}.",
     ],
 }
 

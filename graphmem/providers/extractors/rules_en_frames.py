@@ -139,6 +139,8 @@ def _prep_objects(p: Token, role: str, *, inner_only: bool = False) -> list[tupl
                 for t in c.children:
                     if t.dep_ == "prep" and t.lower_ in ("to", "into"):
                         out.extend(_prep_objects(t, t.lower_))
+        elif c.dep_ == "prep" and role == "up" and c.lower_ in ("from",):  # "moved up from X to Y"
+            out.extend(_prep_objects(c, c.lower_))
         elif c.dep_ == "prep" and role == "from" and c.lower_ in ("to", "into"):  # "from X to Y"
             out.extend(_prep_objects(c, c.lower_))
         elif c.dep_ == "prep":  # "out of", "away from", "back to"
@@ -423,7 +425,8 @@ def frame_claims(
     inner = next(
         (c for c in verb.children if c.dep_ in ("xcomp", "pcomp") and c.pos_ in ("VERB", "AUX")), None
     )
-    if inner is None or tense == "progressive" or lemma not in _ASPECTUAL:
+    done = verb.lower_ in _DONE  # "I'm done working for X", "done being a cashier"
+    if inner is None or tense == "progressive" or (lemma not in _ASPECTUAL and not done):
         return None
     if lemma == "use":
         if verb.tag_ != "VBD":
@@ -432,7 +435,7 @@ def frame_claims(
     else:  # a state begun, kept or stopped: "began working for X" holds now
         tense = "present"
     claims = frame_claims(inner, subject, resolved, hooks, tense)
-    if claims and (lemma in ("stop", "quit") or (lemma == "give" and _has_word(verb, "up"))):
+    if claims and (lemma in ("stop", "quit") or done or (lemma == "give" and _has_word(verb, "up"))):
         for c in claims:
             c.kind, c.before = "end", False
     return claims
@@ -442,6 +445,7 @@ _ASPECTUAL = frozenset("stop quit end start begin manage get finally use continu
 
 
 _STATES = frozenset("live reside work be stay employ base".split())
+_DONE = frozenset({"done", "finished", "through"})
 
 
 def _frame_of(verb: Token) -> bool:
@@ -615,6 +619,8 @@ def _instead(verb: Token, claims: list[Claim]) -> list[Claim]:
         )
         if named is None:
             continue
+        while named.dep_ == "compound" and named.head.pos_ == "PROPN":  # "Wayne Enterprises"
+            named = named.head
         value = name_text(named) if named.pos_ == "PROPN" else _title(named)
         if value and value != c.obj:
             return [Claim(c.predicate, value, subject=c.subject, object_kind=c.object_kind, before=True), c]
@@ -655,9 +661,15 @@ def _being_in(verb: Token, lemma: str, tense: str, subject: str | None, hooks: H
     if done is not None:  # "I'm done at Initech", "I'm finished with Initech"
         named = next((o for r, o in roles + _roles(done) if r in ("at", "with") and o.pos_ == "PROPN"), None)
         value = hooks.phrase(named) if named is not None else None
-        if value and hooks.entity(named) not in ("PERSON",):  # type: ignore[arg-type]
-            return [Claim("works_at", value, subject=subject, kind="end", object_kind="organization")]
+        if value and named is not None and hooks.entity(named) not in ("PERSON",):
+            # "done with X" is an employer unless the sentence speaks of home
+            predicate, kind = _PREDICATE_OF["place" if _words(verb) & _HOME_CONTEXT else "organization"]
+            return [Claim(predicate, value, subject=subject, kind="end", object_kind=kind)]
         return None
+    out_of = next((o for r, o in roles if r == "out_of" and o.pos_ == "PROPN"), None)
+    if out_of is not None and (value := hooks.phrase(out_of)):  # "I'm out of Leeds now"
+        predicate, kind = _PREDICATE_OF[org_or_place(out_of, verb, hooks, "place")]
+        return [Claim(predicate, value, subject=subject, kind="end", object_kind=kind)]
     teams = [o for r, o in roles if r in ("on", "in") and o.lemma_.lower() in _TEAM_NOUNS]
     if teams:  # "I'm on the team at Shopify"
         named = next(
@@ -730,7 +742,9 @@ def _employment(verb: Token, lemma: str, tense: str, subject: str | None, hooks:
     if verb.lower_ in ("done", "finished", "through") and tense == "present":  # "I'm done at Initech"
         named = next((o for r, o in roles if r in ("at", "with") and o.pos_ == "PROPN"), None)
         if named is not None and hooks.entity(named) != "PERSON" and (value := hooks.phrase(named)):
-            return [Claim("works_at", value, subject=subject, kind="end", object_kind="organization")]
+            # "done with X" is an employer unless the sentence speaks of home
+            predicate, kind = _PREDICATE_OF["place" if _words(verb) & _HOME_CONTEXT else "organization"]
+            return [Claim(predicate, value, subject=subject, kind="end", object_kind=kind)]
         return None
     by = {r: o for r, o in reversed(roles)}
     title = _as_title(roles)
@@ -749,6 +763,11 @@ def _employment(verb: Token, lemma: str, tense: str, subject: str | None, hooks:
         lemma in LEAVE
         or (lemma == "step" and ("down_from" in by or _has_word(verb, "down")))
         or (lemma in ("walk", "move", "break") and "away_from" in by)
+        or (  # "I finished at Globex", not "finished my first week at Globex"
+            lemma in ("finish", "wrap")
+            and ("at" in by or "with" in by)
+            and not any(c.dep_ in ("dobj", "obj", "npadvmod") for c in verb.children)
+        )
         or (lemma == "part" and dobj is not None and dobj.lower_ == "ways")
     ):
         if tense == "progressive":
@@ -756,7 +775,11 @@ def _employment(verb: Token, lemma: str, tense: str, subject: str | None, hooks:
         target = (
             dobj
             if lemma in ("leave", "quit", "exit")
-            else by.get("from") or by.get("down_from") or by.get("away_from") or by.get("with")
+            else by.get("from")
+            or by.get("down_from")
+            or by.get("away_from")
+            or by.get("with")
+            or by.get("at")
         )
         if target is None and dobj is not None:  # "parted ways with X"
             target = next((o for r, o in _roles(dobj) if r == "with"), None)
@@ -768,12 +791,12 @@ def _employment(verb: Token, lemma: str, tense: str, subject: str | None, hooks:
         if target is None and lemma == "quit" and dobj is None:
             return None
         if target is not None and target.lemma_.lower() in JOB_NOUNS | {"company", "firm"}:
-            job = target
+            job = target  # "quit my job at X" (the place of the job hung on the job or on the verb)
             target = next(
-                (o for r, o in _roles(job) if r in ("at", "with", "in") and o.pos_ == "PROPN"), None
+                (o for r, o in _roles(job) + roles if r in ("at", "with", "in") and o.pos_ == "PROPN"), None
             )
             if target is None:  # "I left my job as a nurse"
-                held = _title_of(job) or title
+                held = _title_of(job) or title or _compound_title(job)
                 return [Claim("job_title", held, subject=subject, kind="end")] if held else None
             kind = "organization"
         elif target is not None and target.pos_ == "PROPN":
@@ -832,7 +855,14 @@ def _employment(verb: Token, lemma: str, tense: str, subject: str | None, hooks:
             return [Claim("job_title", title, subject=subject)] if title else None
         claims = [Claim("works_at", value, subject=subject, object_kind="organization")]
         return claims + ([Claim("job_title", title, subject=subject)] if title else [])
-    if lemma in TAKE_JOB and dobj is not None and dobj.lemma_.lower() in JOB_NOUNS and tense != "progressive":
+    offered = dobj is not None and dobj.lemma_.lower() == "offer" and lemma not in ("accept", "take")
+    if (
+        lemma in TAKE_JOB
+        and dobj is not None
+        and dobj.lemma_.lower() in JOB_NOUNS
+        and tense != "progressive"
+        and not offered  # "I got an offer from X" is no job yet
+    ):
         if lemma == "have" and tense != "present":
             return None
         org = next(
@@ -905,6 +935,12 @@ def _on_board(verb: Token, lemma: str, roles: list[tuple[str, Token]]) -> bool:
     words = {c.lower_ for c in verb.children if c.dep_ in ("advmod", "prt")}
     words |= {o.lower_ for r, o in roles if r in ("on", "onto")}
     return bool(words & _BOARD)
+
+
+def _compound_title(noun: Token) -> str | None:
+    """ "my accountant job", "my nursing position": the title a job noun's compound names."""
+    compound = next((c for c in noun.children if c.dep_ == "compound" and c.pos_ == "NOUN"), None)
+    return _title(compound) if compound is not None else None
 
 
 def _as_title(roles: list[tuple[str, Token]]) -> str | None:
@@ -1129,8 +1165,11 @@ def _left_value(target: Token, verb: Token, hooks: Hooks, default: str) -> tuple
         predicate, object_kind = _PREDICATE_OF[kind]
         value = hooks.phrase(target)
         return (predicate, object_kind, value) if value else None
-    if low in _DWELLING | {"life", "home"}:
-        place = next((o for r, o in _roles(target) if r in ("in", "at", "on") and o.pos_ == "PROPN"), None)
+    if low in _DWELLING | {"life", "home"}:  # "our flat in Osaka", however the parser hangs "in Osaka"
+        place = next(
+            (o for r, o in _roles(target) + _roles(verb) if r in ("in", "at", "on") and o.pos_ == "PROPN"),
+            None,
+        )
         value = hooks.phrase(place) if place is not None else None
         return ("lives_in", "place", value) if value else None
     if low in JOB_NOUNS | {"company", "firm"}:
@@ -1140,7 +1179,7 @@ def _left_value(target: Token, verb: Token, hooks: Hooks, default: str) -> tuple
         value = hooks.phrase(org) if org is not None else None
         if value:
             return ("works_at", "organization", value)
-        title = _title_of(target)
+        title = _title_of(target) or _as_title(_roles(verb)) or _compound_title(target)
         return ("job_title", None, title) if title else None
     return None
 
@@ -1157,6 +1196,10 @@ def _departure(verb: Token, lemma: str, tense: str, subject: str | None, hooks: 
     fact_subject = subject
     if lemma in _FAREWELL_VERBS and dobj is not None and dobj.lemma_.lower() in _FAREWELL:
         target = next((o for r, o in _roles(verb) + _roles(dobj) if r == "to"), None)
+    elif lemma in ("get", "break", "escape") and any(r == "out_of" for r, _ in _roles(verb)):
+        target = next(
+            (o for r, o in _roles(verb) if r == "out_of" and o.pos_ == "PROPN"), None
+        )  # "got out of X"
     elif lemma in _ABANDON and dobj is not None:
         needed = _ABANDON[lemma]
         behind = any(c.lower_ == "behind" for c in verb.children if c.dep_ in ("advmod", "prt", "prep"))
@@ -1198,7 +1241,8 @@ def _purpose(verb: Token, tense: str, subject: str | None, hooks: Hooks) -> list
     )
     if inner is None:
         return []
-    return frame_claims(inner, subject, True, hooks, "past") or []
+    # "quit Hooli to work for Globex": the state the move was for holds now
+    return frame_claims(inner, subject, True, hooks, "present" if inner.lemma_ in _STATES else "past") or []
 
 
 def _prior(predicate: str, role: str, tok: Token, hooks: Hooks) -> str | None:
