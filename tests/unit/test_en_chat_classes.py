@@ -69,7 +69,7 @@ def test_questions_negations_hypotheticals_and_perception_are_no_plans(text: str
     [
         ("Gardening really matters to me.", "gardening"),
         ("My grandmother's ring is so precious to me.", "Dana's grandmother's ring"),
-        ("Your advice means a lot to me.", "Sam's advice"),
+        ("Music means a lot to me.", "music"),
         ("Baking helps me unwind.", "baking"),
         ("Music makes me happy.", "music"),
         ("Long walks are important to me.", "long walks"),
@@ -152,7 +152,7 @@ def test_praise_of_a_thing_of_the_conversation_or_a_person_is_no_liking(text: st
         ("I was in Madrid last month.", ("visited", "Madrid")),
         ("Just got back from a ski trip!", ("attended", "ski trip")),
         ("I painted that mountain landscape last week.", ("paints", "mountain landscape")),
-        ("I really appreciate your patience.", ("appreciates", "Sam's patience")),
+        ("I really appreciate my neighbours.", ("appreciates", "Dana's neighbours")),
     ],
 )
 def test_past_stays_returns_and_described_things(text: str, fact: tuple[str, str]) -> None:

@@ -36,8 +36,10 @@ from graphmem.providers.extractors.rules_en_chat import chat_claims
 from graphmem.providers.extractors.rules_en_gates import (
     can_hold_claim,
     gate_facts,
+    mark_past_likings,
     merge_duplicates,
     new_claims,
+    said_to_listener,
     subject_in_parse,
     value_in_parse,
     worth_parsing,
@@ -225,7 +227,10 @@ def _parse_english(text: str, doc: Doc | None, speakers: Speakers, future: bool)
         parsed.claims = [c for c in parsed.claims if subject_in_parse(c, doc) and value_in_parse(c, doc)]
         if not parsed.correction:  # a correction's target is the rules' claim
             found = chat_claims(doc, speakers, future) + parse_claims(doc, speakers)
+            conversation = said_to_listener(doc, future)
+            found = [(c, clause) for c, clause in found if clause not in conversation]
             parsed.claims.extend(new_claims(parsed.claims, found))
+        mark_past_likings(parsed.claims, doc)
     if fix is not None:
         _apply_inline_fix(parsed, text[: fix.start], fix.value)
     return parsed

@@ -7,12 +7,14 @@ gates (``rules_en_gates``) judge them like every other claim.
 
 - **plans and wishes** (``plans``, inferred): "I want to / hope to / plan to / aim to / can't wait
   to / am looking forward to X", "We're thinking about going camping", "Gonna continue my edu", and
-  a present progressive with a future time phrase ("I'm having an art show next month").
+  a present progressive with a future time phrase ("I'm having an art show next month"). A plan
+  says what (``has_content``): "keep pushing", "explore more", "do better" give nothing.
 - **dispositions with a to-infinitive** (``is_<adjective>_to``): "I'm determined to make it work",
   "I'm excited to meet other people" (adjectives of feeling or resolve, not "able", "sure").
 - **what someone values** (``values``): "X is (so) special / important / precious to me", "X
   matters to me", "X means a lot / the world to me", "X speaks to me"; the value is the subject
-  noun phrase, never a pronoun.
+  noun phrase, never a pronoun. Thanks to the listener are conversation, no value (``courtesy``):
+  "Your support means a lot", "I appreciate your help", "Kind words mean a lot".
 - **family and possessions said with have/got** (``has`` for a relative, ``owns`` for a thing):
   "I have a husband and two kids", "I'm lucky to have my sister", "I've got lots of kids' books";
   abstract nouns ("a question", "a blast", "time") give nothing.
@@ -29,6 +31,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from graphmem.providers.extractors.rules_base import SPEAKER, Claim
+from graphmem.providers.extractors.rules_en_lemma import verb_lemma
 from graphmem.providers.extractors.rules_en_objects import PETS as PET_NOUNS
 from graphmem.providers.extractors.rules_en_parse import (
     _EVENT_NOUNS as EVENT_NOUNS,
@@ -214,6 +217,20 @@ def _verb_phrase(target: Token, speakers: Speakers) -> str | None:
     return _tidy(" ".join(out))
 
 
+_GENERIC_NOUNS = frozenset("thing things stuff lot lots time times fun more bit way ways".split())
+
+
+def has_content(target: Token) -> bool:
+    """A plan says what: a noun, a name or a number among the verb's words ("open a bakery",
+    "run for office"), not only adverbs and aspect verbs ("keep pushing", "explore more", "do
+    better", "keep going")."""
+    return any(
+        (t.pos_ in ("NOUN", "PROPN", "NUM") or (t.dep_ in ("pobj", "dobj") and t.tag_ == "VBG"))
+        and t.lemma_.lower() not in _GENERIC_NOUNS
+        for t in _plan_words(target)[1:]
+    )  # a gerund object counts: "go into policymaking"
+
+
 def _to_verb(head: Token) -> Token | None:
     """The to-infinitive (or gerund after a preposition) that ``head`` governs."""
     for c in head.children:
@@ -250,12 +267,11 @@ _NOT_PLANNED = frozenset(
     "appreciate cherish miss".split()
 )
 _PERCEIVE = frozenset("see hear watch check read know".split())
-_LEMMA_FIX = {"hoping": "hope", "hoped": "hope"}  # the small model reads "hoping" as "hop"
 
 
 def plan_claims(verb: Token, speakers: Speakers, future: bool) -> list[Claim]:
     """Wishes and plans of the speaker (module docstring)."""
-    lemma = _LEMMA_FIX.get(verb.lower_, verb.lemma_.lower())
+    lemma = verb_lemma(verb)  # the small model reads "hoping" as "hop"
     target: Token | None = None
     if lemma in _WISH_VERBS or (lemma == "look" and any(c.lower_ == "forward" for c in verb.children)):
         target = _to_verb(verb)
@@ -292,6 +308,8 @@ def plan_claims(verb: Token, speakers: Speakers, future: bool) -> list[Claim]:
         return []
     if not _cant_wait(verb) and (_negated(verb) or _negated(target)):
         return []
+    if not has_content(target):
+        return []
     value = _verb_phrase(target, speakers)
     return [Claim("plans", value, inferred=True, keeps_time=True)] if value else []
 
@@ -306,6 +324,8 @@ def disposition_claims(verb: Token, speakers: Speakers) -> list[Claim]:
         return []
     target = next((c for c in adj.children if c.dep_ == "xcomp" and c.tag_ == "VB"), None)
     if target is None or target.lemma_.lower() in ("have", "be", "say", "hear", "see", "know"):
+        return []
+    if not has_content(target):
         return []
     value = _verb_phrase(target, speakers)
     return [Claim(f"is_{adj.lower_}_to", value)] if value else []
@@ -357,6 +377,26 @@ def _means_a_lot(verb: Token) -> bool:
     )
 
 
+_SPEECH_ACTS = frozenset(
+    "word words compliment compliments message messages note notes comment comments feedback praise "
+    "thanks wish wishes reply response advice input".split()
+)
+
+
+def courtesy(head: Token, speakers: Speakers) -> bool:
+    """A noun phrase a thank-you is about, not a fact about the speaker: the listener's own
+    (support, help, kindness, words: "your support means a lot", "I appreciate your patience")
+    or a speech act ("kind words mean a lot")."""
+    if head.lemma_.lower() in _SPEECH_ACTS or head.lower_ in _SPEECH_ACTS:
+        return True
+    for c in head.children:
+        if c.dep_ != "poss":
+            continue
+        if c.lower_ in ("your", "yours") or (speakers.other and c.text in speakers.other.split()):
+            return True
+    return False
+
+
 def value_claims(verb: Token, speakers: Speakers) -> list[Claim]:
     """ "X is special to me", "X matters to me", "X means a lot to me", "X speaks to me" → the
     speaker values X (the subject noun phrase)."""
@@ -374,8 +414,12 @@ def value_claims(verb: Token, speakers: Speakers) -> list[Claim]:
     ):
         return []
     if subj.lower_ in _DEMONSTRATIVE or any(
-        c.dep_ == "poss" and c.tag_ == "PRP$" and c.lower_ not in ("my", "our", "your") for c in subj.children
+        (c.dep_ == "poss" and c.tag_ == "PRP$" and c.lower_ not in ("my", "our"))
+        or (c.dep_ == "det" and c.lower_ in _DEMONSTRATIVE)
+        for c in subj.children
     ):
+        return []  # "his X", "your X" (thanks to the listener), "that pic" (a thing of the talk)
+    if courtesy(subj, speakers):
         return []
     if subj.tag_ == "VBG" and not _whole_gerund(subj):
         return []
@@ -540,7 +584,7 @@ def described_thing_claims(verb: Token, speakers: Speakers) -> list[Claim]:
     words = [*described, dobj]
     value = " ".join(t.text for t in sorted(words, key=lambda t: t.i))
     particle = next((c.lower_ for c in verb.children if c.dep_ == "prt"), None)
-    name = "_".join(w for w in (third_person(verb.lemma_.lower()), particle) if w)
+    name = "_".join(w for w in (third_person(verb_lemma(verb)), particle) if w)
     return [Claim(name, value)]
 
 
@@ -578,6 +622,7 @@ def liking_claims(verb: Token, speakers: Speakers) -> list[Claim]:
             and dobj is not None
             and dobj.pos_ in ("NOUN", "PROPN")
             and not definite
+            and not courtesy(dobj, speakers)  # "Enjoy your family time!": a wish to the listener
         ):
             value = noun_phrase(dobj, speakers)
             return [Claim("likes", value)] if value else []
@@ -650,19 +695,8 @@ def counted_claims(verb: Token) -> list[Claim]:
         if c.dep_ == "npadvmod" and c.pos_ == "NOUN" and c.lemma_.lower() not in TIME_UNITS:
             num = next((n for n in c.children if n.dep_ == "nummod"), None)
             if num is not None:
-                return [Claim(third_person(verb.lemma_.lower()), f"{num.text} {c.text}")]
+                return [Claim(third_person(verb_lemma(verb)), f"{num.text} {c.text}")]
     return []
-
-
-def appreciated_claims(verb: Token, speakers: Speakers) -> list[Claim]:
-    """ "Your support is greatly appreciated" → the speaker appreciates Sam's support."""
-    if verb.lemma_.lower() != "appreciate" or verb.tag_ != "VBN" or _negated(verb):
-        return []
-    passive = next((c for c in verb.children if c.dep_ == "nsubjpass" and c.pos_ == "NOUN"), None)
-    if passive is None or not any(c.dep_ == "poss" and c.lower_ == "your" for c in passive.children):
-        return []
-    value = noun_phrase(passive, speakers)
-    return [Claim("appreciates", value)] if value else []
 
 
 def appreciation_claims(verb: Token, speakers: Speakers) -> list[Claim]:
@@ -676,8 +710,10 @@ def appreciation_claims(verb: Token, speakers: Speakers) -> list[Claim]:
     dobj = next((c for c in verb.children if c.dep_ == "dobj" and c.pos_ in ("NOUN", "PROPN")), None)
     if dobj is None or any(c.dep_ == "det" and c.lower_ in _DEMONSTRATIVE for c in dobj.children):
         return []
+    if courtesy(dobj, speakers) or dobj.text in (speakers.other or "").split():
+        return []  # "I appreciate your help", "I appreciate you, Sam": thanks
     value = noun_phrase(dobj, speakers)
-    return [Claim(third_person(verb.lemma_.lower()), value)] if value else []
+    return [Claim(third_person(verb_lemma(verb)), value)] if value else []
 
 
 _RETURN_VERBS = frozenset("get come return fly drive head".split())
@@ -750,17 +786,20 @@ def picture_claims(doc: Doc, speakers: Speakers) -> list[Claim]:
 
 _PERSON_NOUNS = frozenset(
     "mom mum dad parent mother father woman man girl kid vegan vegetarian introvert "
-    "extrovert bookworm fan lover gamer athlete foodie nerd geek homebody ally veteran survivor "
+    "extrovert bookworm fan lover advocate enthusiast gamer athlete foodie nerd geek homebody ally veteran survivor "
     "newbie beginner native local immigrant christian muslim buddhist atheist".split()
 )
 _AGENT_SUFFIX = ("er", "ist", "or", "ian", "ent", "ant")
+_RELATIONAL = frozenset("fan lover supporter believer advocate follower admirer enthusiast".split())
 _NOT_IDENTITY = frozenset("mess wreck member part number matter order corner center winner".split())
 
 
 def identity_claims(verb: Token, speakers: Speakers) -> list[Claim]:
     """ "I'm a single parent", "I'm a huge bookworm", "I'm an avid runner" → is (a person noun:
     one of a short list or an agent noun in -er/-ist/-or/-ian/-ent/-ant); jobs are the phrasing
-    rules' ``job_title``. The value keeps its article: "Dana is an avid runner"."""
+    rules' ``job_title``. The value keeps its article: "Dana is an avid runner". A relational noun
+    (fan, lover, supporter, believer) needs what it relates to: "a firm believer in second
+    chances", "a nature lover"; "I'm a huge fan" alone gives nothing."""
     if verb.lemma_ != "be" or verb.tag_ not in ("VBP", "VBZ") or _negated(verb):
         return []
     attr = next((c for c in verb.children if c.dep_ == "attr" and c.pos_ == "NOUN"), None)
@@ -771,9 +810,18 @@ def identity_claims(verb: Token, speakers: Speakers) -> list[Claim]:
         return []
     if head not in _PERSON_NOUNS and not (head.endswith(_AGENT_SUFFIX) and len(head) > 4):
         return []
-    value = noun_phrase(attr, speakers)
+    compound = any(c.dep_ == "compound" for c in attr.children)
+    of = next((p for p in attr.children if p.dep_ == "prep" and p.lower_ in ("of", "for", "in")), None)
+    target = next((o for o in of.children if o.dep_ == "pobj"), None) if of is not None else None
+    complement = noun_phrase(target, speakers) if target is not None else None
+    if head in _RELATIONAL and not compound and complement is None:
+        return []  # "I'm a huge fan": of what?
+    words = [c for c in attr.lefts if c.dep_ in ("amod", "compound", "advmod", "nmod") and c.pos_ != "PRON"]
+    value = " ".join([*(t.text for t in words), attr.text]) if words else noun_phrase(attr, speakers)
     if not value:
         return []
+    if complement is not None and of is not None:
+        value = f"{value} {of.lower_} {complement}"
     article = "an" if value[:1].lower() in "aeiou" else "a"
     return [Claim("is", f"{article} {value}")]
 
@@ -787,7 +835,6 @@ def chat_claims(doc: Doc, speakers: Speakers, future: bool) -> list[tuple[Claim,
         if not _asserted(verb):
             continue
         values = value_claims(verb, speakers) + shown_claims(verb, speakers) + liking_claims(verb, speakers)
-        values += appreciated_claims(verb, speakers)
         resolved = subject_of(verb, speakers)
         claims = [*values]
         if resolved is not None:

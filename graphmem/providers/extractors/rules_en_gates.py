@@ -13,8 +13,14 @@ phrasing rules' claims with the parse's.
 - ``new_claims``: the parse's claims that say something the phrasing rules did not (another
   predicate and another object), so a canonical fact is not stated twice.
 - ``gate_facts``: a resolved subject (not a pronoun, not filler), a well-formed object (non-empty,
-  at most ``MAX_OBJECT_WORDS`` words, not only a pronoun) and no first- or second-person word left
-  in the statement ("John likes sharing what I know" is refused).
+  at most ``MAX_OBJECT_WORDS`` words, not only a pronoun, not only a generic noun such as "things",
+  "a lot") and no first- or second-person word left in the statement ("John likes sharing what I
+  know" is refused).
+- ``said_to_listener``: the clauses whose claims are conversation, not facts: an "I'll ..." with no
+  future time phrase (an offer or a promise to the listener: "I'll send you the link") and a wish
+  opened by "hopefully" ("Hopefully we can go camping").
+- ``mark_past_likings``: a liking said in the simple past or with "used to" ("I used to love X",
+  "When I was younger I liked X") is a past state, no current ``likes``.
 - ``merge_duplicates``: one fact per claim (subject, predicate, value, claim kind, qualifier) in an
   episode; the first mention wins, its time kept.
 """
@@ -28,10 +34,10 @@ from graphmem.models.extraction import ExtractedFact
 from graphmem.models.predicates import lookup
 from graphmem.providers.extractors.en_parse import could_be_verb
 from graphmem.providers.extractors.rules_base import Claim
-from graphmem.providers.extractors.rules_en_parse import NOT_SUBJECT_WORDS, Speakers
+from graphmem.providers.extractors.rules_en_parse import NOT_SUBJECT_WORDS, Speakers, clause_text
 
 if TYPE_CHECKING:
-    from spacy.tokens import Doc
+    from spacy.tokens import Doc, Token
 
 MAX_OBJECT_WORDS = 10
 _PERSON_WORDS = re.compile(
@@ -187,9 +193,25 @@ def well_formed(fact: ExtractedFact, speakers: Speakers) -> bool:
         return False
     if len(value.split()) > MAX_OBJECT_WORDS or _THIRD_IN_VALUE.search(value) or value.endswith("'s"):
         return False
-    if _cut_word(value, fact.quote or "") or _clause_fragment(fact.predicate, value):
+    if _cut_word(value, fact.quote or "") or _clause_fragment(fact.predicate, value) or generic(value):
         return False
     return _PERSON_WORDS.search(statement_words(fact)) is None
+
+
+_GENERIC = frozenset(
+    "thing things stuff time times fun lot lots all it everything something more much one ones bit "
+    "way ways".split()
+)
+_LEADERS = frozenset("a an the some so such much many all lots lot of this that these those".split())
+
+
+def generic(value: str) -> bool:
+    """A value that is only a generic noun, with no modifier to say which ("things", "stuff", "it
+    all", "time", "fun", "a lot", "all the things"): a vague fact."""
+    words = value.casefold().split()
+    while len(words) > 1 and words[0] in _LEADERS:
+        words = words[1:]
+    return all(w in _GENERIC for w in words)
 
 
 _WH_START = frozenset("how what why when where who whom whether which".split())
@@ -229,3 +251,71 @@ def merge_duplicates(facts: list[ExtractedFact]) -> list[ExtractedFact]:
             seen.add(key)
             unique.append(fact)
     return unique
+
+
+_WILL = frozenset({"'ll", "will", "ll"})
+_FIRST = frozenset({"i", "we"})
+
+
+def _clause_chain(verb: Token) -> list[Token]:
+    """``verb`` and the heads it shares its auxiliaries and subject with (conjuncts, xcomps)."""
+    chain = [verb]
+    while chain[-1].dep_ in ("conj", "xcomp") and chain[-1].head.i != chain[-1].i:
+        chain.append(chain[-1].head)
+    return chain
+
+
+def _offer(verb: Token) -> bool:
+    chain = _clause_chain(verb)
+    will = any(c.dep_ == "aux" and c.lower_ in _WILL for v in chain for c in v.children)
+    first = any(c.dep_ == "nsubj" and c.lower_ in _FIRST for v in chain for c in v.children)
+    return will and first
+
+
+def _wished(verb: Token) -> bool:
+    ancestors = {verb.i, *(a.i for a in verb.ancestors)}
+    return any(t.lower_ == "hopefully" and t.head.i in ancestors for t in verb.doc)
+
+
+def said_to_listener(doc: Doc, future: bool) -> set[str]:
+    """The clause texts of offers and wishes (module docstring)."""
+    out: set[str] = set()
+    for verb in doc:
+        if verb.pos_ not in ("VERB", "AUX"):
+            continue
+        if (_offer(verb) and not future) or _wished(verb):
+            out.add(clause_text(verb))
+    return out
+
+
+_LIKING = {
+    "likes": frozenset("like love enjoy adore".split()),
+    "dislikes": frozenset("hate dislike detest".split()),
+}
+
+
+def _past_liking(verb: Token) -> bool:
+    used_to = verb.dep_ == "xcomp" and verb.head.lemma_ == "use" and verb.head.tag_ == "VBD"
+    return used_to or verb.tag_ == "VBD"
+
+
+def mark_past_likings(claims: list[Claim], doc: Doc) -> None:
+    """Mark ``past`` the likings of the module docstring: the value lies in a past liking verb's
+    words and in no present one's ("I used to hate X, now I love X" keeps the present liking)."""
+    for claim in claims:
+        verbs = _LIKING.get(claim.predicate)
+        if verbs is None or claim.past:
+            continue
+        value = claim.obj.casefold()
+        past = present = False
+        for tok in doc:
+            if tok.lemma_.lower() not in verbs or tok.pos_ != "VERB":
+                continue
+            words = " ".join(t.text for t in tok.subtree).casefold()
+            if value and value in words:
+                if _past_liking(tok):
+                    past = True
+                else:
+                    present = True
+        if past and not present:
+            claim.past = True

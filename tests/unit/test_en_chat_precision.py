@@ -1,0 +1,238 @@
+"""Classes of vague or wrong chat facts the English rules extractor refuses, each with sentences
+written for these tests (not taken from any dataset): what the class must still extract beside
+what it must not. Regression tests: each docstring names the class of junk fact it locks out."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from graphmem.models.extraction import ExtractedFact
+from graphmem.providers.extractors.rules import RulesExtractor
+from graphmem.providers.extractors.rules_en_gates import well_formed
+from graphmem.providers.extractors.rules_en_lemma import mend_lemma
+from graphmem.providers.extractors.rules_en_parse import Speakers
+
+REF = datetime(2024, 6, 15, 10, 0, tzinfo=UTC)
+_EX = RulesExtractor()
+
+
+def _facts(text: str) -> list[ExtractedFact]:
+    return _EX.extract(content=text, speaker="Dana", reference_time=REF, other_speaker="Sam").facts
+
+
+def _rows(text: str) -> list[tuple[str, str]]:
+    return [(f.predicate, f.literal) for f in _facts(text) if f.subject == "Dana"]
+
+
+# ------------------------------------------------------------------ politeness toward the listener
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Your support means a lot.",
+        "Your kind words mean so much to me.",
+        "I really appreciate your encouragement.",
+        "Your help is greatly appreciated.",
+        "Your kindness means the world to me.",
+        "Your passion inspires me.",
+        "Kind words mean a lot to me.",
+        "I appreciate your honesty, Sam.",
+    ],
+)
+def test_thanks_to_the_listener_is_no_value(text: str) -> None:
+    """Bug: "Your support means a lot" became "Dana values Sam's support": a politeness formula
+    toward the listener (support, words, kindness, help said as thanks) is no fact about Dana."""
+    assert [r for r in _rows(text) if r[0] in ("values", "appreciates", "admires")] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Family time means a lot to me.", "family time"),
+        ("Friendship matters to me.", "friendship"),
+        ("Gardening really matters to me.", "gardening"),
+        ("Long walks are important to me.", "long walks"),
+        ("My grandmother's ring is so precious to me.", "Dana's grandmother's ring"),
+        ("Painting helps me relax.", "painting"),
+    ],
+)
+def test_what_the_speaker_values_is_still_a_value(text: str, value: str) -> None:
+    assert ("values", value) in _rows(text)
+
+
+def test_a_demonstrative_subject_is_no_value() -> None:
+    """Bug: "That pic makes me think ..." became "values pic": a thing of the conversation."""
+    assert [r for r in _rows("That song makes me happy.") if r[0] == "values"] == []
+
+
+# ------------------------------------------------------------------ plans: content, offers, wishes
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I want to keep pushing.",
+        "Gonna explore more next month.",
+        "I just want to keep going.",
+        "I'm determined to do better.",
+        "I'll send you the link.",
+        "I'll let you know how it goes.",
+        "I'll definitely check out the bakery.",
+        "Hopefully we can go camping soon.",
+        "Hopefully I'll visit Lisbon.",
+    ],
+)
+def test_contentless_plans_offers_and_wishes_are_no_facts(text: str) -> None:
+    """Bug: "keep pushing", "explore more" became plans; "I'll send you the link" (an offer to the
+    listener) and "Hopefully we ..." (a wish) were stated as facts about the speaker."""
+    assert _rows(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "plan"),
+    [
+        ("I want to learn the cello.", "learn cello"),
+        ("Can't wait to visit Lisbon!", "visit Lisbon"),
+        ("I'm aiming to open a bakery.", "open bakery"),
+        ("Gonna sign up for a cooking course.", "sign up for cooking course"),
+        ("I'm hoping to run a marathon.", "run marathon"),
+        ("I'm off to do some gardening.", "do some gardening"),
+    ],
+)
+def test_plans_with_content_stay(text: str, plan: str) -> None:
+    assert ("plans", plan) in _rows(text)
+
+
+def test_an_ill_with_a_future_time_is_still_a_plan() -> None:
+    assert any(
+        p == "plans" or p.startswith("start") for p, _ in _rows("I'll start a pottery class next week.")
+    )
+
+
+# ------------------------------------------------------------------ past likings
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I used to love skateboarding.",
+        "I used to enjoy chess.",
+        "When I was younger I liked comic books.",
+        "I loved climbing trees when I was a kid.",
+        "As a kid I adored dinosaurs.",
+        "Back in college I really liked jazz.",
+    ],
+)
+def test_a_past_liking_is_no_current_liking(text: str) -> None:
+    """Bug: "I used to love X", "when I was younger I liked X" became a current ``likes X``."""
+    assert [r for r in _rows(text) if r[0] in ("likes", "loves", "enjoys", "adores")] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("I love skateboarding.", "skateboarding"),
+        ("I really enjoy chess.", "chess"),
+        ("I've always loved jazz.", "jazz"),
+        ("I like comic books.", "comic books"),
+        ("I used to hate running, but now I love running.", "running"),
+        ("Jazz is so relaxing.", "jazz"),
+    ],
+)
+def test_a_present_liking_stays(text: str, value: str) -> None:
+    assert ("likes", value) in _rows(text)
+
+
+# ------------------------------------------------------------------ identities keep their complement
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("I'm a huge bookworm.", "a huge bookworm"),
+        ("I'm an avid cyclist.", "an avid cyclist"),
+        ("I'm a single parent.", "a single parent"),
+        ("I'm a huge supporter of local artists.", "a huge supporter of local artists"),
+        ("I'm a firm believer in second chances.", "a firm believer in second chances"),
+    ],
+)
+def test_identities_keep_their_complement(text: str, value: str) -> None:
+    assert ("is", value) in _rows(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("I'm a huge fan of jazz.", "jazz"), ("I'm a big fan of Studio Ghibli.", "Studio Ghibli")],
+)
+def test_a_fan_of_something_likes_it(text: str, value: str) -> None:
+    assert ("likes", value) in _rows(text)
+    assert [r for r in _rows(text) if r[0] == "is" and "of" not in r[1]] == []
+
+
+@pytest.mark.parametrize("text", ["I'm a huge fan!", "I'm a big fan.", "I'm a true believer."])
+def test_a_relational_identity_without_its_complement_is_no_fact(text: str) -> None:
+    """Bug: "I'm a huge fan of X" lost "of X" and "Dana is a huge fan" was written."""
+    assert [r for r in _rows(text) if r[0] == "is"] == []
+
+
+# ------------------------------------------------------------------ lemmas of open predicates
+
+
+@pytest.mark.parametrize(
+    ("surface", "lemma", "mended"),
+    [
+        ("prepping", "preppe", "prep"),
+        ("blogging", "blogge", "blog"),
+        ("hoping", "hop", "hope"),
+        ("riding", "rid", "ride"),
+        ("taped", "tap", "tape"),
+        ("hopping", "hop", "hop"),
+        ("visiting", "visit", "visit"),
+        ("fixing", "fix", "fix"),
+        ("cooking", "cook", "cook"),
+        ("planned", "plan", "plan"),
+        ("paints", "paint", "paint"),
+    ],
+)
+def test_the_small_models_lemma_slips_are_mended(surface: str, lemma: str, mended: str) -> None:
+    """Bug: open predicates "preppes", "blogges", "hops" (from "hoping"), "rids" (from "riding")."""
+    assert mend_lemma(surface, lemma) == mended
+
+
+# ------------------------------------------------------------------ generic values
+
+
+def _fact(predicate: str, value: str) -> ExtractedFact:
+    return ExtractedFact(subject="Dana", predicate=predicate, value=value, quote="")
+
+
+SPEAKERS = Speakers("Dana", "Sam")
+
+
+@pytest.mark.parametrize(
+    ("predicate", "value"),
+    [
+        ("likes", "things"),
+        ("does", "stuff"),
+        ("loves", "it all"),
+        ("spends", "time"),
+        ("has", "fun"),
+        ("learns", "a lot"),
+        ("likes", "all the things"),
+        ("enjoys", "so much fun"),
+    ],
+)
+def test_a_generic_noun_without_a_modifier_is_vague(predicate: str, value: str) -> None:
+    """Bug: facts whose value is only a generic noun ("likes things", "learns a lot") say nothing."""
+    assert not well_formed(_fact(predicate, value), SPEAKERS)
+
+
+@pytest.mark.parametrize(
+    ("predicate", "value"),
+    [("likes", "family time"), ("does", "garden stuff"), ("likes", "board games"), ("plans", "visit Lisbon")],
+)
+def test_a_generic_noun_with_a_modifier_stays(predicate: str, value: str) -> None:
+    assert well_formed(_fact(predicate, value), SPEAKERS)
