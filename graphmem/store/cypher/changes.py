@@ -7,13 +7,17 @@ its ``n``; a group re-created after a purge (its counter restarted) is moved pas
 and a record written after the Group node was deleted (forget_group) takes the next ``seq``.
 """
 
+# The last record: the index gives (group_id, seq) in order only when ORDER BY names both columns,
+# so the top seq costs one index entry; its transaction's records then give the top n. (ORDER BY
+# c.seq DESC, c.n DESC sorted every record of the group, on every append.)
 _LAST = """
 CALL () {
-  OPTIONAL MATCH (c:Change {group_id: $group_id})
+  OPTIONAL MATCH (c:Change)
   USING INDEX c:Change(group_id, seq)
-  WHERE c.seq >= 0
-  WITH c ORDER BY c.seq DESC, c.n DESC LIMIT 1
-  RETURN c.seq AS top, c.n AS top_n
+  WHERE c.group_id = $group_id AND c.seq >= 0
+  WITH c ORDER BY c.group_id DESC, c.seq DESC LIMIT 1
+  OPTIONAL MATCH (d:Change {group_id: $group_id, seq: c.seq})
+  RETURN c.seq AS top, max(d.n) AS top_n
 }
 """
 
