@@ -141,7 +141,15 @@ def test_likings_said_as_praise(text: str, fact: tuple[str, str]) -> None:
     assert fact in _rows(text)
 
 
-@pytest.mark.parametrize("text", ["The show was amazing.", "That sounds amazing!", "Sam is amazing."])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The show was amazing.",
+        "That sounds amazing!",
+        "Sam is amazing.",
+        "Wow, Sam, that painting is awesome!",
+    ],
+)
 def test_praise_of_a_thing_of_the_conversation_or_a_person_is_no_liking(text: str) -> None:
     assert [r for r in _rows(text) if r[0] == "likes"] == []
 

@@ -63,9 +63,35 @@ def test_what_the_speaker_values_is_still_a_value(text: str, value: str) -> None
     assert ("values", value) in _rows(text)
 
 
-def test_a_demonstrative_subject_is_no_value() -> None:
+@pytest.mark.parametrize("text", ["That song makes me happy.", "Seeing this pic makes me happy."])
+def test_a_demonstrative_subject_is_no_value(text: str) -> None:
     """Bug: "That pic makes me think ..." became "values pic": a thing of the conversation."""
-    assert [r for r in _rows("That song makes me happy.") if r[0] == "values"] == []
+    assert [r for r in _rows(text) if r[0] == "values"] == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm so proud of you!",
+        "I'm really happy for you.",
+        "I'm so stoked for you, Sam.",
+        "I admire you, Sam.",
+    ],
+)
+def test_a_reaction_to_the_listener_is_no_fact(text: str) -> None:
+    """Bug: "I'm so proud of you" became "Dana is proud of Sam": a reaction said to the listener."""
+    assert [r for r in _rows(text) if r[1] == "Sam" or r[1].startswith("Sam's")] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("I'm so proud of my daughter.", ("is_proud_of", "Dana's daughter")),
+        ("I'm grateful for my friends.", ("is_grateful_for", "Dana's friends")),
+    ],
+)
+def test_a_feeling_toward_someone_else_stays(text: str, fact: tuple[str, str]) -> None:
+    assert fact in _rows(text)
 
 
 # ------------------------------------------------------------------ plans: content, offers, wishes
@@ -80,7 +106,8 @@ def test_a_demonstrative_subject_is_no_value() -> None:
         "I'm determined to do better.",
         "I'll send you the link.",
         "I'll let you know how it goes.",
-        "I'll definitely check out the bakery.",
+        "I'll share the recipe with you.",
+        "I'll tell you all about the trip.",
         "Hopefully we can go camping soon.",
         "Hopefully I'll visit Lisbon.",
     ],

@@ -227,7 +227,7 @@ def _parse_english(text: str, doc: Doc | None, speakers: Speakers, future: bool)
         parsed.claims = [c for c in parsed.claims if subject_in_parse(c, doc) and value_in_parse(c, doc)]
         if not parsed.correction:  # a correction's target is the rules' claim
             found = chat_claims(doc, speakers, future) + parse_claims(doc, speakers)
-            conversation = said_to_listener(doc, future)
+            conversation = said_to_listener(doc, speakers, future)
             found = [(c, clause) for c, clause in found if clause not in conversation]
             parsed.claims.extend(new_claims(parsed.claims, found))
         mark_past_likings(parsed.claims, doc)

@@ -363,8 +363,8 @@ def _benefits_me(verb: Token) -> bool:
 def _whole_gerund(gerund: Token) -> bool:
     """A gerund subject the value can name whole: "Dancing", "Painting landscapes"; not "Seeing my
     students get better" (a clause inside) nor "Playing it" (a pronoun)."""
-    if any(t.pos_ == "PRON" and t.tag_ != "PRP$" for t in gerund.subtree):
-        return False
+    if any((t.pos_ == "PRON" and t.tag_ != "PRP$") or t.lower_ in _DEMONSTRATIVE for t in gerund.subtree):
+        return False  # "Playing it", "Seeing this pic": a thing of the conversation
     return not any(c.dep_ in ("ccomp", "xcomp", "advcl") for c in gerund.children)
 
 
@@ -640,6 +640,9 @@ def liking_claims(verb: Token, speakers: Speakers) -> list[Claim]:
         return []
     if subj.pos_ == "NOUN" and any(c.dep_ in ("det", "poss") for c in subj.children):
         return []
+    before = subj.doc[subj.left_edge.i - 1] if subj.left_edge.i > 0 else None
+    if before is not None and before.lower_ in _DEMONSTRATIVE | {"the"}:
+        return []  # "that painting is awesome" with "that" misread as a marker
     if any(t.pos_ in ("VERB", "AUX", "PRON") for t in subj.subtree):
         return []
     if subj.pos_ == "NOUN" and subj.lemma_.lower() in _ABSTRACT | EVENT_NOUNS:

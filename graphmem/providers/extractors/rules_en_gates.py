@@ -15,10 +15,11 @@ phrasing rules' claims with the parse's.
 - ``gate_facts``: a resolved subject (not a pronoun, not filler), a well-formed object (non-empty,
   at most ``MAX_OBJECT_WORDS`` words, not only a pronoun, not only a generic noun such as "things",
   "a lot") and no first- or second-person word left in the statement ("John likes sharing what I
-  know" is refused).
+  know" is refused), and no reaction to the listener (``toward_listener``: "I'm proud of you",
+  "I appreciate your help").
 - ``said_to_listener``: the clauses whose claims are conversation, not facts: an "I'll ..." with no
-  future time phrase (an offer or a promise to the listener: "I'll send you the link") and a wish
-  opened by "hopefully" ("Hopefully we can go camping").
+  future time phrase that is about the listener or a telling (an offer: "I'll send you the link",
+  "I'll let you know") and a wish opened by "hopefully" ("Hopefully we can go camping").
 - ``mark_past_likings``: a liking said in the simple past or with "used to" ("I used to love X",
   "When I was younger I liked X") is a past state, no current ``likes``.
 - ``merge_duplicates``: one fact per claim (subject, predicate, value, claim kind, qualifier) in an
@@ -195,6 +196,8 @@ def well_formed(fact: ExtractedFact, speakers: Speakers) -> bool:
         return False
     if _cut_word(value, fact.quote or "") or _clause_fragment(fact.predicate, value) or generic(value):
         return False
+    if toward_listener(fact, speakers):
+        return False
     return _PERSON_WORDS.search(statement_words(fact)) is None
 
 
@@ -212,6 +215,24 @@ def generic(value: str) -> bool:
     while len(words) > 1 and words[0] in _LEADERS:
         words = words[1:]
     return all(w in _GENERIC for w in words)
+
+
+_COURTESY_PREDICATES = frozenset({"values", "appreciates", "admires", "respects"})
+
+
+def toward_listener(fact: ExtractedFact, speakers: Speakers) -> bool:
+    """A reaction to the listener said to the listener is conversation, not a fact: a feeling
+    toward them ("I'm so proud of you", "I'm happy for you": is_proud_of Sam) or thanks for what
+    is theirs ("I appreciate your help": appreciates Sam's help)."""
+    other = speakers.other
+    if not other or fact.subject == other:
+        return False
+    value = fact.literal.strip()
+    if fact.predicate.startswith("is_") and fact.predicate.endswith(
+        ("_of", "_for", "_with", "_about", "_to")
+    ):
+        return value == other
+    return fact.predicate in _COURTESY_PREDICATES and (value == other or value.startswith(f"{other}'s "))
 
 
 _WH_START = frozenset("how what why when where who whom whether which".split())
@@ -265,11 +286,21 @@ def _clause_chain(verb: Token) -> list[Token]:
     return chain
 
 
-def _offer(verb: Token) -> bool:
+_TELL = frozenset("let send tell show share text call email message update post keep forward".split())
+
+
+def _offer(verb: Token, speakers: Speakers) -> bool:
+    """ "I'll send you the link", "I'll let you know", "I'll share the recipe": an "I'll" about
+    the listener (you, your, their name) or a verb of telling, not the speaker's own plan ("I
+    will paint a mural")."""
     chain = _clause_chain(verb)
     will = any(c.dep_ == "aux" and c.lower_ in _WILL for v in chain for c in v.children)
     first = any(c.dep_ == "nsubj" and c.lower_ in _FIRST for v in chain for c in v.children)
-    return will and first
+    if not (will and first):
+        return False
+    other = set((speakers.other or "").split())
+    listener = any(t.lower_ in ("you", "your", "ya") or t.text in other for t in verb.subtree)
+    return listener or verb.lemma_.lower() in _TELL
 
 
 def _wished(verb: Token) -> bool:
@@ -277,13 +308,13 @@ def _wished(verb: Token) -> bool:
     return any(t.lower_ == "hopefully" and t.head.i in ancestors for t in verb.doc)
 
 
-def said_to_listener(doc: Doc, future: bool) -> set[str]:
+def said_to_listener(doc: Doc, speakers: Speakers, future: bool) -> set[str]:
     """The clause texts of offers and wishes (module docstring)."""
     out: set[str] = set()
     for verb in doc:
         if verb.pos_ not in ("VERB", "AUX"):
             continue
-        if (_offer(verb) and not future) or _wished(verb):
+        if (_offer(verb, speakers) and not future) or _wished(verb):
             out.add(clause_text(verb))
     return out
 
