@@ -263,3 +263,39 @@ def test_a_generic_noun_without_a_modifier_is_vague(predicate: str, value: str) 
 )
 def test_a_generic_noun_with_a_modifier_stays(predicate: str, value: str) -> None:
     assert well_formed(_fact(predicate, value), SPEAKERS)
+
+
+# ------------------------------------------------------------------ light-verb idioms
+
+
+@pytest.mark.parametrize(
+    ("predicate", "value"),
+    [
+        ("finds", "comfort in good memories"),
+        ("takes", "the lead"),
+        ("takes", "step"),
+        ("shows", "dedication"),
+        ("lends", "hand"),
+        ("makes", "great team"),
+        ("raises", "ton"),
+        ("faces", "kinds of hurdles"),
+    ],
+)
+def test_a_light_verb_idiom_is_no_fact(predicate: str, value: str) -> None:
+    """Bug: "I'm finding some comfort", "we make a great team", "taking the lead" became facts."""
+    assert not well_formed(_fact(predicate, value), SPEAKERS)
+
+
+@pytest.mark.parametrize(
+    ("predicate", "value"),
+    [
+        ("finds", "job at tech company"),
+        ("takes", "poetry class"),
+        ("makes", "apple pie"),
+        ("gets", "new puppy"),
+        ("raises", "money for the shelter"),
+        ("attended", "yoga class"),
+    ],
+)
+def test_a_light_verb_with_a_concrete_object_stays(predicate: str, value: str) -> None:
+    assert well_formed(_fact(predicate, value), SPEAKERS)

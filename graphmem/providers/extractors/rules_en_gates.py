@@ -16,7 +16,8 @@ phrasing rules' claims with the parse's.
   at most ``MAX_OBJECT_WORDS`` words, not only a pronoun, not only a generic noun such as "things",
   "a lot") and no first- or second-person word left in the statement ("John likes sharing what I
   know" is refused), and no reaction to the listener (``toward_listener``: "I'm proud of you",
-  "I appreciate your help").
+  "I appreciate your help"), and no light-verb idiom (``light_idiom``: "finds comfort", "takes
+  the lead").
 - ``said_to_listener``: the clauses whose claims are conversation, not facts: an "I'll ..." with no
   future time phrase that is about the listener or a telling (an offer: "I'll send you the link",
   "I'll let you know") and a wish opened by "hopefully" ("Hopefully we can go camping").
@@ -196,7 +197,7 @@ def well_formed(fact: ExtractedFact, speakers: Speakers) -> bool:
         return False
     if _cut_word(value, fact.quote or "") or _clause_fragment(fact.predicate, value) or generic(value):
         return False
-    if toward_listener(fact, speakers):
+    if toward_listener(fact, speakers) or light_idiom(fact.predicate, value):
         return False
     return _PERSON_WORDS.search(statement_words(fact)) is None
 
@@ -215,6 +216,34 @@ def generic(value: str) -> bool:
     while len(words) > 1 and words[0] in _LEADERS:
         words = words[1:]
     return all(w in _GENERIC for w in words)
+
+
+_LIGHT_VERBS = frozenset(
+    "finds takes makes gives shows gets lends focuses raises faces handles brings".split()
+)
+_IDIOM_NOUNS = frozenset(
+    "comfort chill fulfillment fulfilment dedication commitment lead step positive hand team situation "
+    "hurdle kind sort ton lot bit break chance look peace strength courage energy joy inspiration "
+    "motivation difference impact effort progress sense care part way thing stuff time fun".split()
+)
+_PREPOSITIONS = frozenset("in on at with for of to about from into".split())
+_ARTICLE_WORDS = frozenset("a an the some any all".split())
+
+
+def light_idiom(predicate: str, value: str) -> bool:
+    """A light verb with an abstract noun is an idiom of the talk, not a fact: "finds comfort (in
+    good memories)", "takes the lead", "takes a step back", "shows dedication", "lends a hand",
+    "makes a great team", "raises a ton". The noun is the value's head: its last word before a
+    preposition, read singular."""
+    if predicate.split("_")[0] not in _LIGHT_VERBS:
+        return False
+    words = [w.casefold() for w in value.split()]
+    cut = next((i for i, w in enumerate(words) if w in _PREPOSITIONS), len(words))
+    head = [w for w in words[:cut] if w not in _ARTICLE_WORDS]
+    if not head:
+        return False
+    noun = head[-1]
+    return noun in _IDIOM_NOUNS or (noun.endswith("s") and noun[:-1] in _IDIOM_NOUNS)
 
 
 _COURTESY_PREDICATES = frozenset({"values", "appreciates", "admires", "respects"})
