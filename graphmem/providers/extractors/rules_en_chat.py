@@ -816,7 +816,10 @@ def identity_claims(verb: Token, speakers: Speakers) -> list[Claim]:
     compound = any(c.dep_ == "compound" for c in attr.children)
     of = next((p for p in attr.children if p.dep_ == "prep" and p.lower_ in ("of", "for", "in")), None)
     target = next((o for o in of.children if o.dep_ == "pobj"), None) if of is not None else None
-    complement = noun_phrase(target, speakers) if target is not None else None
+    anaphoric = target is not None and any(c.lower_ in _DEMONSTRATIVE for c in target.subtree)
+    complement = noun_phrase(target, speakers) if target is not None and not anaphoric else None
+    if anaphoric:
+        return []  # "a huge fan of this genre": which genre?
     if head in _RELATIONAL and not compound and complement is None:
         return []  # "I'm a huge fan": of what?
     words = [c for c in attr.lefts if c.dep_ in ("amod", "compound", "advmod", "nmod") and c.pos_ != "PRON"]
