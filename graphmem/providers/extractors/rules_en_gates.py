@@ -364,8 +364,8 @@ def mark_past_likings(claims: list[Claim], doc: Doc) -> None:
     words and in no present one's ("I used to hate X, now I love X" keeps the present liking)."""
     for claim in claims:
         verbs = _LIKING.get(claim.predicate)
-        if verbs is None or claim.past:
-            continue
+        if verbs is None or claim.past or claim.kind != "assert":
+            continue  # an "end" of a liking ("used to" read by the phrasing rules) is already past
         value = claim.obj.casefold()
         past = present = False
         for tok in doc:
