@@ -104,6 +104,8 @@ def test_a_feeling_toward_someone_else_stays(text: str, fact: tuple[str, str]) -
         "Gonna explore more next month.",
         "I just want to keep going.",
         "I'm determined to do better.",
+        "I'm gonna keep pursuing my goals.",
+        "I want to make my dreams come true.",
         "I'll send you the link.",
         "I'll let you know how it goes.",
         "I'll share the recipe with you.",
@@ -151,6 +153,7 @@ def test_an_ill_with_a_future_time_is_still_a_plan() -> None:
         "I loved climbing trees when I was a kid.",
         "As a kid I adored dinosaurs.",
         "Back in college I really liked jazz.",
+        "I loved taking lessons with my friends when I was younger.",
     ],
 )
 def test_a_past_liking_is_no_current_liking(text: str) -> None:
@@ -259,6 +262,7 @@ SPEAKERS = Speakers("Dana", "Sam")
         ("spends", "time"),
         ("has", "fun"),
         ("learns", "a lot"),
+        ("learns", "a ton"),
         ("likes", "all the things"),
         ("enjoys", "so much fun"),
     ],

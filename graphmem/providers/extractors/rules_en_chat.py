@@ -217,13 +217,17 @@ def _verb_phrase(target: Token, speakers: Speakers) -> str | None:
     return _tidy(" ".join(out))
 
 
-_GENERIC_NOUNS = frozenset("thing things stuff lot lots time times fun more bit way ways".split())
+_GENERIC_NOUNS = frozenset(
+    "thing things stuff lot lots time times fun more bit way ways dream dreams goal goals destiny best "
+    "vibes".split()
+)  # generic, or an aspiration with no content of its own ("keep chasing my dreams")
 
 
 def has_content(target: Token) -> bool:
     """A plan says what: a noun, a name or a number among the verb's words ("open a bakery",
     "run for office"), not only adverbs and aspect verbs ("keep pushing", "explore more", "do
-    better", "keep going")."""
+    better", "keep going") nor an aspiration ("keep pursuing my goals", "make my dreams come
+    true")."""
     return any(
         (t.pos_ in ("NOUN", "PROPN", "NUM") or (t.dep_ in ("pobj", "dobj") and t.tag_ == "VBG"))
         and t.lemma_.lower() not in _GENERIC_NOUNS

@@ -203,8 +203,8 @@ def well_formed(fact: ExtractedFact, speakers: Speakers) -> bool:
 
 
 _GENERIC = frozenset(
-    "thing things stuff time times fun lot lots all it everything something more much one ones bit "
-    "way ways".split()
+    "thing things stuff time times fun lot lots ton tons all it everything something more much one ones "
+    "bit way ways".split()
 )
 _LEADERS = frozenset("a an the some so such much many all lots lot of this that these those".split())
 
@@ -366,13 +366,13 @@ def mark_past_likings(claims: list[Claim], doc: Doc) -> None:
         verbs = _LIKING.get(claim.predicate)
         if verbs is None or claim.past or claim.kind != "assert":
             continue  # an "end" of a liking ("used to" read by the phrasing rules) is already past
-        value = claim.obj.casefold()
+        value = [w for w in claim.obj.casefold().split() if not w.endswith("'s")]  # "my X" → "Dana's X"
         past = present = False
         for tok in doc:
             if tok.lemma_.lower() not in verbs or tok.pos_ != "VERB":
                 continue
-            words = " ".join(t.text for t in tok.subtree).casefold()
-            if value and value in words:
+            words = {t.lower_ for t in tok.subtree}
+            if value and all(w in words for w in value):
                 if _past_liking(tok):
                     past = True
                 else:
