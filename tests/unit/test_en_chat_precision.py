@@ -314,3 +314,17 @@ def test_a_light_verb_idiom_is_no_fact(predicate: str, value: str) -> None:
 )
 def test_a_light_verb_with_a_concrete_object_stays(predicate: str, value: str) -> None:
     assert well_formed(_fact(predicate, value), SPEAKERS)
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("I'm prepping for my dance studio.", ("preps_for", "Dana's dance studio")),
+        ("I've been blogging about politics.", ("blogs_about", "politics")),
+        ("We roasted marshmallows.", ("roasts", "marshmallows")),
+        ("I was riding my bike.", ("rides", "Dana's bike")),
+    ],
+)
+def test_open_predicates_are_named_after_the_mended_lemma(text: str, fact: tuple[str, str]) -> None:
+    """Bug: "preppes_for", "blogges_about", "roasteds", "rids": a lemma slip re-inflected."""
+    assert fact in _rows(text)

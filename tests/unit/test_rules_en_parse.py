@@ -54,7 +54,9 @@ def test_a_sentence_that_drops_its_i_is_the_speakers() -> None:
 
 
 def test_you_and_me_as_lone_objects_are_the_speakers() -> None:
-    assert rows("I'm so proud of you!") == [("Alice", "is_proud_of", "Bob", "assert")]
+    """A lone "you" object is the other speaker (a reaction to them, "I'm so proud of you", is no
+    fact: ``rules_en_gates.toward_listener``)."""
+    assert rows("I first met you in 2019.") == [("Alice", "met", "Bob", "assert")]
 
 
 def test_had_an_event_is_attended() -> None:

@@ -46,6 +46,7 @@ from graphmem.providers.extractors.en_parse import entity_label, parse
 from graphmem.providers.extractors.rules_base import SPEAKER, Claim
 from graphmem.providers.extractors.rules_en_events import event_claims, passion_claims, pet_claims
 from graphmem.providers.extractors.rules_en_frames import TAKE_JOB, Hooks, frame_claims
+from graphmem.providers.extractors.rules_en_lemma import verb_lemma
 from graphmem.providers.extractors.rules_en_objects import JOBS, PETS
 
 if TYPE_CHECKING:
@@ -445,7 +446,7 @@ def _plan(verb: Token) -> str | None:
     if (_PRONOUN_WORDS | _THIRD) & {t.lower_ for t in words}:
         return None
     rest = " ".join(t.text for t in words[1:])
-    return _tidy(f"{words[0].lemma_.lower()} {rest}".strip())
+    return _tidy(f"{verb_lemma(words[0])} {rest}".strip())
 
 
 _NESTED = frozenset(
@@ -569,7 +570,7 @@ def _name(tok: Token) -> str | None:
 
 
 def _verb_claims(verb: Token, speakers: Speakers) -> list[Claim]:
-    lemma = verb.lemma_.lower()
+    lemma = verb_lemma(verb)
     if verb.dep_ == "xcomp" and verb.head.lemma_ == "use" and verb.head.tag_ == "VBD":
         return []  # "I used to love / live in X": a past habit, not what holds now
     particle = next((c.lower_ for c in verb.children if c.dep_ == "prt"), None)
