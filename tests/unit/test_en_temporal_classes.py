@@ -15,6 +15,7 @@ right current value and the right history through the supersession chain:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
@@ -299,15 +300,27 @@ ENDS = {
 }
 
 
-def bad_ends(predicate: str) -> list[tuple[object, ...]]:
+def bad_after_a_state(
+    templates: list[str],
+    predicate: str,
+    expect: Callable[[dict[str, str]], tuple[list[str], list[str]]],
+    *,
+    when: str = "",
+) -> list[tuple[object, ...]]:
+    """Each template told after the speaker's state ``A``: the messages whose current value and
+    history are not ``expect(values)``; ``when`` is added to every other message."""
     bad = []
-    for n, template in enumerate(ENDS[predicate]):
+    for n, template in enumerate(templates):
         first, v = compose(STATE[predicate], predicate, n)
-        text, _ = compose(template, predicate, n, when=" last month" if n % 2 else "", chatter=n)
+        text, _ = compose(template, predicate, n, when=when if n % 2 else "", chatter=n)
         got = timeline([Said(first, T0), Said(text, T1)], predicate)
-        if got.current != [] or got.history != [v["A"]]:
+        if (got.current, got.history) != expect(v):
             bad.append((text, got.current, got.history))
     return bad
+
+
+def bad_ends(predicate: str) -> list[tuple[object, ...]]:
+    return bad_after_a_state(ENDS[predicate], predicate, lambda v: ([], [v["A"]]), when=" last month")
 
 
 @pytest.mark.parametrize("predicate", sorted(ENDS))
@@ -482,14 +495,7 @@ PLANS = {
 
 
 def bad_plans(predicate: str) -> list[tuple[object, ...]]:
-    bad = []
-    for n, template in enumerate(PLANS[predicate]):
-        first, v = compose(STATE[predicate], predicate, n)
-        text, _ = compose(template, predicate, n, chatter=n)
-        got = timeline([Said(first, T0), Said(text, T1)], predicate)
-        if got.current != [v["A"]] or got.history != [v["A"]]:
-            bad.append((text, got.current, got.history))
-    return bad
+    return bad_after_a_state(PLANS[predicate], predicate, lambda v: ([v["A"]], [v["A"]]))
 
 
 @pytest.mark.parametrize("predicate", sorted(PLANS))
@@ -653,14 +659,7 @@ NOT_THE_SPEAKER = {
 
 
 def bad_not_the_speaker(predicate: str) -> list[tuple[object, ...]]:
-    bad = []
-    for n, template in enumerate(NOT_THE_SPEAKER[predicate]):
-        first, v = compose(STATE[predicate], predicate, n)
-        text, _ = compose(template, predicate, n, chatter=n)
-        got = timeline([Said(first, T0), Said(text, T1)], predicate)
-        if got.current != [v["A"]] or got.history != [v["A"]]:
-            bad.append((text, got.current, got.history))
-    return bad
+    return bad_after_a_state(NOT_THE_SPEAKER[predicate], predicate, lambda v: ([v["A"]], [v["A"]]))
 
 
 @pytest.mark.parametrize("predicate", sorted(NOT_THE_SPEAKER))
