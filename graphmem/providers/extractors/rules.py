@@ -260,7 +260,7 @@ def _sentence_facts(
     dated = [t for t in times if t.future] or ([] if any(t.when and t.when < ref for t in times) else times)
     plan_words = "".join(t.text for t in dated) if zh else " ".join(t.text for t in dated)
     _mark_corrections(parsed)
-    starts, ends = (times, []) if zh else _starts_and_ends(sentence, times)
+    starts, ends = _starts_and_ends(sentence, times, zh)
     facts: list[ExtractedFact] = []
     for claim in parsed.claims:
         if claim.needs_future and not future:
@@ -294,11 +294,14 @@ def _sentence_facts(
 _PERFECT = re.compile(r"\b(?:have|has|had|'ve|'s been|been|now|still)\b", re.IGNORECASE)
 
 
-def _starts_and_ends(sentence: str, times: list[TimeMatch]) -> tuple[list[TimeMatch], list[TimeMatch]]:
+def _starts_and_ends(
+    sentence: str, times: list[TimeMatch], zh: bool
+) -> tuple[list[TimeMatch], list[TimeMatch]]:
     """The sentence's times that date a start, and those that date an end ("until last year",
-    "to 2019"). A duration ("for three years") dates a start only under the perfect or "now"
-    ("I've lived here for three years"); "I went to Paris for two weeks" starts nothing."""
-    perfect = _PERFECT.search(sentence) is not None
+    "to 2019", 到2022年). A duration ("for three years") dates a start only under the perfect or
+    "now" ("I've lived here for three years"); "I went to Paris for two weeks" starts nothing.
+    Chinese durations are read by the Chinese rules themselves (住了三年)."""
+    perfect = zh or _PERFECT.search(sentence) is not None
     starts = [t for t in times if not is_until(t) and (perfect or not is_duration(t))]
     return starts, [t for t in times if is_until(t)]
 

@@ -252,7 +252,7 @@ def _compile(rules: tuple[TimeRule, ...]) -> tuple[tuple[re.Pattern[str], TimeRu
 _EN_TABLE = _compile(_EN_RULES)
 _ZH_TABLE = _compile(ZH_RULES)
 _EN_FIND = re.compile(rf"\b(?:{_union(_EN_RULES)})\b", re.IGNORECASE)
-_ZH_AFFIX_PRE = r"(?:自从|从|在|于)?"
+_ZH_AFFIX_PRE = r"(?:自从|从|在|于|一直到|直到|到了|到|至)?"  # 到/至: where a state ended (is_until)
 _ZH_AFFIX_POST = r"(?:的时候|时候|的时|时|起|开始|以来)?"
 _ZH_FIND = re.compile(rf"{_ZH_AFFIX_PRE}(?:{_union(ZH_RULES)}){_ZH_AFFIX_POST}")
 _ZH_STRIP = re.compile(rf"^{_ZH_AFFIX_PRE}(.*?){_ZH_AFFIX_POST}$")
@@ -305,12 +305,13 @@ def _dateparse(phrase: str, ref: datetime, language: str) -> datetime | None:
     return parsed if re.search(r"\d:\d\d|\d\s*[ap]\.?m\b", phrase) else midnight(parsed)
 
 
-_UNTIL = re.compile(r"^(?:until|till|up until|up to|to)\b", re.IGNORECASE)
+_UNTIL = re.compile(r"^(?:(?:until|till|up until|up to|to)\b|一直到|直到|到|至)", re.IGNORECASE)
 _DURATION = re.compile(r"^for\b", re.IGNORECASE)
 
 
 def is_until(match: TimeMatch) -> bool:
-    """ "until last year", "till March", "to 2019" (after "from 2015"): where a state ended."""
+    """ "until last year", "till March", "to 2019" (after "from 2015"), 到2022年, 直到去年: where a
+    state ended."""
     return _UNTIL.match(match.text) is not None
 
 
