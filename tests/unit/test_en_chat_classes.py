@@ -5,25 +5,11 @@ negative forms of the class (questions, hypotheticals, negations, pronouns) that
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 
 from graphmem.models.extraction import ExtractedFact
-from graphmem.providers.extractors.rules import RulesExtractor
 from graphmem.providers.extractors.rules_en_gates import merge_duplicates, well_formed
-from graphmem.providers.extractors.rules_en_parse import Speakers
-
-REF = datetime(2024, 6, 15, 10, 0, tzinfo=UTC)
-_EX = RulesExtractor()
-
-
-def _facts(text: str) -> list[ExtractedFact]:
-    return _EX.extract(content=text, speaker="Dana", reference_time=REF, other_speaker="Sam").facts
-
-
-def _rows(text: str) -> list[tuple[str, str]]:
-    return [(f.predicate, f.literal) for f in _facts(text) if f.subject == "Dana"]
+from tests.unit.en_chat_kit import SPEAKERS, fact, facts, rows
 
 
 @pytest.mark.parametrize(
@@ -40,14 +26,14 @@ def _rows(text: str) -> list[tuple[str, str]]:
     ],
 )
 def test_wishes_and_plans_are_inferred_plans(text: str, plan: str) -> None:
-    facts = [f for f in _facts(text) if f.predicate == "plans"]
-    assert [f.literal for f in facts] == [plan]
-    assert facts[0].source_kind == "inferred"
+    plans = [f for f in facts(text) if f.predicate == "plans"]
+    assert [f.literal for f in plans] == [plan]
+    assert plans[0].source_kind == "inferred"
 
 
 def test_a_progressive_with_an_event_or_a_future_time_is_a_plan_keeping_its_time() -> None:
-    assert ("plans", "host barbecue next Saturday") in _rows("I'm hosting a barbecue next Saturday.")
-    assert ("plans", "go to poetry festival") in _rows("I'm going to a poetry festival.")
+    assert ("plans", "host barbecue next Saturday") in rows("I'm hosting a barbecue next Saturday.")
+    assert ("plans", "go to poetry festival") in rows("I'm going to a poetry festival.")
 
 
 @pytest.mark.parametrize(
@@ -61,7 +47,7 @@ def test_a_progressive_with_an_event_or_a_future_time_is_a_plan_keeping_its_time
     ],
 )
 def test_questions_negations_hypotheticals_and_perception_are_no_plans(text: str) -> None:
-    assert [r for r in _rows(text) if r[0] == "plans"] == []
+    assert [r for r in rows(text) if r[0] == "plans"] == []
 
 
 @pytest.mark.parametrize(
@@ -76,14 +62,14 @@ def test_questions_negations_hypotheticals_and_perception_are_no_plans(text: str
     ],
 )
 def test_what_the_speaker_values(text: str, value: str) -> None:
-    assert ("values", value) in _rows(text)
+    assert ("values", value) in rows(text)
 
 
 @pytest.mark.parametrize(
     "text", ["It means a lot to me.", "This is special to me.", "That reminds me of home."]
 )
 def test_a_pronoun_or_a_memory_is_no_value(text: str) -> None:
-    assert [r for r in _rows(text) if r[0] == "values"] == []
+    assert [r for r in rows(text) if r[0] == "values"] == []
 
 
 @pytest.mark.parametrize(
@@ -99,7 +85,7 @@ def test_a_pronoun_or_a_memory_is_no_value(text: str) -> None:
     ],
 )
 def test_family_possessions_and_things_shown(text: str, fact: tuple[str, str]) -> None:
-    assert fact in _rows(text)
+    assert fact in rows(text)
 
 
 @pytest.mark.parametrize(
@@ -113,7 +99,7 @@ def test_family_possessions_and_things_shown(text: str, fact: tuple[str, str]) -
     ],
 )
 def test_abstract_generic_or_negated_have_is_no_possession(text: str) -> None:
-    assert [r for r in _rows(text) if r[0] in ("has", "owns")] == []
+    assert [r for r in rows(text) if r[0] in ("has", "owns")] == []
 
 
 @pytest.mark.parametrize(
@@ -126,7 +112,7 @@ def test_abstract_generic_or_negated_have_is_no_possession(text: str) -> None:
     ],
 )
 def test_activities(text: str, fact: tuple[str, str]) -> None:
-    assert fact in _rows(text)
+    assert fact in rows(text)
 
 
 @pytest.mark.parametrize(
@@ -138,7 +124,7 @@ def test_activities(text: str, fact: tuple[str, str]) -> None:
     ],
 )
 def test_likings_said_as_praise(text: str, fact: tuple[str, str]) -> None:
-    assert fact in _rows(text)
+    assert fact in rows(text)
 
 
 @pytest.mark.parametrize(
@@ -151,7 +137,7 @@ def test_likings_said_as_praise(text: str, fact: tuple[str, str]) -> None:
     ],
 )
 def test_praise_of_a_thing_of_the_conversation_or_a_person_is_no_liking(text: str) -> None:
-    assert [r for r in _rows(text) if r[0] == "likes"] == []
+    assert [r for r in rows(text) if r[0] == "likes"] == []
 
 
 @pytest.mark.parametrize(
@@ -164,35 +150,28 @@ def test_praise_of_a_thing_of_the_conversation_or_a_person_is_no_liking(text: st
     ],
 )
 def test_past_stays_returns_and_described_things(text: str, fact: tuple[str, str]) -> None:
-    assert fact in _rows(text)
+    assert fact in rows(text)
 
 
 def test_a_past_event_is_dated_by_its_time_phrase() -> None:
-    (fact,) = [f for f in _facts("Just got back from a ski trip yesterday!") if f.predicate == "attended"]
+    (fact,) = [f for f in facts("Just got back from a ski trip yesterday!") if f.predicate == "attended"]
     assert fact.valid_from is not None and fact.valid_from.date().isoformat() == "2024-06-14"
 
 
 # --------------------------------------------------------------------------- gates
 
 
-def _fact(predicate: str, value: str, subject: str = "Dana", quote: str = "") -> ExtractedFact:
-    return ExtractedFact(subject=subject, predicate=predicate, value=value, quote=quote)
-
-
-SPEAKERS = Speakers("Dana", "Sam")
-
-
 @pytest.mark.parametrize(
     "fact",
     [
-        _fact("runs_to", "de", quote="I run to de-stress."),  # a hyphenated word cut
-        _fact("develops", "how much"),  # a wh-clause fragment
-        _fact("plans", "events"),  # a plan without a verb
-        _fact("owns", "kids' books- classics"),  # a torn compound
-        _fact("likes", "everywhere"),  # a place adverb, no object
-        _fact("likes", "my garden"),  # first person left in the statement
-        _fact("likes", "hiking", subject="Sounds"),  # filler as subject
-        _fact("likes", "his tools"),  # an unresolved third-person pronoun
+        fact("runs_to", "de", quote="I run to de-stress."),  # a hyphenated word cut
+        fact("develops", "how much"),  # a wh-clause fragment
+        fact("plans", "events"),  # a plan without a verb
+        fact("owns", "kids' books- classics"),  # a torn compound
+        fact("likes", "everywhere"),  # a place adverb, no object
+        fact("likes", "my garden"),  # first person left in the statement
+        fact("likes", "hiking", subject="Sounds"),  # filler as subject
+        fact("likes", "his tools"),  # an unresolved third-person pronoun
     ],
 )
 def test_gates_refuse_malformed_facts(fact: ExtractedFact) -> None:
@@ -200,10 +179,10 @@ def test_gates_refuse_malformed_facts(fact: ExtractedFact) -> None:
 
 
 def test_gates_keep_a_well_formed_fact() -> None:
-    assert well_formed(_fact("plans", "visit Lisbon"), SPEAKERS)
-    assert well_formed(_fact("has", "two daughters"), SPEAKERS)
+    assert well_formed(fact("plans", "visit Lisbon"), SPEAKERS)
+    assert well_formed(fact("has", "two daughters"), SPEAKERS)
 
 
 def test_duplicates_differing_only_by_articles_merge() -> None:
-    facts = [_fact("plans", "take a team trip"), _fact("plans", "take team trip")]
-    assert [f.literal for f in merge_duplicates(facts)] == ["take a team trip"]
+    both = [fact("plans", "take a team trip"), fact("plans", "take team trip")]
+    assert [f.literal for f in merge_duplicates(both)] == ["take a team trip"]

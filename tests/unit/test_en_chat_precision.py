@@ -4,27 +4,11 @@ what it must not. Regression tests: each docstring names the class of junk fact 
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 
-from graphmem.models.extraction import ExtractedFact
-from graphmem.providers.extractors.rules import RulesExtractor
 from graphmem.providers.extractors.rules_en_gates import well_formed
 from graphmem.providers.extractors.rules_en_lemma import mend_lemma
-from graphmem.providers.extractors.rules_en_parse import Speakers
-
-REF = datetime(2024, 6, 15, 10, 0, tzinfo=UTC)
-_EX = RulesExtractor()
-
-
-def _facts(text: str) -> list[ExtractedFact]:
-    return _EX.extract(content=text, speaker="Dana", reference_time=REF, other_speaker="Sam").facts
-
-
-def _rows(text: str) -> list[tuple[str, str]]:
-    return [(f.predicate, f.literal) for f in _facts(text) if f.subject == "Dana"]
-
+from tests.unit.en_chat_kit import SPEAKERS, fact, facts, rows
 
 # ------------------------------------------------------------------ politeness toward the listener
 
@@ -45,7 +29,7 @@ def _rows(text: str) -> list[tuple[str, str]]:
 def test_thanks_to_the_listener_is_no_value(text: str) -> None:
     """Bug: "Your support means a lot" became "Dana values Sam's support": a politeness formula
     toward the listener (support, words, kindness, help said as thanks) is no fact about Dana."""
-    assert [r for r in _rows(text) if r[0] in ("values", "appreciates", "admires")] == []
+    assert [r for r in rows(text) if r[0] in ("values", "appreciates", "admires")] == []
 
 
 @pytest.mark.parametrize(
@@ -60,13 +44,13 @@ def test_thanks_to_the_listener_is_no_value(text: str) -> None:
     ],
 )
 def test_what_the_speaker_values_is_still_a_value(text: str, value: str) -> None:
-    assert ("values", value) in _rows(text)
+    assert ("values", value) in rows(text)
 
 
 @pytest.mark.parametrize("text", ["That song makes me happy.", "Seeing this pic makes me happy."])
 def test_a_demonstrative_subject_is_no_value(text: str) -> None:
     """Bug: "That pic makes me think ..." became "values pic": a thing of the conversation."""
-    assert [r for r in _rows(text) if r[0] == "values"] == []
+    assert [r for r in rows(text) if r[0] == "values"] == []
 
 
 @pytest.mark.parametrize(
@@ -80,7 +64,7 @@ def test_a_demonstrative_subject_is_no_value(text: str) -> None:
 )
 def test_a_reaction_to_the_listener_is_no_fact(text: str) -> None:
     """Bug: "I'm so proud of you" became "Dana is proud of Sam": a reaction said to the listener."""
-    assert [r for r in _rows(text) if r[1] == "Sam" or r[1].startswith("Sam's")] == []
+    assert [r for r in rows(text) if r[1] == "Sam" or r[1].startswith("Sam's")] == []
 
 
 @pytest.mark.parametrize(
@@ -91,7 +75,7 @@ def test_a_reaction_to_the_listener_is_no_fact(text: str) -> None:
     ],
 )
 def test_a_feeling_toward_someone_else_stays(text: str, fact: tuple[str, str]) -> None:
-    assert fact in _rows(text)
+    assert fact in rows(text)
 
 
 # ------------------------------------------------------------------ plans: content, offers, wishes
@@ -117,7 +101,7 @@ def test_a_feeling_toward_someone_else_stays(text: str, fact: tuple[str, str]) -
 def test_contentless_plans_offers_and_wishes_are_no_facts(text: str) -> None:
     """Bug: "keep pushing", "explore more" became plans; "I'll send you the link" (an offer to the
     listener) and "Hopefully we ..." (a wish) were stated as facts about the speaker."""
-    assert _rows(text) == []
+    assert rows(text) == []
 
 
 @pytest.mark.parametrize(
@@ -132,12 +116,12 @@ def test_contentless_plans_offers_and_wishes_are_no_facts(text: str) -> None:
     ],
 )
 def test_plans_with_content_stay(text: str, plan: str) -> None:
-    assert ("plans", plan) in _rows(text)
+    assert ("plans", plan) in rows(text)
 
 
 def test_an_ill_with_a_future_time_is_still_a_plan() -> None:
     assert any(
-        p == "plans" or p.startswith("start") for p, _ in _rows("I'll start a pottery class next week.")
+        p == "plans" or p.startswith("start") for p, _ in rows("I'll start a pottery class next week.")
     )
 
 
@@ -159,7 +143,7 @@ def test_an_ill_with_a_future_time_is_still_a_plan() -> None:
 def test_a_past_liking_is_no_current_liking(text: str) -> None:
     """Bug: "I used to love X", "when I was younger I liked X" became a current ``likes X`` (an
     end of the liking, which "used to" says, may stay)."""
-    current = [f for f in _facts(text) if f.claim == "assert"]
+    current = [f for f in facts(text) if f.claim == "assert"]
     assert [f for f in current if f.predicate in ("likes", "loves", "enjoys", "adores")] == []
 
 
@@ -175,7 +159,7 @@ def test_a_past_liking_is_no_current_liking(text: str) -> None:
     ],
 )
 def test_a_present_liking_stays(text: str, value: str) -> None:
-    assert ("likes", value) in _rows(text)
+    assert ("likes", value) in rows(text)
 
 
 # ------------------------------------------------------------------ identities keep their complement
@@ -192,7 +176,7 @@ def test_a_present_liking_stays(text: str, value: str) -> None:
     ],
 )
 def test_identities_keep_their_complement(text: str, value: str) -> None:
-    assert ("is", value) in _rows(text)
+    assert ("is", value) in rows(text)
 
 
 @pytest.mark.parametrize(
@@ -200,8 +184,8 @@ def test_identities_keep_their_complement(text: str, value: str) -> None:
     [("I'm a huge fan of jazz.", "jazz"), ("I'm a big fan of Studio Ghibli.", "Studio Ghibli")],
 )
 def test_a_fan_of_something_likes_it(text: str, value: str) -> None:
-    assert ("likes", value) in _rows(text)
-    assert [r for r in _rows(text) if r[0] == "is" and "of" not in r[1]] == []
+    assert ("likes", value) in rows(text)
+    assert [r for r in rows(text) if r[0] == "is" and "of" not in r[1]] == []
 
 
 @pytest.mark.parametrize(
@@ -209,7 +193,7 @@ def test_a_fan_of_something_likes_it(text: str, value: str) -> None:
 )
 def test_a_relational_identity_without_its_complement_is_no_fact(text: str) -> None:
     """Bug: "I'm a huge fan of X" lost "of X" and "Dana is a huge fan" was written."""
-    assert [r for r in _rows(text) if r[0] == "is"] == []
+    assert [r for r in rows(text) if r[0] == "is"] == []
 
 
 # ------------------------------------------------------------------ lemmas of open predicates
@@ -246,13 +230,6 @@ def test_the_small_models_lemma_slips_are_mended(surface: str, lemma: str, tag: 
 # ------------------------------------------------------------------ generic values
 
 
-def _fact(predicate: str, value: str) -> ExtractedFact:
-    return ExtractedFact(subject="Dana", predicate=predicate, value=value, quote="")
-
-
-SPEAKERS = Speakers("Dana", "Sam")
-
-
 @pytest.mark.parametrize(
     ("predicate", "value"),
     [
@@ -269,7 +246,7 @@ SPEAKERS = Speakers("Dana", "Sam")
 )
 def test_a_generic_noun_without_a_modifier_is_vague(predicate: str, value: str) -> None:
     """Bug: facts whose value is only a generic noun ("likes things", "learns a lot") say nothing."""
-    assert not well_formed(_fact(predicate, value), SPEAKERS)
+    assert not well_formed(fact(predicate, value), SPEAKERS)
 
 
 @pytest.mark.parametrize(
@@ -277,7 +254,7 @@ def test_a_generic_noun_without_a_modifier_is_vague(predicate: str, value: str) 
     [("likes", "family time"), ("does", "garden stuff"), ("likes", "board games"), ("plans", "visit Lisbon")],
 )
 def test_a_generic_noun_with_a_modifier_stays(predicate: str, value: str) -> None:
-    assert well_formed(_fact(predicate, value), SPEAKERS)
+    assert well_formed(fact(predicate, value), SPEAKERS)
 
 
 # ------------------------------------------------------------------ light-verb idioms
@@ -298,7 +275,7 @@ def test_a_generic_noun_with_a_modifier_stays(predicate: str, value: str) -> Non
 )
 def test_a_light_verb_idiom_is_no_fact(predicate: str, value: str) -> None:
     """Bug: "I'm finding some comfort", "we make a great team", "taking the lead" became facts."""
-    assert not well_formed(_fact(predicate, value), SPEAKERS)
+    assert not well_formed(fact(predicate, value), SPEAKERS)
 
 
 @pytest.mark.parametrize(
@@ -313,7 +290,7 @@ def test_a_light_verb_idiom_is_no_fact(predicate: str, value: str) -> None:
     ],
 )
 def test_a_light_verb_with_a_concrete_object_stays(predicate: str, value: str) -> None:
-    assert well_formed(_fact(predicate, value), SPEAKERS)
+    assert well_formed(fact(predicate, value), SPEAKERS)
 
 
 @pytest.mark.parametrize(
@@ -327,4 +304,4 @@ def test_a_light_verb_with_a_concrete_object_stays(predicate: str, value: str) -
 )
 def test_open_predicates_are_named_after_the_mended_lemma(text: str, fact: tuple[str, str]) -> None:
     """Bug: "preppes_for", "blogges_about", "roasteds", "rids": a lemma slip re-inflected."""
-    assert fact in _rows(text)
+    assert fact in rows(text)
