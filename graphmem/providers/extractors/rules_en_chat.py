@@ -34,24 +34,20 @@ from graphmem.providers.extractors.rules_base import SPEAKER, Claim
 from graphmem.providers.extractors.rules_en_lemma import verb_lemma
 from graphmem.providers.extractors.rules_en_objects import PETS as PET_NOUNS
 from graphmem.providers.extractors.rules_en_parse import (
-    _EVENT_NOUNS as EVENT_NOUNS,
-)
-from graphmem.providers.extractors.rules_en_parse import (
-    _SKIP_VERBS,
+    EVENT_NOUNS,
+    SKIP_VERBS,
+    TIME_UNITS,
     Speakers,
-    _dropped_i,
-    _hypothetical,
-    _negated,
-    _phrase,
-    _question_clause,
-    _resolve_subject,
-    _tidy,
-    _trim,
     clause_text,
+    dropped_i,
+    is_hypothetical,
+    is_negated,
+    object_phrase,
+    question_clause,
+    resolve_subject,
     third_person,
-)
-from graphmem.providers.extractors.rules_en_parse import (
-    _TIME_UNITS as TIME_UNITS,
+    tidy,
+    trim,
 )
 
 if TYPE_CHECKING:
@@ -108,12 +104,12 @@ def subject_of(verb: Token, speakers: Speakers) -> tuple[str | None, bool] | Non
     while tok is not None:
         subj = next((c for c in tok.children if c.dep_ in ("nsubj", "nsubjpass")), None)
         if subj is not None:
-            return _resolve_subject(subj, verb, speakers)
+            return resolve_subject(subj, verb, speakers)
         if tok.dep_ in ("conj", "xcomp", "acomp", "pcomp", "prep") and tok.head.i != tok.i:
             tok = tok.head
             continue
         if tok.dep_ == "ROOT" and (
-            _dropped_i(tok) or tok.lower_ in ("gon", "gonna", "gotta") or _cant_wait(tok)
+            dropped_i(tok) or tok.lower_ in ("gon", "gonna", "gotta") or _cant_wait(tok)
         ):
             return SPEAKER, True
         first = next((t for t in tok.doc if t.pos_ not in ("PUNCT", "INTJ", "CCONJ", "ADV")), None)
@@ -125,13 +121,13 @@ def subject_of(verb: Token, speakers: Speakers) -> tuple[str | None, bool] | Non
 
 def _cant_wait(verb: Token) -> bool:
     """ "can't wait to X": a negated modal that asserts eagerness."""
-    return verb.lemma_ == "wait" and any(c.lower_ == "ca" for c in verb.children) and _negated(verb)
+    return verb.lemma_ == "wait" and any(c.lower_ == "ca" for c in verb.children) and is_negated(verb)
 
 
 def _asserted(verb: Token) -> bool:
-    if verb.doc.text.rstrip().endswith("?") or _question_clause(verb):
+    if verb.doc.text.rstrip().endswith("?") or question_clause(verb):
         return False
-    return _cant_wait(verb) or not _hypothetical(verb)
+    return _cant_wait(verb) or not is_hypothetical(verb)
 
 
 _PHRASE_CUT = frozenset({"relcl", "advcl", "conj", "cc", "punct", "mark", "parataxis", "appos", "npadvmod"})
@@ -164,7 +160,7 @@ def _plan_words(target: Token) -> list[Token]:
 
 
 def noun_phrase(head: Token, speakers: Speakers) -> str | None:
-    """``_phrase``, or for a head it refuses as too generic ("time") the head with its compound
+    """``object_phrase``, or for a head it refuses as too generic ("time") the head with its compound
     and adjective words ("family time")."""
     yours = next((c for c in head.children if c.dep_ == "poss" and c.lower_ == "your"), None)
     if yours is not None and speakers.other:  # "your support" → "Sam's support"
@@ -172,7 +168,7 @@ def noun_phrase(head: Token, speakers: Speakers) -> str | None:
             c for c in head.lefts if c.dep_ in ("compound", "amod") and c.pos_ in ("NOUN", "PROPN", "ADJ")
         ]
         return " ".join([f"{speakers.other}'s", *(t.text for t in [*mods, head])])
-    value = _phrase(head, speakers)
+    value = object_phrase(head, speakers)
     if value is not None:
         first = next(iter(head.subtree))
         if (
@@ -196,7 +192,7 @@ def noun_phrase(head: Token, speakers: Speakers) -> str | None:
 def _verb_phrase(target: Token, speakers: Speakers) -> str | None:
     """ "continue Melanie's edu": ``target``'s words from the verb on, lemma first, the nested
     clauses left out; None for a pronoun inside or a bare verb."""
-    words = _trim(_plan_words(target))
+    words = trim(_plan_words(target))
     if len(words) < 2 or len(words) > _MAX_PLAN_TOKENS:
         return None
     out = [target.lemma_.lower()]
@@ -214,7 +210,7 @@ def _verb_phrase(target: Token, speakers: Speakers) -> str | None:
             return None
         else:
             out.append(t.text)
-    return _tidy(" ".join(out))
+    return tidy(" ".join(out))
 
 
 _GENERIC_NOUNS = frozenset(
@@ -302,7 +298,7 @@ def plan_claims(verb: Token, speakers: Speakers, future: bool) -> list[Claim]:
             (c for c in verb.children if c.pos_ == "VERB" and c.tag_ == "VB" and c.i > verb.i), None
         )
     elif verb.tag_ == "VBG" and _progressive(verb) and _to_verb(verb) is None:
-        if (_event_object(verb) and lemma in _EVENT_PLAN_VERBS) or (future and lemma not in _SKIP_VERBS):
+        if (_event_object(verb) and lemma in _EVENT_PLAN_VERBS) or (future and lemma not in SKIP_VERBS):
             target = verb  # "I'm having an art show next month", "I'm going to a conference"
     if target is None or target.lemma_.lower() in _NOT_PLANNED:
         return []
@@ -310,7 +306,7 @@ def plan_claims(verb: Token, speakers: Speakers, future: bool) -> list[Claim]:
         c.dep_ == "dobj" and c.pos_ == "PROPN" for c in target.children
     ):  # "can't wait to see the vid", "excited to hear more": no plan of one's own
         return []
-    if not _cant_wait(verb) and (_negated(verb) or _negated(target)):
+    if not _cant_wait(verb) and (is_negated(verb) or is_negated(target)):
         return []
     if not has_content(target):
         return []
@@ -321,7 +317,7 @@ def plan_claims(verb: Token, speakers: Speakers, future: bool) -> list[Claim]:
 def disposition_claims(verb: Token, speakers: Speakers) -> list[Claim]:
     """ "I'm determined to make it work" → is_determined_to "make it work" (not plans adjectives:
     those are plans); "I'm lucky to have X" is read by ``have_claims``."""
-    if verb.lemma_ != "be" or _negated(verb):
+    if verb.lemma_ != "be" or is_negated(verb):
         return []
     adj = next((c for c in verb.children if c.dep_ == "acomp" and c.lower_ in _DISPOSITION_ADJS), None)
     if adj is None or adj.lower_ in _PLAN_ADJS:
@@ -406,7 +402,7 @@ def value_claims(verb: Token, speakers: Speakers) -> list[Claim]:
     speaker values X (the subject noun phrase)."""
     subjects = [c for c in verb.children if c.dep_ in ("nsubj", "csubj")]
     subj = subjects[0] if len(subjects) == 1 else None  # two subjects: a broken parse
-    if subj is None or not (subj.pos_ in ("NOUN", "PROPN") or subj.tag_ == "VBG") or _negated(verb):
+    if subj is None or not (subj.pos_ in ("NOUN", "PROPN") or subj.tag_ == "VBG") or is_negated(verb):
         return []
     lemma = verb.lemma_.lower()
     if lemma == "be":
@@ -484,7 +480,7 @@ def have_claims(verb: Token, speakers: Speakers) -> list[Claim]:
     first_person = resolved is not None and resolved[1]
     perfect = any(c.dep_ == "aux" and c.lemma_ == "have" for c in verb.children)
     got = lemma == "get" and verb.tag_ in ("VBD", "VBN") and perfect
-    if not (got or lemma == "have") or _negated(verb) or _generic_subject(verb):
+    if not (got or lemma == "have") or is_negated(verb) or _generic_subject(verb):
         return []
     present = (
         got
@@ -550,7 +546,7 @@ def _gerund(lemma: str) -> str:
 def activity_claims(verb: Token) -> list[Claim]:
     """ "I've been painting a lot" → does painting; "I love to paint" → likes painting."""
     lemma = verb.lemma_.lower()
-    if lemma in ("love", "like", "enjoy", "adore") and not _negated(verb):
+    if lemma in ("love", "like", "enjoy", "adore") and not is_negated(verb):
         inf = next((c for c in verb.children if c.dep_ == "xcomp" and c.tag_ == "VB"), None)
         if (
             inf is not None
@@ -559,11 +555,11 @@ def activity_claims(verb: Token) -> list[Claim]:
         ):
             return [Claim("likes", _gerund(inf.lemma_.lower()))]
         return []
-    if verb.tag_ != "VBG" or lemma not in _HOBBY_VERBS or _negated(verb):
+    if verb.tag_ != "VBG" or lemma not in _HOBBY_VERBS or is_negated(verb):
         return []
     auxes = [c.lower_ for c in verb.children if c.dep_ == "aux"]
     if not auxes or auxes[-1] not in ("been", "am", "'m", "are", "'re", "is", "'s"):
-        if not (verb.dep_ == "ROOT" and _dropped_i(verb)):
+        if not (verb.dep_ == "ROOT" and dropped_i(verb)):
             return []
     if any(
         c.dep_ in ("dobj", "xcomp", "ccomp") and c.lemma_.lower() not in ("lot", "bunch", "ton")
@@ -576,7 +572,7 @@ def activity_claims(verb: Token) -> list[Claim]:
 
 def described_thing_claims(verb: Token, speakers: Speakers) -> list[Claim]:
     """ "I painted that lake sunrise last year" → paints "lake sunrise" (past tense only)."""
-    if verb.tag_ != "VBD" or verb.lemma_.lower() in _SKIP_VERBS or _negated(verb):
+    if verb.tag_ != "VBD" or verb.lemma_.lower() in SKIP_VERBS or is_negated(verb):
         return []
     dobj = next((c for c in verb.children if c.dep_ == "dobj"), None)
     if dobj is None or dobj.pos_ != "NOUN":
@@ -612,7 +608,7 @@ def liking_claims(verb: Token, speakers: Speakers) -> list[Claim]:
     """ "Harry Potter and Game of Thrones are amazing", "Contemporary dance is so expressive" →
     likes (a name, or a bare noun phrase with no article or possessive: a kind, not a thing of
     the conversation); "Love a good fantasy with strong characters" (a chat "I" dropped) → likes."""
-    if _negated(verb):
+    if is_negated(verb):
         return []
     if verb.dep_ == "ROOT" and verb.tag_ == "VB" and verb.lower_ in ("love", "like", "enjoy", "adore"):
         first = next((t for t in verb.doc if t.pos_ not in ("PUNCT", "INTJ", "ADV")), None)
@@ -663,7 +659,7 @@ def liking_claims(verb: Token, speakers: Speakers) -> list[Claim]:
 
 def shown_claims(verb: Token, speakers: Speakers) -> list[Claim]:
     """ "These are my lucky basketball shoes", "This is my sister" → owns / has (a thing shown)."""
-    if verb.lemma_ != "be" or _negated(verb):
+    if verb.lemma_ != "be" or is_negated(verb):
         return []
     subj = next((c for c in verb.children if c.dep_ == "nsubj"), None)
     attr = next((c for c in verb.children if c.dep_ == "attr" and c.pos_ == "NOUN"), None)
@@ -681,7 +677,7 @@ def shown_claims(verb: Token, speakers: Speakers) -> list[Claim]:
 
 def been_in_claims(verb: Token) -> list[Claim]:
     """ "I was in Chicago" → visited Chicago (a past stay in a named place)."""
-    if verb.lemma_ != "be" or verb.tag_ != "VBD" or _negated(verb):
+    if verb.lemma_ != "be" or verb.tag_ != "VBD" or is_negated(verb):
         return []
     for p in verb.children:
         if p.dep_ == "prep" and p.lower_ == "in":
@@ -694,7 +690,7 @@ def been_in_claims(verb: Token) -> list[Claim]:
 
 def counted_claims(verb: Token) -> list[Claim]:
     """ "I scored 40 points" (the small model reads the count as an adverbial noun) → scores."""
-    if verb.tag_ != "VBD" or verb.lemma_.lower() in _SKIP_VERBS or _negated(verb):
+    if verb.tag_ != "VBD" or verb.lemma_.lower() in SKIP_VERBS or is_negated(verb):
         return []
     if any(c.dep_ in ("dobj", "prep") for c in verb.children):
         return []
@@ -708,7 +704,7 @@ def counted_claims(verb: Token) -> list[Claim]:
 
 def appreciation_claims(verb: Token, speakers: Speakers) -> list[Claim]:
     """ "I really appreciate your support" → appreciates Sam's support (a noun phrase object)."""
-    if verb.lemma_.lower() not in ("appreciate", "value", "admire", "respect") or _negated(verb):
+    if verb.lemma_.lower() not in ("appreciate", "value", "admire", "respect") or is_negated(verb):
         return []
     if verb.tag_ == "VBN":
         return []
@@ -730,7 +726,7 @@ _TRIP_NOUNS = frozenset("trip vacation holiday cruise getaway tour visit journey
 def back_from_claims(verb: Token, speakers: Speakers) -> list[Claim]:
     """ "Just got back from a family road trip", "We returned from our vacation" → attended (an
     event or a trip) or visited (a named place)."""
-    if verb.lemma_.lower() not in _RETURN_VERBS or verb.tag_ not in ("VBD", "VBN") or _negated(verb):
+    if verb.lemma_.lower() not in _RETURN_VERBS or verb.tag_ not in ("VBD", "VBN") or is_negated(verb):
         return []
     back = verb.lemma_.lower() == "return" or any(c.lower_ == "back" for c in verb.children)
     if not back:
@@ -755,7 +751,7 @@ _ACTIVITY_VERBS = frozenset("do practice practise play take".split())
 def doing_claims(verb: Token, speakers: Speakers) -> list[Claim]:
     """ "I'm doing kickboxing", "I've been doing aerial yoga" → does (an activity noun, said in the
     progressive); "doing great" (no noun) and abstract nouns give nothing."""
-    if verb.lemma_.lower() != "do" or verb.tag_ != "VBG" or _negated(verb):
+    if verb.lemma_.lower() != "do" or verb.tag_ != "VBG" or is_negated(verb):
         return []
     dobj = next((c for c in verb.children if c.dep_ == "dobj" and c.pos_ == "NOUN"), None)
     if dobj is None or dobj.lemma_.lower() in _ABSTRACT | {"work", "job", "homework", "chore", "chores"}:
@@ -807,7 +803,7 @@ def identity_claims(verb: Token, speakers: Speakers) -> list[Claim]:
     rules' ``job_title``. The value keeps its article: "Dana is an avid runner". A relational noun
     (fan, lover, supporter, believer) needs what it relates to: "a firm believer in second
     chances", "a nature lover"; "I'm a huge fan" alone gives nothing."""
-    if verb.lemma_ != "be" or verb.tag_ not in ("VBP", "VBZ") or _negated(verb):
+    if verb.lemma_ != "be" or verb.tag_ not in ("VBP", "VBZ") or is_negated(verb):
         return []
     attr = next((c for c in verb.children if c.dep_ == "attr" and c.pos_ == "NOUN"), None)
     if attr is None or not any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in attr.children):

@@ -72,7 +72,7 @@ _CONDITIONAL_MARK = frozenset({"if", "unless", "whether", "once", "until", "when
 _HEDGE_VERBS = frozenset({"think", "guess", "believe", "suppose", "reckon", "assume", "hope"})
 _PLAN_VERBS = frozenset({"plan", "intend", "decide"})
 # verbs that carry no claim of their own in chat ("I see", "I think", "Sounds great", "you know")
-_SKIP_VERBS = frozenset(
+SKIP_VERBS = frozenset(
     "be have say tell think know mean guess bet sound look seem feel hope wish need let thank "
     "wait remember forget talk chat try keep happen glad get do can will would agree understand "
     "imagine believe suppose wonder ask share mind care promise bet hate_to check go_on catch "
@@ -98,7 +98,7 @@ _LIGHT_OBJECTS = frozenset(
 _PRONOUN_WORDS = frozenset(
     "i me my mine myself we us our ours ourselves you your yours yourself yourselves".split()
 )
-_EVENT_NOUNS = frozenset(
+EVENT_NOUNS = frozenset(
     "group meeting class classes concert festival party wedding conference parade event workshop "
     "session show game camp retreat church seminar lecture rally ceremony funeral reunion gala fair "
     "exhibition exhibit match service meetup march protest fundraiser auction convention expo "
@@ -174,7 +174,7 @@ def parse_claims(doc: Doc, speakers: Speakers) -> list[tuple[Claim, str]]:
         text = clause_text(verb)
         own = _clause(verb, speakers)
         if _speaker_clause(verb, speakers):  # events first: "danced at the wedding" is attended
-            extra = event_claims(verb, phrase, _EVENT_NOUNS) + passion_claims(verb, phrase)
+            extra = event_claims(verb, phrase, EVENT_NOUNS) + passion_claims(verb, phrase)
             claims.extend(
                 (c, text) for c in extra if not any((o.predicate, o.obj) == (c.predicate, c.obj) for o in own)
             )
@@ -205,17 +205,17 @@ def parse_claims(doc: Doc, speakers: Speakers) -> list[tuple[Claim, str]]:
 
 
 def _phraser(speakers: Speakers) -> Callable[[Token], str | None]:
-    return lambda t: _phrase(t, speakers)
+    return lambda t: object_phrase(t, speakers)
 
 
 def _speaker_clause(verb: Token, speakers: Speakers) -> bool:
     """A clause about the speaker ("I", "we", "My husband and I", or no subject in chat), asserted."""
-    if _negated(verb) or _hypothetical(verb) or _question_clause(verb):
+    if is_negated(verb) or is_hypothetical(verb) or question_clause(verb):
         return False
     subject = _subject_token(verb)
     if subject is None:
-        return _dropped_i(verb) or verb.lemma_ == "be"
-    resolved = _resolve_subject(subject, verb, speakers)
+        return dropped_i(verb) or verb.lemma_ == "be"
+    resolved = resolve_subject(subject, verb, speakers)
     return (resolved is not None and resolved[1]) or verb.lemma_ == "be"
 
 
@@ -234,7 +234,7 @@ def _clause_heads(doc: Doc) -> Iterable[Token]:
 
 
 def _clause(verb: Token, speakers: Speakers) -> list[Claim]:
-    if _hypothetical(verb) or _question_clause(verb):
+    if is_hypothetical(verb) or question_clause(verb):
         return []
     if verb.dep_ == "ccomp" and _non_factive(verb.head):
         return []
@@ -244,9 +244,9 @@ def _clause(verb: Token, speakers: Speakers) -> list[Claim]:
     framed = _framed(verb, subject_token, speakers)
     if framed is not None:
         return framed
-    if _negated(verb):
+    if is_negated(verb):
         return []
-    if subject_token is None and _dropped_i(verb):  # "Went to a concert last night!"
+    if subject_token is None and dropped_i(verb):  # "Went to a concert last night!"
         return [
             _with(c, SPEAKER, _hedged(verb)) for c in _verb_claims(verb, speakers) if c.predicate != "name"
         ]
@@ -254,7 +254,7 @@ def _clause(verb: Token, speakers: Speakers) -> list[Claim]:
         return []
     if verb.lemma_ == "be" and subject_token.pos_ == "NOUN":
         return _possessed(verb, subject_token, speakers)
-    subject = _resolve_subject(subject_token, verb, speakers)
+    subject = resolve_subject(subject_token, verb, speakers)
     if subject is None:
         return []
     name, first_person = subject
@@ -280,10 +280,10 @@ def _framed(verb: Token, subject_token: Token | None, speakers: Speakers) -> lis
     """The functional-predicate frames' reading of the clause (``rules_en_frames``), or None."""
     resolved: tuple[str | None, bool] | None
     if subject_token is None:
-        resolved = (SPEAKER, True) if _dropped_i(verb) else None
+        resolved = (SPEAKER, True) if dropped_i(verb) else None
     else:
-        resolved = _resolve_subject(subject_token, verb, speakers)
-    hooks = Hooks(words=lambda t: _phrase(t, speakers), entity=entity_label, probe=probe_label)
+        resolved = resolve_subject(subject_token, verb, speakers)
+    hooks = Hooks(words=lambda t: object_phrase(t, speakers), entity=entity_label, probe=probe_label)
     name = resolved[0] if resolved is not None else None
     claims = frame_claims(verb, name, resolved is not None, hooks)
     if claims is None:
@@ -341,7 +341,7 @@ def _futurate(verb: Token) -> bool:
 _DROPPED_I_VERBS = frozenset("love like enjoy adore hate miss".split())
 
 
-def _dropped_i(verb: Token) -> bool:
+def dropped_i(verb: Token) -> bool:
     """A chat sentence that drops its "I": it opens with a past verb, a participle, a gerund or a
     liking verb ("Went to ...", "Been checking out ...", "Love experimenting with ...");
     imperatives ("Check out this book") and gerund subjects do not count."""
@@ -364,7 +364,7 @@ def _with(claim: Claim, subject: str | None, inferred: bool) -> Claim:
 # --------------------------------------------------------------------------- clause tests
 
 
-def _negated(verb: Token) -> bool:
+def is_negated(verb: Token) -> bool:
     return any(c.dep_ == "neg" for c in verb.children) or any(
         c.lower_ in ("never", "no longer") for c in verb.children if c.dep_ == "advmod"
     )
@@ -378,7 +378,7 @@ def _auxes(verb: Token) -> list[Token]:
     return own
 
 
-def _hypothetical(verb: Token) -> bool:
+def is_hypothetical(verb: Token) -> bool:
     for tok in [verb, *verb.ancestors]:
         for c in _auxes(tok):
             if c.lower_ in _HYPOTHETICAL_AUX:
@@ -393,7 +393,7 @@ def _hypothetical(verb: Token) -> bool:
     return False
 
 
-def _question_clause(verb: Token) -> bool:
+def question_clause(verb: Token) -> bool:
     return any(c.tag_ in ("WP", "WRB") and c.i < verb.i for c in verb.children)
 
 
@@ -432,7 +432,7 @@ def _plan(verb: Token) -> str | None:
         if xcomp is None or not any(c.dep_ == "aux" and c.lower_ == "to" for c in xcomp.children):
             return None
         target, future = xcomp, True
-    if not future or target.lemma_ in _SKIP_VERBS | {"see", "make", "find", "help"} | _NOT_PLANNED:
+    if not future or target.lemma_ in SKIP_VERBS | {"see", "make", "find", "help"} | _NOT_PLANNED:
         return None
     if not any(c.dep_ in ("dobj", "prep", "xcomp", "prt") for c in target.children):
         return None
@@ -440,13 +440,13 @@ def _plan(verb: Token) -> str | None:
         return None
     words = [t for t in target.subtree if t.i >= target.i and t.dep_ not in ("punct", "cc")]
     words = _cut_clause(target, words)
-    words = _trim(words)
+    words = trim(words)
     if len(words) < 2 or len(words) > _MAX_OBJECT_TOKENS + 1:  # "I'll be tuning in": no object
         return None
     if (_PRONOUN_WORDS | _THIRD) & {t.lower_ for t in words}:
         return None
     rest = " ".join(t.text for t in words[1:])
-    return _tidy(f"{verb_lemma(words[0])} {rest}".strip())
+    return tidy(f"{verb_lemma(words[0])} {rest}".strip())
 
 
 _NESTED = frozenset(
@@ -457,7 +457,7 @@ _TRAILING = frozenset(
 )
 # prepositional phrases that are discourse, not content: "on a different note", "in the meantime"
 _DISCOURSE = frozenset("note top meantime while end way moment".split())
-_TIME_UNITS = frozenset("second minute hour day week month year decade weekend night morning evening".split())
+TIME_UNITS = frozenset("second minute hour day week month year decade weekend night morning evening".split())
 _THIRD = frozenset("he she him his her hers they them their theirs it its".split())
 
 
@@ -470,7 +470,7 @@ def _cut_clause(head: Token, words: list[Token]) -> list[Token]:
         if t.i != head.i
         and (
             t.dep_ in _NESTED
-            or (t.dep_ == "prep" and any(c.lemma_.lower() in _DISCOURSE | _TIME_UNITS for c in t.children))
+            or (t.dep_ == "prep" and any(c.lemma_.lower() in _DISCOURSE | TIME_UNITS for c in t.children))
         )
         for u in t.subtree
     }
@@ -484,13 +484,13 @@ def _cut_clause(head: Token, words: list[Token]) -> list[Token]:
     return out
 
 
-def _trim(words: list[Token]) -> list[Token]:
+def trim(words: list[Token]) -> list[Token]:
     while words and (words[-1].lower_ in _TRAILING or words[-1].dep_ in ("punct", "cc", "det")):
         words = words[:-1]
     return words
 
 
-def _tidy(text: str) -> str:
+def tidy(text: str) -> str:
     for punct in (" 's", " n't", " ,", " .", " !", " '"):
         text = text.replace(punct, punct.strip())
     return text.replace(" - ", "-").strip(" .,!")
@@ -520,7 +520,7 @@ def _subject_token(verb: Token) -> Token | None:
     return None
 
 
-def _resolve_subject(tok: Token, verb: Token, speakers: Speakers) -> tuple[str | None, bool] | None:
+def resolve_subject(tok: Token, verb: Token, speakers: Speakers) -> tuple[str | None, bool] | None:
     """(subject name or SPEAKER, is first person); None when it cannot be resolved."""
     low = tok.lower_
     if low in _FIRST or low in _WE or (low == "me" and tok.dep_ == "nsubj"):  # "Me and Jo went"
@@ -528,7 +528,7 @@ def _resolve_subject(tok: Token, verb: Token, speakers: Speakers) -> tuple[str |
     if any(c.dep_ == "conj" and (c.lower_ in _FIRST or c.lower_ in _WE) for c in tok.children):
         return SPEAKER, True  # "My husband and I went camping": the speaker (their household)
     if low in _YOU:
-        if speakers.other is None or verb.lemma_ in _SKIP_VERBS or verb.tag_ == "VB":
+        if speakers.other is None or verb.lemma_ in SKIP_VERBS or verb.tag_ == "VB":
             return None
         return speakers.other, False
     if tok.pos_ == "PROPN" and tok.tag_ != "NNPS":
@@ -583,14 +583,14 @@ def _verb_claims(verb: Token, speakers: Speakers) -> list[Claim]:
     job = _employment(lemma, particle, dobj, pobjs, speakers)
     if job:
         return job
-    if lemma == "have" and dobj is not None and _past(verb) and dobj.lemma_.lower() in _EVENT_NOUNS:
-        value = _phrase(dobj, speakers)  # "I had an interview for a design internship"
+    if lemma == "have" and dobj is not None and _past(verb) and dobj.lemma_.lower() in EVENT_NOUNS:
+        value = object_phrase(dobj, speakers)  # "I had an interview for a design internship"
         return [Claim("attended", value)] if value else []
     meaningful = (
         any((lemma, p.lower_) in _MEANINGFUL_PREPS for p, _ in pobjs)
         or (lemma, particle) in _MEANINGFUL_PREPS
     )
-    if lemma in _SKIP_VERBS and not (lemma == "go" and pobjs) and not meaningful:
+    if lemma in SKIP_VERBS and not (lemma == "go" and pobjs) and not meaningful:
         return []
     if dobj is not None:
         claims = _object_claim(verb, lemma, particle, None, dobj, speakers)
@@ -603,7 +603,7 @@ def _verb_claims(verb: Token, speakers: Speakers) -> list[Claim]:
     if gerund is not None and lemma == "go":
         return [Claim(_open_name("go", None, None), gerund.lower_)]
     if gerund is not None and lemma in ("like", "love", "enjoy", "hate", "start", "stop", "begin"):
-        value = _phrase(gerund, speakers)
+        value = object_phrase(gerund, speakers)
         if value:
             pred = _CANONICAL.get((lemma, None, None), _open_name(lemma, particle, None))
             return [Claim(pred, value)]
@@ -635,9 +635,9 @@ def _with_place(claim: Claim, pobjs: list[tuple[Token, Token]], speakers: Speake
     if claim.predicate in VOCABULARY or not pobjs or pobjs[0][0].lower_ not in _PLACE_PREPS:
         return claim
     prep, obj = pobjs[0]
-    if obj.lemma_.lower() in _DISCOURSE | _TIME_UNITS:
+    if obj.lemma_.lower() in _DISCOURSE | TIME_UNITS:
         return claim
-    where = _phrase(obj, speakers)
+    where = object_phrase(obj, speakers)
     if where and len(claim.obj.split()) + len(where.split()) < _MAX_OBJECT_TOKENS:
         claim.obj = f"{claim.obj} {prep.lower_} {where}"
     return claim
@@ -646,8 +646,8 @@ def _with_place(claim: Claim, pobjs: list[tuple[Token, Token]], speakers: Speake
 def _object_claim(
     verb: Token, lemma: str, particle: str | None, prep: str | None, obj: Token, speakers: Speakers
 ) -> list[Claim]:
-    value = _phrase(obj, speakers)
-    if value is None or obj.lemma_.lower() in _LIGHT_OBJECTS or obj.lemma_.lower() in _TIME_UNITS:
+    value = object_phrase(obj, speakers)
+    if value is None or obj.lemma_.lower() in _LIGHT_OBJECTS or obj.lemma_.lower() in TIME_UNITS:
         return []
     predicate = _CANONICAL.get((lemma, particle, prep)) or _CANONICAL.get((lemma, None, prep))
     if predicate not in ("attended", "visited", "met") and _anaphoric(obj, predicate):
@@ -655,7 +655,7 @@ def _object_claim(
     if predicate in ("attended", "visited", "met") and not _past(verb):
         predicate = None  # "I go to the gym" is a habit (goes_to), not an event
     elif predicate == "attended" and lemma == "go":
-        predicate = "attended" if obj.lower_ in _EVENT_NOUNS else "visited"
+        predicate = "attended" if obj.lower_ in EVENT_NOUNS else "visited"
     if predicate in ("owns", "has_pet"):
         pet = obj.lower_ in PETS
         predicate = "has_pet" if pet else ("owns" if lemma != "adopt" else _open_name(lemma, None, None))
@@ -702,7 +702,7 @@ def _move(
         old, new = dobj, by_prep["for"]
     if old is None or new is None:
         return []
-    old_v, new_v = _phrase(old, speakers), _phrase(new, speakers)
+    old_v, new_v = object_phrase(old, speakers), object_phrase(new, speakers)
     if not old_v or not new_v:
         return []
     kind: str | None
@@ -734,14 +734,14 @@ def _employment(
     "signed on with Hooli", "transferred to Globex"."""
     if dobj is not None and dobj.lemma_ in _JOB_NOUNS and lemma in TAKE_JOB:  # not "considering a job"
         for prep, obj in _pobjs_of(dobj) + pobjs:
-            value = _phrase(obj, speakers)
+            value = object_phrase(obj, speakers)
             if value and prep.lower_ in ("at", "with", "for") and obj.pos_ == "PROPN":
                 return [Claim("works_at", value, object_kind="organization")]
             if value and prep.lower_ == "as" and obj.lower_ in JOBS:
                 return [Claim("job_title", value)]
     if lemma in ("sign", "transfer") and particle in (None, "on", "up"):
         for prep, obj in pobjs:
-            value = _phrase(obj, speakers)
+            value = object_phrase(obj, speakers)
             if value and obj.pos_ == "PROPN" and prep.lower_ in ("with", "to", "at"):
                 return [Claim("works_at", value, object_kind="organization")]
     return []
@@ -759,7 +759,7 @@ def _copula(verb: Token, speakers: Speakers) -> list[Claim]:
     obj = next((c for c in prep.children if c.dep_ in ("pobj", "pcomp")), None) if prep else None
     if prep is None or obj is None or prep.lower_ not in _COPULA_PREPS:
         return []
-    value = _phrase(obj, speakers)
+    value = object_phrase(obj, speakers)
     return [Claim(f"is_{adj.lower_}_{prep.lower_}", value)] if value else []
 
 
@@ -776,7 +776,7 @@ def _possessed(verb: Token, noun: Token, speakers: Speakers) -> list[Claim]:
     works_at / job_title."""
     predicate = _POSSESSED.get(noun.lemma_.lower())
     owner = next((c for c in noun.children if c.dep_ == "poss"), None)
-    if predicate is None or owner is None or _negated(verb) or _hypothetical(verb):
+    if predicate is None or owner is None or is_negated(verb) or is_hypothetical(verb):
         return []
     subject: str | None
     if owner.lower_ in ("my", "our"):
@@ -798,16 +798,16 @@ def _possessed(verb: Token, noun: Token, speakers: Speakers) -> list[Claim]:
     )
     claims: list[Claim] = []
     if predicate == "job_title":
-        if attr is not None and attr.lower_ in JOBS and (value := _phrase(attr, speakers)):
+        if attr is not None and attr.lower_ in JOBS and (value := object_phrase(attr, speakers)):
             claims.append(Claim("job_title", value.lower(), subject=subject))
         org = next(
             (o for p in noun.children if p.dep_ == "prep" for o in p.children if o.pos_ == "PROPN"), None
         )
-        if claims and org is not None and (value := _phrase(org, speakers)):
+        if claims and org is not None and (value := object_phrase(org, speakers)):
             claims.append(Claim("works_at", value, subject=subject, object_kind="organization"))
         return claims
     target = place if place is not None else attr
-    if target is None or target.pos_ != "PROPN" or (value := _phrase(target, speakers)) is None:
+    if target is None or target.pos_ != "PROPN" or (value := object_phrase(target, speakers)) is None:
         return []
     kind = "place" if predicate == "lives_in" else "organization"
     return [Claim(predicate, value, subject=subject, object_kind=kind)]
@@ -841,7 +841,7 @@ def third_person(lemma: str) -> str:
     return lemma + "s"
 
 
-def _phrase(head: Token, speakers: Speakers) -> str | None:
+def object_phrase(head: Token, speakers: Speakers) -> str | None:
     """The object's words: ``head``'s subtree, cut before nested clauses, with "my" → speaker's;
     a lone "you" is the other speaker ("I'm so proud of you"), a lone "me" the speaker."""
     if head.lower_ == "you" and speakers.other and not list(head.children):
@@ -857,7 +857,7 @@ def _phrase(head: Token, speakers: Speakers) -> str | None:
         if words[0].tag_ == "PRP$":
             break
         words = words[1:]
-    words = _trim(words)
+    words = trim(words)
     if not words or len(words) > _MAX_OBJECT_TOKENS:
         return None
     out: list[str] = []
@@ -877,7 +877,7 @@ def _phrase(head: Token, speakers: Speakers) -> str | None:
             continue
         else:
             out.append(t.text)
-    text = _tidy(" ".join(out))
+    text = tidy(" ".join(out))
     if not text or text.lower() in _EMPTY_OBJECTS:
         return None
     return text
