@@ -19,8 +19,8 @@ from graphmem.errors import InvalidInput
 from ingest.sources import FORMATS, SourceItem, open_source
 from ingest.sources.base import RAW_LIMIT, iter_lines
 from ingest.sources.timestamps import normalize_timestamp
+from tests import locomo_synthetic
 
-LOCOMO_DEV = Path(__file__).resolve().parents[3] / "shared" / "data" / "locomo" / "locomo_dev.json"
 NOW = datetime(2024, 1, 1, tzinfo=UTC)
 T0 = 1_700_000_000  # 2023-11-14T22:13:20Z
 
@@ -430,25 +430,29 @@ def test_locomo_malformed_document_is_one_rejection(tmp_path: Path) -> None:
     assert item.error is not None and item.error.startswith("malformed JSON document")
 
 
-@pytest.mark.skipif(not LOCOMO_DEV.exists(), reason="LoCoMo dev file not available")
-def test_locomo_dev_file() -> None:
-    items = list(open_source(LOCOMO_DEV, "locomo"))
-    assert len(items) == 3_435
+def test_locomo_multi_conversation_file(tmp_path: Path) -> None:
+    """A whole file in the real format (several conversations, photo turns, QA, summary keys): one
+    item per turn in file order, one group per conversation, and a resume keeps the line numbers."""
+    path = tmp_path / "locomo_like.json"
+    data = locomo_synthetic.write(path, conversations=3, sessions=3, turns=4)
+    turns = [t for c in data for s in range(1, 4) for t in c["conversation"][f"session_{s}"]]
+    items = list(open_source(path, "locomo"))
+    assert len(items) == len(turns) == 36
     assert all(i.ok for i in items)
-    assert len({i.group_id for i in items}) == 6
-    assert [i.line for i in items] == list(range(1, 3_436))
+    assert [i.group_id for i in items[::12]] == ["syn-1", "syn-2", "syn-3"]
+    assert [i.line for i in items] == list(range(1, 37))
     first = items[0].episode
     assert first is not None
-    assert (items[0].group_id, first.external_id, first.session_id) == (
-        "conv-26",
-        "D1:1",
-        "conv-26:session_1",
-    )
+    assert (items[0].group_id, first.external_id, first.session_id) == ("syn-1", "D1:1", "syn-1:session_1")
     assert first.reference_time == datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
-    assert sum("[image: " in (i.episode.content if i.episode else "") for i in items) == 758
-    prefixed = list(open_source(LOCOMO_DEV, "locomo", group="dev", start_line=3_430))
-    assert [i.line for i in prefixed] == list(range(3_431, 3_436))
-    assert all(i.group_id.startswith("dev-conv-") for i in prefixed)
+    assert items[4].episode is not None and items[4].episode.reference_time == datetime(
+        2023, 6, 27, 10, 37, tzinfo=UTC
+    )
+    photos = sum("blip_caption" in t for t in turns)
+    assert photos > 0 and sum("[image: " in (i.episode.content if i.episode else "") for i in items) == photos
+    prefixed = list(open_source(path, "locomo", group="dev", start_line=31))
+    assert [i.line for i in prefixed] == list(range(32, 37))
+    assert all(i.group_id == "dev-syn-3" for i in prefixed)
 
 
 # --- csv ----------------------------------------------------------------------------------------
