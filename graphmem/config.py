@@ -143,6 +143,9 @@ class Settings(BaseSettings):
     index_max_bytes: int | None = None  # the indexes' byte budget per worker (None: nodes only)
     # the index's vector matrices: int8 rows + an int8 residual for rescoring (half of f32), or f32
     index_vectors: Literal["i8", "f32"] = "i8"
+    # tenant index snapshots (graphmem/retrieval/tenant_index/persist.py): a cold load reads the
+    # group's file and catches up from the change feed instead of loading from Neo4j; None: off
+    index_snapshot_dir: Path | None = None
     search_default_k: int = 10
     # the change log (graphmem/memory/changes.py): a :Change record per state change, written in
     # the change's own transaction; false = none are written (reads of the log return what exists)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -29,6 +30,7 @@ class MemoryContext:
     index_ann_threshold: int = 10_000
     index_max_bytes: int | None = None
     index_vectors: str = "i8"  # the tenant index's vector matrices: i8 (+ residual) or f32
+    index_snapshot_dir: Path | None = None  # tenant index snapshots (tenant_index.persist); None: off
     query_batch_window_s: float = 0.0
     query_batch: bool = True  # concurrent searches share query-embedding calls (CoalescingEmbedder)
     write_gate: WriteGate = field(default_factory=WriteGate)

@@ -55,6 +55,7 @@ from graphmem.providers.embedders.coalescing import CoalescingEmbedder
 from graphmem.providers.embedders.factory import embedder_from_settings
 from graphmem.providers.extractors.factory import build_extractor
 from graphmem.retrieval.pipeline import Searcher
+from graphmem.retrieval.tenant_index.persist import Snapshots
 from graphmem.retrieval.tenant_index.registry import TenantIndexes
 from graphmem.store.analyst import AnalystResult, run_readonly
 from graphmem.store.driver import Store
@@ -75,6 +76,7 @@ class GraphMemory:
                 ann_threshold=ctx.index_ann_threshold,
                 max_bytes=ctx.index_max_bytes,
                 vector_precision=ctx.index_vectors,
+                snapshots=Snapshots(ctx.index_snapshot_dir) if ctx.index_snapshot_dir else None,
             )
             if ctx.search_index
             else None
@@ -122,6 +124,7 @@ class GraphMemory:
                 index_ann_threshold=settings.index_ann_threshold,
                 index_max_bytes=settings.index_max_bytes,
                 index_vectors=settings.index_vectors,
+                index_snapshot_dir=settings.index_snapshot_dir,
                 query_batch_window_s=settings.query_batch_window_ms / 1000,
                 query_batch=settings.query_batch,
                 write_embed_ahead=settings.write_embed_ahead,
@@ -428,21 +431,35 @@ class GraphMemory:
         )
 
     # lifecycle (docs/lifecycle.md)
+    def _discard_snapshot(self, group_id: str) -> None:
+        """A forget removes the group's tenant index snapshot file: it holds the group's texts,
+        and the reset the forget sets would only replace it at the group's next load."""
+        if self.searcher.indexes is not None:
+            self.searcher.indexes.discard_snapshot(group_id)
+
     async def forget_episode(self, group_id: str, episode_id: str) -> ForgetReport:
         """Delete an episode, the evidence it gave and the facts only it supported; tombstone it."""
-        return await lifecycle.forget_episode(self.ctx, group_id, episode_id)
+        report = await lifecycle.forget_episode(self.ctx, group_id, episode_id)
+        self._discard_snapshot(group_id)
+        return report
 
     async def forget_entity(self, group_id: str, entity_id: str) -> ForgetReport:
         """Delete an entity, its aliases and every fact it is the subject or object of."""
-        return await lifecycle.forget_entity(self.ctx, group_id, entity_id)
+        report = await lifecycle.forget_entity(self.ctx, group_id, entity_id)
+        self._discard_snapshot(group_id)
+        return report
 
     async def forget_before(self, group_id: str, before: datetime) -> ForgetReport:
         """Forget every episode with ``reference_time < before`` (and the facts only they support)."""
-        return await lifecycle.forget_before(self.ctx, group_id, before)
+        report = await lifecycle.forget_before(self.ctx, group_id, before)
+        self._discard_snapshot(group_id)
+        return report
 
     async def forget_group(self, group_id: str, *, purge_tombstones: bool = False) -> ForgetReport:
         """Tenant purge. Tombstones stay (a re-ingest reports "forgotten") unless purged."""
-        return await lifecycle.forget_group(self.ctx, group_id, purge_tombstones=purge_tombstones)
+        report = await lifecycle.forget_group(self.ctx, group_id, purge_tombstones=purge_tombstones)
+        self._discard_snapshot(group_id)
+        return report
 
     def export_group(
         self, group_id: str, since: datetime | None = None, *, consistent: bool = True

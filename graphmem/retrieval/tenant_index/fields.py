@@ -14,7 +14,7 @@ document frequencies, and a recipe weighs them (``SearchConfig.field_weights``):
 Facts may arrive before or after their episodes (a load reads episodes first, a catch-up reads
 either): the link is kept by episode id and the field recomputed whenever either side changes.
 The postings are built on the first search that weighs fields (until then only the field texts are
-kept), so a tenant whose recipes never ask for them pays no index time for them.
+kept; from then on only the postings, which hold the texts), so a tenant whose recipes never ask for them pays no index time for them.
 """
 
 from __future__ import annotations
@@ -80,20 +80,24 @@ class EpisodeFields:
         self._set("facts", slot, " ".join(texts))
 
     def _set(self, name: str, slot: int, text: str) -> None:
-        self.texts[name][slot] = text
-        if self.active:
+        if self.active:  # the postings hold the texts from then on
             self.lexical[name].set(slot, text)
+        else:
+            self.texts[name][slot] = text
 
-    def _activate(self) -> None:
+    def activate(self) -> None:
+        """Build the fields' postings from their texts (once; a snapshot is saved with them)."""
+        if self.active:
+            return
         for name, texts in self.texts.items():
             for slot, text in texts.items():
                 self.lexical[name].set(slot, text)
+            texts.clear()
         self.active = True
 
     def scores(self, terms: list[str], weights: Mapping[str, float], size: int) -> np.ndarray:
         """Σ weight × BM25 of each field (each with its own statistics), one score per slot."""
-        if not self.active:
-            self._activate()
+        self.activate()
         out = np.zeros(size, dtype=np.float32)
         for name, weight in weights.items():
             if weight > 0 and name in self.lexical:

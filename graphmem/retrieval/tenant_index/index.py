@@ -112,6 +112,12 @@ class TenantIndex:
         self.version = 0  # bumped by every apply: what the cached masks were computed at
         self._masks: dict[tuple[str, View], tuple[int, np.ndarray | None]] = {}
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Picklable state (``tenant_index.persist``), without the cached masks."""
+        state = dict(vars(self))
+        state["_masks"] = {}
+        return state
+
     # --- writes -------------------------------------------------------------------------------
     def apply(self, label: str, rows: list[dict[str, Any]]) -> int:
         """Insert or replace ``rows`` of ``label``; returns how many."""

@@ -58,6 +58,7 @@ def _lexical(lexical: Any) -> int:
         + cached
         + _texts(lexical.texts)
         + lexical.length.data.nbytes
+        + lexical.nbytes()  # a restored index's frozen columns (tenant_index.lexical)
     )
 
 

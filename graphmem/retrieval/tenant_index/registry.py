@@ -18,6 +18,12 @@ retries), so held plus reserved bytes never exceed the budget. A load reads each
 pages as columns (``snapshot.load_columns``: one record a page). A stale index keeps serving while its replacement builds: its hits are
 re-read and re-checked in Neo4j, so it can miss fresh nodes but never return forgotten ones. The
 three labels are read side by side and applied in label order.
+
+Snapshots (``tenant_index.persist``, when a directory is configured): a load first reads the
+group's snapshot file and catches it up from the change feed (``rev`` above its ``seq``), the same
+catch-up a warm index makes; without a usable one (none, another form, corrupt, a reset since) it
+loads from Neo4j and saves the result before installing it. A restored index that had to catch up
+on many nodes (``RESAVE_NODES``, ``RESAVE_SHARE``) is saved again.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ from typing import Any
 
 from graphmem.retrieval.tenant_index.index import TARGETS, TenantIndex
 from graphmem.retrieval.tenant_index.memory import EVICTION_WINDOW, index_bytes, victim
+from graphmem.retrieval.tenant_index.persist import Expected, SnapshotError, Snapshots
 from graphmem.retrieval.tenant_index.vectors import PRECISION
 from graphmem.store import snapshot
 from graphmem.store.driver import Store
@@ -40,6 +47,9 @@ from graphmem.store.snapshot import GroupState
 log = logging.getLogger(__name__)
 PAGE = 5_000
 DELTA_LIMIT = 1_000_000
+# a restored snapshot that had to catch up on more than this many nodes (or this share of its
+# size) is saved again, so the next cold load starts from a nearer revision
+RESAVE_NODES, RESAVE_SHARE = 1_000, 0.25
 
 
 class TenantIndexes:
@@ -53,11 +63,14 @@ class TenantIndexes:
         ann_threshold: int = 10_000,
         max_bytes: int | None = None,
         vector_precision: str = PRECISION,
+        snapshots: Snapshots | None = None,
     ) -> None:
         self.store, self.dimension = store, dimension
         self.max_nodes, self.sync_limit, self.ann_threshold = max_nodes, sync_limit, ann_threshold
         self.max_bytes = max_bytes
         self.vector_precision = vector_precision
+        self.snapshots = snapshots  # the snapshot directory (tenant_index.persist); None: off
+        self.snapshot_stats = {"restored": 0, "missed": 0, "saved": 0, "rejected": 0}
         self.bytes: dict[str, int] = {}  # group -> its index's estimated bytes
         self.reserved: dict[str, int] = {}  # group -> bytes set aside for its load in flight
         self.evictions = 0
@@ -131,6 +144,7 @@ class TenantIndexes:
     async def _current(self, group_id: str, state: GroupState | None) -> TenantIndex | None:
         if state is None:
             self.drop(group_id)
+            self.discard_snapshot(group_id)  # the group is gone (forgotten)
             return None
         index = self.entries.get(group_id)
         if index is not None and not self._fits(state):  # grew past a budget: Neo4j from now on
@@ -159,6 +173,57 @@ class TenantIndexes:
         if _nodes(state) > self.max_nodes:
             return False
         return self.max_bytes is None or _nodes(state) * _node_bytes(self.dimension) <= self.max_bytes
+
+    def discard_snapshot(self, group_id: str) -> None:
+        """Remove the group's snapshot file (forget: no copy of forgotten text stays on disk)."""
+        if self.snapshots is not None:
+            self.snapshots.discard(group_id)
+
+    async def _restore(self, group_id: str, state: GroupState) -> TenantIndex | None:
+        """The group's snapshot when one exists that ``state`` can be caught up from (no reset
+        since it was saved, the same group incarnation, not ahead of the group); else None."""
+        if self.snapshots is None:
+            return None
+        expected = Expected(self.dimension, self.vector_precision, self.ann_threshold)
+        try:
+            index = await asyncio.to_thread(self.snapshots.load, group_id, expected)
+        except (SnapshotError, OSError) as exc:
+            log.warning(
+                "the tenant index snapshot of %s is not usable (%s): loading from Neo4j", group_id, exc
+            )
+            self.snapshot_stats["rejected"] += 1
+            return None
+        if index is None or _reset(index, state):
+            self.snapshot_stats["missed"] += 1
+            return None
+        self.snapshot_stats["restored"] += 1
+        return index
+
+    async def _save(self, index: TenantIndex) -> None:
+        """Write ``index`` as the group's snapshot (it is this load's alone: not installed yet)."""
+        if self.snapshots is None or index.stale:
+            return
+        try:
+            await asyncio.to_thread(_save, self.snapshots, index)
+            self.snapshot_stats["saved"] += 1
+        except OSError:  # a full disk or a read-only directory: serve, and log it
+            log.exception("saving the tenant index snapshot of %s failed", index.group_id)
+
+    async def _load(self, group_id: str, state: GroupState) -> TenantIndex:
+        """The group's index: from its snapshot and the change feed since it, when it has a
+        usable one, else from Neo4j (and then saved as its snapshot); not yet installed."""
+        index = await self._restore(group_id, state)
+        if index is not None:
+            latest = await self.state(group_id)
+            if latest is not None and not _reset(index, latest) and latest.seq > index.seq:
+                applied = await self._catch_up(index, latest.seq)
+                if applied > max(RESAVE_NODES, RESAVE_SHARE * index.size):
+                    await self._save(index)
+            if not index.stale:  # stale: more changed than a catch-up reads, load it whole
+                return index
+        index = await self._build(group_id, state)
+        await self._save(index)
+        return index
 
     async def _build(self, group_id: str, state: GroupState) -> TenantIndex:
         index = TenantIndex(
@@ -189,7 +254,8 @@ class TenantIndexes:
                 return pages
             after = rows[-1]["id"]
 
-    async def _catch_up(self, index: TenantIndex, seq: int) -> None:
+    async def _catch_up(self, index: TenantIndex, seq: int) -> int:
+        """Apply the nodes changed since the index's revision; returns how many."""
         changed: dict[str, list[dict[str, Any]]] = {}
         for label in TARGETS:
             changed[label] = await snapshot.changed(
@@ -205,6 +271,7 @@ class TenantIndexes:
         index.seq = max(index.seq, seq)
         if any(len(rows) >= DELTA_LIMIT for rows in changed.values()):
             index.stale = True  # more changed than one read returns: reload rather than miss any
+        return sum(len(rows) for rows in changed.values())
 
     def _build_later(self, group_id: str, state: GroupState) -> None:
         """Start loading the tenant's index in the background, once its bytes are reserved."""
@@ -217,7 +284,7 @@ class TenantIndexes:
 
         async def run() -> None:
             try:
-                index = await self._build(group_id, state)
+                index = await self._load(group_id, state)
                 async with self.locks.setdefault(group_id, asyncio.Lock()):
                     latest = await self.state(group_id)
                     if latest is None:
@@ -283,3 +350,10 @@ def _nodes(state: GroupState) -> int:
 def _reset(index: TenantIndex, state: GroupState) -> bool:
     """Deleted or rewritten in bulk since the index was built, or a different group of that name."""
     return state.reset_seq > index.seq or state.seq < index.seq or state.created_at != index.created_at
+
+
+def _save(snapshots: Snapshots, index: TenantIndex) -> None:
+    """Save with the episode fields' postings built (what the first field-weighted search would
+    build anyway), so a restored index answers its first search without building them."""
+    index.fields.activate()
+    snapshots.save(index)

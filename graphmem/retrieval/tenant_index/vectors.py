@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -61,6 +62,31 @@ class Vectors:
         self.hnsw: dict[int, Index] = {}
         self.pending: set[int] = set()  # slots to (re)place in the HNSW graphs at the next flush
         self.subset: tuple[Hashable, np.ndarray, np.ndarray] | None = None  # key, rows, their vectors
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Picklable state (``tenant_index.persist``): each HNSW graph as usearch's own bytes (its
+        nodes and links: restoring it costs a copy, not a build), without the subset cache."""
+        if self.pending:
+            raise ValueError("flush the vectors before pickling them")
+        state = dict(vars(self))
+        state["hnsw"] = {part: bytes(graph.save() or b"") for part, graph in self.hnsw.items()}
+        state["subset"] = None
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        graphs = state.pop("hnsw")
+        vars(self).update(state)
+        self.hnsw = {}
+        for part, saved in graphs.items():
+            graph = Index.restore(  # the search parameters are not in usearch's file
+                saved,
+                connectivity=CONNECTIVITY,
+                expansion_add=EXPANSION_ADD,
+                expansion_search=EXPANSION_SEARCH,
+            )
+            if graph is None:
+                raise ValueError("an HNSW graph did not restore")
+            self.hnsw[part] = graph
 
     def set_many(
         self, slots: list[int], vectors: list[list[float] | None], parts: Sequence[int] | None = None

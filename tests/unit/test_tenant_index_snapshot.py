@@ -1,0 +1,174 @@
+"""Tenant index snapshots (issue 22): a restored index answers as the one it was saved from, takes
+later writes as it would, and a damaged or foreign file is refused (``tenant_index.persist``)."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import zlib
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from graphmem.retrieval.tenant_index.index import TenantIndex, View
+from graphmem.retrieval.tenant_index.persist import MAGIC, Expected, SnapshotError, Snapshots
+
+DIM = 8
+T = [datetime(2024, m, 1, tzinfo=UTC) for m in range(1, 13)]
+EXPECTED = Expected(DIM, "i8", 4)
+VIEWS = [View(), View(history=True), View(as_of=T[3]), View(since=T[1], until=T[6])]
+QUERIES = [["pari", "live"], ["berlin"], ["cat", "pixel"], ["absent"]]
+
+
+def vec(seed: int) -> list[float]:
+    return np.random.default_rng(seed).standard_normal(DIM).tolist()
+
+
+def episodes(n: int, offset: int = 0) -> list[dict]:
+    words = ["alic live pari", "bob live berlin", "cat pixel sleep", "pari berlin train", "pixel cat"]
+    return [
+        {
+            "id": f"e{i:03d}",
+            "search_text": f"dana {words[i % 5]} next {words[(i + 1) % 5]}",
+            "speaker_terms": "dana",
+            "terms": words[i % 5],
+            "text": words[i % 5],
+            "embedding": vec(i),
+            "reference_time": T[i % 12],
+            "mentions": [f"n{i % 3}"],
+        }
+        for i in range(offset, offset + n)
+    ]
+
+
+def facts(n: int) -> list[dict]:
+    return [
+        {
+            "id": f"f{i:03d}",
+            "search_text": f"dana live {'pari' if i % 2 else 'berlin'}",
+            "text": f"Dana lives in {i}",
+            "embedding": vec(100 + i),
+            "subject_id": "n0",
+            "object_id": f"n{1 + i % 2}",
+            "status": "active",
+            "expired_at": None,
+            "valid_from": T[i % 12],
+            "valid_to": T[(i % 12) + 1 if i % 12 < 11 else 11] if i % 3 == 0 else None,
+            "evidence": 1,
+            "evidence_ids": [f"e{i % 12:03d}"],
+            "recorded_at": T[0],
+            "confidence": 0.9,
+            "tier": None,
+        }
+        for i in range(n)
+    ]
+
+
+def entities() -> list[dict]:
+    return [
+        {"id": f"n{i}", "search_text": f"name{i} pari", "text": f"N{i}", "embedding": vec(200 + i)}
+        for i in range(3)
+    ]
+
+
+def built() -> TenantIndex:
+    index = TenantIndex("g1", DIM, ann_threshold=4, seq=7, created_at=T[0])  # HNSW graphs past 4
+    index.apply("episode", episodes(12))
+    index.apply("fact", facts(10))
+    index.apply("entity", entities())
+    index.finish()
+    index.fields.activate()
+    return index
+
+
+def answers(index: TenantIndex) -> list[object]:
+    """Every channel's ranking over every query and view, and the rerank's features."""
+    out: list[object] = []
+    query = np.asarray(vec(999), dtype=np.float32)
+    query /= np.linalg.norm(query)
+    for view in VIEWS:
+        for terms in QUERIES:
+            for label in ("episode", "fact", "entity"):
+                out.append(index.bm25(label, terms, 5, view))
+            out.append(
+                index.bm25("episode", terms, 5, view, fields={"own": 1.0, "context": 0.7, "facts": 0.5})
+            )
+        for label in ("episode", "fact", "entity"):
+            out.append(index.vector(label, query, 5, view))
+        out += [index.graph("fact", ["n0", "n1"], 5, view), index.graph("episode", ["n1"], 5, view)]
+    out.append(index.features([("fact", "f001"), ("episode", "e003"), ("entity", "n2")]))
+    return out
+
+
+def restored(index: TenantIndex, tmp_path: Path) -> TenantIndex:
+    snapshots = Snapshots(tmp_path)
+    snapshots.save(index)
+    found = snapshots.load("g1", EXPECTED)
+    assert found is not None
+    return found
+
+
+def test_a_restored_index_answers_as_the_index_it_was_saved_from(tmp_path: Path) -> None:
+    index = built()
+    assert index.targets["episode"].vectors.hnsw  # the HNSW graphs travel too
+    copy = restored(index, tmp_path)
+    assert (copy.seq, copy.created_at, copy.size) == (7, T[0], index.size)
+    assert answers(copy) == answers(index)
+
+
+def test_writes_after_a_restore_land_as_on_the_index_it_was_saved_from(tmp_path: Path) -> None:
+    """The change feed applied to a restored index: a rewritten text, new nodes, an ended fact."""
+    index = built()
+    copy = restored(index, tmp_path)
+    rewritten = episodes(1)[0] | {"search_text": "dana berlin zoo", "terms": "berlin zoo"}
+    ended = facts(2)[1] | {"expired_at": T[5]}
+    for target in (index, copy):
+        target.apply("episode", [rewritten, *episodes(3, offset=40)])
+        target.apply("fact", [ended])
+        target.finish()
+    assert answers(copy) == answers(index)
+    assert copy.bm25("episode", ["zoo"], 5, View())[0][0] == "e000"
+    again = restored(copy, tmp_path / "again")  # a restored, then written, index saves whole
+    assert answers(again) == answers(index)
+
+
+def test_a_damaged_foreign_or_missing_snapshot_is_refused(tmp_path: Path) -> None:
+    snapshots = Snapshots(tmp_path)
+    assert snapshots.load("g1", EXPECTED) is None
+    snapshots.save(built())
+    with pytest.raises(SnapshotError):
+        snapshots.load("g1", Expected(DIM + 1, "i8", 4))  # another dimension
+    path = snapshots.path("g1")
+    data = bytearray(path.read_bytes())
+    data[-20] ^= 0xFF
+    path.write_bytes(bytes(data))
+    with pytest.raises(SnapshotError, match="checksum"):
+        snapshots.load("g1", EXPECTED)
+    path.write_bytes(bytes(data[:-5]))
+    with pytest.raises(SnapshotError, match="truncated"):
+        snapshots.load("g1", EXPECTED)
+    snapshots.discard("g1")
+    assert not path.exists()
+
+
+class _Payload:
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (print, ("a snapshot ran code",))
+
+
+def test_a_snapshot_naming_another_callable_is_refused(tmp_path: Path) -> None:
+    """The unpickler admits the index's classes and numpy's arrays only."""
+    snapshots = Snapshots(tmp_path)
+    snapshots.save(built())
+    path = snapshots.path("g1")
+    data = path.read_bytes()
+    payload = pickle.dumps(_Payload())
+    start = len(MAGIC) + 8
+    size = int.from_bytes(data[len(MAGIC) : start], "big")
+    meta = json.loads(data[start : start + size]) | {"length": len(payload), "crc32": zlib.crc32(payload)}
+    head = json.dumps(meta).encode()
+    path.write_bytes(MAGIC + len(head).to_bytes(8, "big") + head + payload)
+    with pytest.raises(SnapshotError, match=r"may not name builtins\.print"):
+        snapshots.load("g1", EXPECTED)
