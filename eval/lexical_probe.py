@@ -3,8 +3,8 @@ session neighbours' words, scored as one merged bag or as separate fields, on ev
 LoCoMo dev (ids 1-4) or LongMemEval dev. It answers in minutes what a full ingestion answers in
 hours on a loaded CPU: which episode fields and BM25 parameters put the evidence turn first.
 
-The scorer is ``tenant_index.lexical.Lexical`` (the tenant index's BM25, ``retrieval.bm25``'s k1/b
-unless ``--k1``/``--b`` are given) over ``graphmem.text.episode_fields``; the context field
+The scorer is ``tenant_index.lexical.Lexical`` (the tenant index's BM25: ``retrieval.bm25``'s k1 and
+b from each field's average length, ``length_b``, unless ``--k1``/``--b``/``--pivot`` are given) over ``graphmem.text.episode_fields``; the context field
 re-enacts ``graphmem.store.cypher.context``'s rule in Python: the previous and the next turn of the
 same session, their content terms only. Variants: ``merged`` (own + context in one bag, the
 tenant index's ``search_text``), ``own``, and ``own+<w>ctx`` (field scores summed, context weighed
@@ -13,6 +13,7 @@ of the first hit (LongMemEval).
 
     python -m eval.lexical_probe lme ../shared/data/longmemeval/longmemeval_s_dev60.json.gz
     python -m eval.lexical_probe locomo ../shared/data/locomo/locomo_dev.json --k1 1.2 --b 0.75
+    python -m eval.lexical_probe lme ../shared/data/longmemeval/longmemeval_s_dev60.json.gz --pivot 40
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+import graphmem.retrieval.bm25 as bm25
 import graphmem.retrieval.tenant_index.lexical as lexical
 from eval.metrics import evidence_recall, mean
 from graphmem.memory.ingestion import clean_episode
@@ -33,6 +35,7 @@ from graphmem.retrieval.tenant_index.lexical import Lexical
 from graphmem.text import analyze, episode_fields
 
 CONTEXT_WEIGHTS = (0.2, 0.3, 0.5, 0.7, 1.0)
+B_FIXED: float | None = None  # --b: one b for every field instead of ``bm25.length_b``
 KS = (1, 5, 10)
 
 
@@ -122,7 +125,9 @@ def probe(kind: str, path: str) -> dict[str, Any]:
                     first_role[name][turns.roles[ranked[0]]] += 1
     return {
         "k1": lexical.K1,
-        "b": lexical.B,
+        "b": B_FIXED
+        if B_FIXED is not None
+        else f"length_b (pivot {bm25.LENGTH_PIVOT:g}, power {bm25.LENGTH_POWER:g})",
         "n": len(rows["own"]),
         "variants": {
             name: {
@@ -140,12 +145,20 @@ def main() -> None:
     parser.add_argument("kind", choices=("lme", "locomo"))
     parser.add_argument("path")
     parser.add_argument("--k1", type=float, default=None)
-    parser.add_argument("--b", type=float, default=None)
+    parser.add_argument("--b", type=float, default=None, help="one fixed b for every field")
+    parser.add_argument("--pivot", type=float, default=None, help="length_b's pivot (terms)")
+    parser.add_argument("--power", type=float, default=None, help="length_b's power")
     args = parser.parse_args()
-    if args.k1 is not None:
-        lexical.K1 = args.k1  # this process only: a probe of the parameter, not a setting
+    global B_FIXED
+    if args.k1 is not None:  # this process only: probes of the parameters, not settings
+        lexical.K1 = args.k1
+    if args.pivot is not None:
+        bm25.LENGTH_PIVOT = args.pivot
+    if args.power is not None:
+        bm25.LENGTH_POWER = args.power
     if args.b is not None:
-        lexical.B = args.b
+        B_FIXED = args.b
+        lexical.length_b = lambda _avgdl: args.b  # type: ignore[assignment]
     report = probe(args.kind, args.path)
     for name, m in report["variants"].items():
         print(

@@ -10,8 +10,15 @@ document frequency and the average length over every node of the label in the te
 the search's time view), ``n_docs`` the number of those nodes. IDF follows the usual non-negative
 floor for terms in more than half of the documents. Documents arrive analysed
 (``graphmem.text.search_text``: stems, no stop words), so a document's terms are its words.
-k1 0.9 and b 0.4 (Anserini's defaults) beat 1.2/0.75 on the LoCoMo dev split: short chat turns
-gain little from strong length normalisation (R@10 0.633 vs 0.611, docs/design-notes.md).
+Length normalisation is read from the tenant's own statistics: ``length_b`` sets b from a field's
+average length, ``1 / (1 + (LENGTH_PIVOT / avgdl) ** LENGTH_POWER)``. In short documents (chat
+lines) a term occurs once and a longer line is not a broader one, so length says little and b stays
+low (avgdl 14 terms: b 0.18); in long documents (assistant answers, notes) length tracks how much
+they cover, so the usual full normalisation holds (avgdl 95: b 0.91). A tenant that mixes one-line
+chat with long answers has a long average and is normalised. The average is in the statistics both
+sources already share (``Stats``), so both rank alike and a search pays one power per field. k1 0.9
+(Anserini's default). Chosen on both dev sets by ``eval.lexical_probe`` (docs/design-notes.md,
+"Recipe selection"): a fixed 0.9 / 0.4 favoured LoCoMo's chat, 1.2 / 0.75 LongMemEval's answers.
 """
 
 from __future__ import annotations
@@ -21,8 +28,18 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-K1, B = 0.9, 0.4  # the one definition: tenant_index.lexical imports them
+K1 = 0.9  # the one definition: tenant_index.lexical imports it and ``length_b``
+LENGTH_PIVOT = 30.0  # analysed terms: the average length at which b is 0.5
+LENGTH_POWER = 2.0  # how sharply b moves from short-document to long-document tenants
 IDF_FLOOR = 0.25
+
+
+def length_b(avgdl: float) -> float:
+    """BM25's b for a field whose documents average ``avgdl`` analysed terms (0 < b < 1, rising
+    with the average): little normalisation for short chat lines, nearly full for long texts."""
+    if avgdl <= 0:
+        return 0.0
+    return 1.0 / (1.0 + (LENGTH_PIVOT / avgdl) ** LENGTH_POWER)
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +52,10 @@ class Stats:
     @property
     def avgdl(self) -> float:
         return max(self.total_length / self.n_docs, 1e-9) if self.n_docs else 1e-9
+
+    @property
+    def b(self) -> float:
+        return length_b(self.avgdl)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,12 +78,12 @@ def score(
     if df is None:
         df = {t: sum(1 for m in matches if m.tf[i]) for i, t in enumerate(query_terms)}
     weights = idf({t: df.get(t, 0) for t in query_terms}, stats.n_docs) if stats.n_docs else {}
-    avgdl = stats.avgdl
+    avgdl, b = stats.avgdl, stats.b
     scored = []
     for m in matches:
         if not m.visible:
             continue
-        norm = K1 * (1 - B + B * m.length / avgdl)
+        norm = K1 * (1 - b + b * m.length / avgdl)
         total = 0.0
         for i, t in enumerate(query_terms):
             if m.tf[i]:
@@ -90,14 +111,15 @@ def rescore(
     n_docs: int,
     *,
     k1: float = K1,
-    b: float = B,
+    b: float | None = None,
 ) -> list[tuple[str, float]]:
     """Rank ``docs`` (id -> text) for ``query_terms`` with tenant-local ``df`` over ``n_docs``, the
-    average length taken over ``docs`` (a baseline's rescoring of a candidate list)."""
+    average length taken over ``docs`` and b from it unless given (a reference implementation)."""
     weights = idf({t: df.get(t, 0) for t in query_terms}, max(n_docs, 1))
     bags = {doc_id: Counter(tokens(text)) for doc_id, text in docs.items()}
     lengths = {doc_id: sum(bag.values()) for doc_id, bag in bags.items()}
     avgdl = (sum(lengths.values()) / len(lengths)) if lengths else 1.0
+    b = length_b(avgdl) if b is None else b
     scored = []
     for doc_id, bag in bags.items():
         norm = k1 * (1 - b + b * lengths[doc_id] / max(avgdl, 1e-9))
