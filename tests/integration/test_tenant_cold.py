@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 
@@ -226,3 +227,69 @@ async def test_a_cold_worker_reads_the_saved_statistics_instead_of_counting_them
     after = await cold_worker().search(seeded, SearchRequest(query=query))
     assert _counted(after) == {"bm25:stats", "bm25:field_stats"}
     await saving()
+
+
+async def _worker(settings: Settings, embedder: MiniLMOnnxEmbedder, snapshots: Path | None) -> GraphMemory:
+    """A freshly started worker (its own driver, no index held), with a snapshot directory."""
+    store = Store.connect(
+        settings.neo4j_uri or "", auth=settings.neo4j_auth_tuple, database=settings.neo4j_database
+    )
+    return await GraphMemory.open(
+        store=store,
+        embedder=embedder,
+        extractor=RulesExtractor(),
+        migrate=False,
+        index_snapshot_dir=snapshots,
+    )
+
+
+def _files(directory: Path) -> list[Path]:
+    return list(directory.glob("*.tix"))
+
+
+def _snapshot_stats(worker: GraphMemory) -> dict[str, int]:
+    assert worker.searcher.indexes is not None
+    return worker.searcher.indexes.snapshot_stats
+
+
+async def test_a_worker_restoring_a_snapshot_answers_as_a_load_from_neo4j(
+    settings: Settings,
+    embedder: MiniLMOnnxEmbedder,
+    memory: GraphMemory,
+    fresh: GraphMemory,
+    seeded: str,
+    tmp_path: Path,
+) -> None:
+    """Issue 22: a cold worker restores the tenant's snapshot instead of loading it from Neo4j; its
+    first searches give the same hits in the same order as a worker that loaded from Neo4j. The
+    change feed since the snapshot's revision is applied on restore: a turn written after the
+    snapshot is found, ranked as the warm worker ranks it. A forget removes the file."""
+    saver = await _worker(settings, embedder, tmp_path)
+    restorer = await _worker(settings, embedder, tmp_path)
+    try:
+        saved = [_ranking(await saver.search(seeded, q)) for q in QUERIES]
+        assert _snapshot_stats(saver)["saved"] == 1 and _files(tmp_path)
+        restored = [_ranking(await restorer.search(seeded, q)) for q in QUERIES]
+        assert _snapshot_stats(restorer) == {"restored": 1, "missed": 0, "saved": 0, "rejected": 0}
+        loaded = [_ranking(await fresh.search(seeded, q)) for q in QUERIES]  # no snapshots: Neo4j
+        assert restored == saved == loaded
+    finally:
+        await saver.close()
+        await restorer.close()
+    turn = EpisodeIn(
+        content="I bought a red kayak for the river",
+        speaker="Dana",
+        session_id="s9",
+        reference_time=utc(2024, 6, 1),
+    )
+    written = (await memory.add_episodes(seeded, [turn])).episodes[0].id
+    after_write = await _worker(settings, embedder, tmp_path)
+    try:
+        found = await after_write.search(seeded, "red kayak")
+        assert _snapshot_stats(after_write)["restored"] == 1
+        assert found.ranked[0].id == written
+        assert _ranking(found) == _ranking(await fresh.search(seeded, "red kayak"))  # warm, caught up
+        await after_write.forget_episode(seeded, written)
+        assert not _files(tmp_path)
+    finally:
+        await after_write.close()
