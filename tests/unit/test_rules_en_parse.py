@@ -30,7 +30,8 @@ def rows(text: str, other: str | None = "Bob") -> list[Row]:
 SUBJECTS: list[tuple[str, list[Row]]] = [
     ("I painted a lake sunrise.", [("Alice", "paints", "lake sunrise", "assert")]),
     ("We went camping with the kids.", [("Alice", "goes", "camping", "assert")]),
-    ("You won the tournament!", [("Bob", "wins", "tournament", "assert")]),
+    ("You won the tournament!", []),  # the listener's doings told to them: rules_en_open
+    ("You moved to Denver.", [("Bob", "lives_in", "Denver", "assert")]),
     (
         "Jon rehearsed with a small group of dancers.",
         [("Jon", "rehearses_with", "small group of dancers", "assert")],

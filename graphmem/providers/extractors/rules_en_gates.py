@@ -33,7 +33,7 @@ import re
 from typing import TYPE_CHECKING
 
 from graphmem.models.extraction import ExtractedFact
-from graphmem.models.predicates import lookup
+from graphmem.models.predicates import VOCABULARY, lookup
 from graphmem.providers.extractors.en_parse import could_be_verb
 from graphmem.providers.extractors.rules_base import Claim
 from graphmem.providers.extractors.rules_en_parse import NOT_SUBJECT_WORDS, Speakers, clause_text
@@ -199,6 +199,8 @@ def well_formed(fact: ExtractedFact, speakers: Speakers) -> bool:
         return False
     if toward_listener(fact, speakers) or light_idiom(fact.predicate, value):
         return False
+    if fact.predicate not in VOCABULARY and (vague_open_value(value) or _sympathy(fact.predicate)):
+        return False
     return _PERSON_WORDS.search(statement_words(fact)) is None
 
 
@@ -219,13 +221,52 @@ def generic(value: str) -> bool:
 
 
 _LIGHT_VERBS = frozenset(
-    "finds takes makes gives shows gets lends focuses raises faces handles brings".split()
+    "finds takes makes gives shows gets lends focuses raises faces handles brings puts earns works "
+    "crosses sends".split()
 )
 _IDIOM_NOUNS = frozenset(
     "comfort chill fulfillment fulfilment dedication commitment lead step positive hand team situation "
     "hurdle kind sort ton lot bit break chance look peace strength courage energy joy inspiration "
-    "motivation difference impact effort progress sense care part way thing stuff time fun".split()
+    "motivation difference impact effort progress sense care part way thing stuff time fun fingers "
+    "finger heart hearts go push kudos roof wish love prayers prayer vibes hug hugs".split()
 )
+# nouns that name no particular thing without a modifier that does: "works on a project", "faces
+# the same challenges", "explores options", "expresses Dana's feelings", "finds Dana's center"
+_VAGUE_NOUNS = frozenset(
+    "project projects details detail options option ones one areas area moments moment experience "
+    "experiences opportunities opportunity challenges challenge obstacles obstacle successes success "
+    "goals goal dreams dream ambitions ambition passions passion feelings feeling emotions identity "
+    "voice skills skillz skill creativity decisions decision abilities ability journey center "
+    "influence flexibility endurance mind thoughts thought love future unknown greatness "
+    "determination perseverance situation situations stuff things thing ideas idea progress "
+    "connections connection relationships bond bonds self myself life lives place spot eachother "
+    "other others changes change steps step results result".split()
+)
+# words before such a noun that still do not say which: "Dana's own", "some new", "the same"
+_VAGUE_MODIFIERS = frozenset(
+    "a an the some any all new other same different few more many much great awesome cool amazing "
+    "big little tough real special own best various several lots lot of good positive strong "
+    "stronger better hard true deep huge whole every each such so really very".split()
+)
+
+
+def vague_open_value(value: str) -> bool:
+    """An open fact's value that names no particular thing (``_VAGUE_NOUNS``), whatever vague
+    words or possessor stand before it; what follows a preposition ("a project for veterans")
+    does say which."""
+    words = [w.casefold() for w in value.split()]
+    cut = next((i for i, w in enumerate(words) if w in _PREPOSITIONS and i > 0), len(words))
+    if cut < len(words):
+        return False
+    head = [w for w in words if w not in _VAGUE_MODIFIERS and not w.endswith(("'s", "’s"))]
+    return bool(head) and all(w in _VAGUE_NOUNS for w in head)
+
+
+def _sympathy(predicate: str) -> bool:
+    """ "I'm sorry about Max", "sorry to hear": condolence said to the listener is no fact."""
+    return predicate.startswith(("is_sorry", "is_sad_about", "feels_sorry"))
+
+
 _PREPOSITIONS = frozenset("in on at with for of to about from into".split())
 _ARTICLE_WORDS = frozenset("a an the some any all".split())
 
@@ -261,6 +302,10 @@ def toward_listener(fact: ExtractedFact, speakers: Speakers) -> bool:
         ("_of", "_for", "_with", "_about", "_to")
     ):
         return value == other
+    if fact.predicate not in VOCABULARY and (
+        value == other or value.endswith((f" for {other}", f" to {other}", f" from {other}"))
+    ):
+        return True  # "Missed you!", "Rooting for you", "Crossing my fingers for you"
     return fact.predicate in _COURTESY_PREDICATES and (value == other or value.startswith(f"{other}'s "))
 
 

@@ -48,6 +48,7 @@ from graphmem.providers.extractors.rules_en_events import event_claims, passion_
 from graphmem.providers.extractors.rules_en_frames import TAKE_JOB, Hooks, frame_claims
 from graphmem.providers.extractors.rules_en_lemma import verb_lemma
 from graphmem.providers.extractors.rules_en_objects import JOBS, PETS
+from graphmem.providers.extractors.rules_en_open import keep_open
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
@@ -244,6 +245,11 @@ def _clause(verb: Token, speakers: Speakers) -> list[Claim]:
     framed = _framed(verb, subject_token, speakers)
     if framed is not None:
         return framed
+    return [c for c in _open_clause(verb, subject_token, speakers) if keep_open(verb, subject_token, c.predicate)]
+
+
+def _open_clause(verb: Token, subject_token: Token | None, speakers: Speakers) -> list[Claim]:
+    """The clause's claims outside the functional frames (``rules_en_open`` judges the open ones)."""
     if is_negated(verb):
         return []
     if subject_token is None and dropped_i(verb):  # "Went to a concert last night!"
