@@ -123,7 +123,7 @@ def test_employment_ends_said_with_many_verbs(text: str, org: str) -> None:
 def test_leaving_a_place_is_not_leaving_an_employer() -> None:
     """ "left X" ends a residence when the sentence speaks of living somewhere."""
     assert set(_functional("I left Boston for good and I'm now living in Denver.")) == {
-        ("lives_in", "Boston", "end", ""),
+        ("lives_in", "Boston", "assert", "before"),
         ("lives_in", "Denver", "assert", ""),
     }
 
@@ -254,7 +254,7 @@ def test_ends_and_moves_said_with_idioms(text: str, row: tuple[str, str, str]) -
 def test_a_denial_ends_only_its_own_clause() -> None:
     """ "anymore" in the first clause does not end the second clause's value."""
     assert _functional("I'm not a teacher anymore; I'm a tutor now.") == [
-        ("job_title", "teacher", "end", ""),
+        ("job_title", "teacher", "assert", "before"),  # ended beside a new value: the one before it
         ("job_title", "tutor", "assert", ""),
     ]
 

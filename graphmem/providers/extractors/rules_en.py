@@ -16,6 +16,7 @@ import re
 from graphmem.models.extraction import ClaimKind
 from graphmem.providers.extractors.rules_base import SPEAKER, Claim, ParsedSentence
 from graphmem.providers.extractors.rules_en_objects import (
+    JOBS,
     NOT_NAMES,
     PERSON,
     REL,
@@ -87,6 +88,35 @@ _SAID_MEANT = re.compile(
     r"meant(?: to say)?(?: that)?,?\s+(?P<rest>.+)$",
     _I,
 )
+# a sentence that opens by taking back what was just said: "Actually, no, ...", "Oops, ...", "Wait, no, ..."
+_REPAIR_MARK = re.compile(
+    r"\b(?:oops|whoops|no,? wait|wait,? no|actually,? no|no,? actually|sorry,? no)\b", _I
+)
+# "When I said Initech, I meant Globex"
+_WHEN_SAID = re.compile(
+    r"^when i (?:said|told you|wrote|mentioned) (?P<wrong>.+?),?\s+(?:i\s+)?meant(?: to say)?(?: that)?,?\s+"
+    r"(?P<rest>.+)$",
+    _I,
+)
+# "I said Osaka earlier, but I actually live in Seattle": the wrong value, then the right clause
+_SAID_BUT = re.compile(
+    r"^i (?:said|told you|wrote|mentioned) (?P<wrong>[^,]+?)(?:\s+(?:earlier|before|yesterday))?,?\s+but\s+"
+    r"(?P<rest>(?:i|we|it|that)\b.+)$",
+    _I,
+)
+# "Scratch what I said before, ...", "Ignore what I said about Leeds; ...", "Forget that: ..."
+_DISOWN = re.compile(
+    r"^(?:(?:please|just|oh)\s+)?(?:scratch|ignore|forget|disregard|strike)\s+(?:that|what i (?:said|told you|"
+    r"wrote|mentioned)(?:\s+(?:earlier|before|last time))?(?:\s+about\s+(?P<about>[^,;:.]+?))?)"
+    r"\s*(?:[,;:.!\u2014\u2013]+|\s-+)\s*",
+    _I,
+)
+# "...; I misspoke earlier", "..., my mistake": the correction said after the right value
+_EXPLICIT_TAIL = re.compile(
+    r"\s*(?:[,;:\u2014\u2013]|\s-+)\s*(?:sorry,?\s*)?(?:i misspoke|i got (?:that|it) wrong|my (?:mistake|bad)|"
+    r"i was wrong|i mixed (?:them|those|that) up)(?:\s+(?:earlier|before|there))?\s*$",
+    _I,
+)
 # after a correction marker, "it is X" / "that is X" names the right value ("I misspoke, it's X")
 _IT_IS = re.compile(r"^(?:it|that)(?: is| was)\s+(?:(?:actually|really)\s+)?(?P<rest>.+)$", _I)
 _NOT_TAIL = re.compile(r",\s*(?:and )?not\s+(?P<wrong>[^,;]+?)[\s,.!]*$", _I)
@@ -122,9 +152,23 @@ def parse_en(sentence: str) -> ParsedSentence:
     if heading is not None:
         parsed.correction = bool(_EXPLICIT.search(heading.group("head")))
         text = text[heading.end() :]
+    explicit_tail = _EXPLICIT_TAIL.search(text)
+    if explicit_tail is not None and explicit_tail.start() > 0:
+        parsed.correction = True
+        text = text[: explicit_tail.start()]
+    disown = _DISOWN.match(text)
+    if disown is not None:
+        parsed.correction = True
+        if disown.group("about"):
+            parsed.replaces = clean_place(disown.group("about"), strip_preposition=True)
+        text = text[disown.end() :]
     mark = _CORRECTION_MARK.match(text)
     if mark is not None:
-        parsed.correction = parsed.correction or bool(_EXPLICIT.search(mark.group(0)))
+        parsed.correction = (
+            parsed.correction
+            or bool(_EXPLICIT.search(mark.group(0)))
+            or bool(_REPAIR_MARK.search(mark.group(0)))
+        )
         text = text[mark.end() :]
     tail = _NOT_TAIL.search(text)
     previous: str | None = None  # "I live in Denver now, not Nairobi anymore": a change, not a repair
@@ -135,7 +179,12 @@ def parse_en(sentence: str) -> ParsedSentence:
         parsed.replaces = clean_place(tail.group("wrong"), strip_preposition=True)
         parsed.correction = parsed.replaces is not None or parsed.correction
         text = text[: tail.start()]
-    said = _SAID_MEANT.match(text.strip())
+    said = _SAID_MEANT.match(text.strip()) or _WHEN_SAID.match(text.strip())
+    but = None if said is not None else _SAID_BUT.match(text.strip())
+    if but is not None:  # "I said Osaka earlier, but I actually live in Seattle"
+        parsed.replaces = parsed.replaces or clean_place(but.group("wrong"), strip_preposition=True)
+        parsed.correction = True
+        text = re.sub(r"\b(?:actually|really)\s+", "", but.group("rest"), flags=_I)
     if said is not None:
         parsed.replaces = parsed.replaces or clean_place(said.group("wrong"), strip_preposition=True)
         text = "I meant " + said.group("rest")
@@ -146,10 +195,14 @@ def parse_en(sentence: str) -> ParsedSentence:
         parsed.correction = True
         text = meant.group("rest")
     parsed.claims = _parse_clauses(text)
-    if meant is not None and not parsed.claims:
+    if (meant is not None or parsed.correction) and not parsed.claims:  # "My mistake, Bristol, not Seattle"
         obj = clean_place(text)
-        if obj is not None:
-            parsed.claims = [Claim(predicate="", obj=obj, from_context=True)]
+        if obj is not None:  # the predicate is the earlier fact's; a job word guesses job_title
+            guess = "job_title" if obj.lower().split()[-1] in JOBS else ""
+            claim = Claim(predicate=guess, obj=obj, from_context=True)
+            if guess and parsed.replaces:  # "Sorry, I meant architect, not nurse"
+                claim.kind, claim.replaces = "correct", parsed.replaces
+            parsed.claims = [claim]
     parsed.claims.extend(_knows(text))
     if previous is not None:
         _before(parsed.claims, previous)

@@ -212,8 +212,12 @@ def _capital_compound(tok: Token) -> bool:
 def _tense(verb: Token) -> str:
     """past | perfect | present | progressive | future | used_to | base."""
     auxes = _children(verb, "aux", "auxpass")
-    if verb.dep_ == "conj" and not auxes:
-        auxes = _children(verb.head, "aux", "auxpass")
+    if (
+        verb.dep_ == "conj"
+        and not auxes
+        and not (verb.tag_ in ("VBP", "VBZ", "VBD") and _children(verb, "nsubj"))
+    ):
+        auxes = _children(verb.head, "aux", "auxpass")  # "I was living in A, and now I live in B": its own
     words = {a.lower_ for a in auxes}
     if words & {"will", "'ll", "shall", "wo", "gonna"}:
         return "future"
@@ -338,10 +342,11 @@ def _title(tok: Token) -> str | None:
 # --------------------------------------------------------------------------- place or employer
 
 
-def org_or_place(tok: Token, verb: Token, hooks: Hooks, default: str) -> str:
+def org_or_place(tok: Token, verb: Token, hooks: Hooks, default: str, *, ner: bool = True) -> str:
     """ "organization" or "place" for a name whose verb does not say which ("left Boston",
     "moved over to Pied Piper from Hooli"): an organisation suffix, then job or home words in the
-    sentence, then the entity recogniser, else ``default``."""
+    sentence, then (``ner``) the entity recogniser, else ``default``. Where the frame itself names
+    the kind ("moved to X" is a place) ``ner`` is off: the recogniser reads Bristol as a firm."""
     words = {t.lower_.strip(".") for t in tok.subtree}
     context = _words(verb)
     work, home = bool(context & _WORK_CONTEXT), bool(context & _HOME_CONTEXT)
@@ -351,6 +356,8 @@ def org_or_place(tok: Token, verb: Token, hooks: Hooks, default: str) -> str:
         return "organization"
     if work != home:
         return "organization" if work else "place"
+    if not ner:
+        return default
     label = hooks.entity(tok)
     if label in ("GPE", "LOC"):
         # the recogniser reads most unknown names after "left" as places; where an employer is
@@ -499,7 +506,15 @@ def _relocation(verb: Token, lemma: str, tense: str, subject: str | None, hooks:
     # "moved over to Pied Piper from Hooli" is a job change: only "move" is said of both
     # "moved over to Pied Piper" may be a job change; "moved out of X" only leaves a place
     kind = (
-        org_or_place(anchor, verb, hooks, "place") if lemma == "move" and new_place is not None else "place"
+        org_or_place(
+            anchor,
+            verb,
+            hooks,
+            "place",
+            ner=_has_word(verb, "over") or _both_firms(new_place, old_place, hooks),
+        )
+        if lemma == "move" and new_place is not None
+        else "place"
     )
     predicate, object_kind = _PREDICATE_OF[kind]
     new = hooks.phrase(new_place) if new_place is not None else None
@@ -507,6 +522,17 @@ def _relocation(verb: Token, lemma: str, tense: str, subject: str | None, hooks:
     if new is None and old is None:
         return []
     return _pair(predicate, object_kind, old, new, subject)
+
+
+def _both_firms(new: Token | None, old: Token | None, hooks: Hooks) -> bool:
+    """Both names of "moved from A to B" read as organisations (a suffix, or the recogniser on
+    both): a job move. One name alone is a place: the move frame says so ("moved to Bristol")."""
+    if new is None or old is None:
+        return False
+    return all(
+        bool({w.lower_.strip(".") for w in t.subtree} & _ORG_SUFFIX) or hooks.entity(t) in _ORG_LABELS
+        for t in (new, old)
+    ) or any(bool({w.lower_.strip(".") for w in t.subtree} & _ORG_SUFFIX) for t in (new, old))
 
 
 def _moved_in(verb: Token) -> Token | None:
@@ -589,6 +615,12 @@ def _residence(verb: Token, lemma: str, tense: str, subject: str | None, hooks: 
 
 def _living(verb: Token, lemma: str, tense: str, subject: str | None, hooks: Hooks) -> list[Claim] | None:
     """ "I live in X", "I've been living in X", "I was living in X" (a past state: nothing now)."""
+    if (
+        lemma == "base"
+        and tense in ("present", "perfect")
+        and any(c.dep_ == "auxpass" for c in verb.children)
+    ):
+        lemma = "live"  # "I'm based in X", "I've been based in X since 2019"
     if lemma not in ("live", "reside") or tense not in (
         "present",
         "progressive",
@@ -649,7 +681,9 @@ def _cleft(verb: Token, lemma: str, tense: str, subject: str | None, hooks: Hook
 def _being_in(verb: Token, lemma: str, tense: str, subject: str | None, hooks: Hooks) -> list[Claim] | None:
     """ "I've been in Chicago for three years": a present perfect of being in a place is where one
     lives; "have been at X" / "be with X" / "part of the team at X" is where one works."""
-    if lemma != "be" or tense not in ("perfect", "present"):
+    if lemma != "be" or tense not in ("perfect", "present", "past"):
+        return None
+    if tense == "past" and _counterpart(verb, "present") is None:
         return None
     if any(c.lower_ in ("twice", "once", "before", "ever", "never", "already") for c in verb.children):
         return None
@@ -696,9 +730,22 @@ def _being_in(verb: Token, lemma: str, tense: str, subject: str | None, hooks: H
         if named is not None and (value := hooks.phrase(named)):
             return [Claim("works_at", value, subject=subject, object_kind="organization")]
         return None
+    contrast = _counterpart(verb, "present" if tense == "past" else "past")
     for role, obj in roles:
         if obj.pos_ != "PROPN":
             continue
+        if role in ("in", "at") and tense in ("past", "present") and contrast is not None:
+            # "I was in Leeds until last year, and now I'm in Lisbon": a past and a present state of
+            # the same kind in one sentence are the old and the new value
+            if (value := hooks.phrase(obj)) and (role == "in") == (contrast == "in"):
+                predicate, kind = ("lives_in", "place") if role == "in" else ("works_at", "organization")
+                return [Claim(predicate, value, subject=subject, object_kind=kind, past=tense == "past")]
+        if role == "in" and tense == "present" and _habitual(verb):  # "These days I'm in Seattle"
+            value = hooks.phrase(obj)
+            return [Claim("lives_in", value, subject=subject, object_kind="place")] if value else []
+        if role == "at" and tense == "present" and _has_now(verb) and _employer_name(obj, hooks):
+            value = hooks.phrase(obj)  # "I'm at Hooli now"
+            return [Claim("works_at", value, subject=subject, object_kind="organization")] if value else []
         if role == "in" and (tense == "perfect" or (tense == "present" and _ending(verb))):
             value = hooks.phrase(obj)  # "I've been in Chicago for years", "I'm not in Osaka anymore"
             return [Claim("lives_in", value, subject=subject, object_kind="place")] if value else []
@@ -714,11 +761,55 @@ def _being_in(verb: Token, lemma: str, tense: str, subject: str | None, hooks: H
                 if role == "at" or label == "PERSON" or hooks.probe(name_text(obj) or "") == "PERSON":
                     return None  # nobody works "with" a city: "I've been with Hooli" is an employer
             if role == "with" and not (
-                label in ("ORG", "PRODUCT") or _ending(verb) or _has_now(verb) or tense == "perfect"
+                label in ("ORG", "PRODUCT")
+                or _ending(verb)
+                or _has_now(verb)
+                or _habitual(verb)
+                or tense == "perfect"
             ):
                 return None
             value = hooks.phrase(obj)
             return [Claim("works_at", value, subject=subject, object_kind="organization")] if value else []
+    return None
+
+
+def _habitual(verb: Token) -> bool:
+    """ "these days", "nowadays": a present that is a lasting state, not where one is right now."""
+    for c in verb.children:
+        if c.lower_ == "nowadays" or (
+            c.lemma_.lower() == "day" and any(d.lower_ == "these" for d in c.children)
+        ):
+            return True
+    return False
+
+
+_STATE_ROLES = {
+    "be": ("in", "at"),
+    "live": ("in",),
+    "reside": ("in",),
+    "base": ("in",),
+    "work": ("at", "for"),
+}
+
+
+def _counterpart(verb: Token, tense: str) -> str | None:
+    """The role ("in": a home, "at": an employer) of another clause of the sentence that states
+    a place or an employer in ``tense`` ("past" or "present"), for a contrast of then and now."""
+    for t in verb.doc:
+        if (
+            t.i == verb.i
+            or t.pos_ not in ("VERB", "AUX")
+            or t.dep_ not in ("ROOT", "conj", "parataxis", "ccomp")
+        ):
+            continue
+        roles = _STATE_ROLES.get(t.lemma_.lower())
+        if roles is None:
+            continue
+        t_tense = _tense(t)
+        if (t_tense in ("present", "progressive") and tense == "present") or (t_tense == tense == "past"):
+            for r, o in _roles(t):
+                if r in roles and o.pos_ == "PROPN":
+                    return "in" if t.lemma_.lower() in ("live", "reside", "base") or r == "in" else "at"
     return None
 
 
@@ -980,7 +1071,12 @@ def _by_org(verb: Token, lemma: str, tense: str, subject: str | None, hooks: Hoo
     org_tok = next((c for c in verb.children if c.dep_ == "nsubj" and c.i < verb.i), None)
     org = (
         _org_value(org_tok, hooks)
-        if org_tok is not None and (hooks.entity(org_tok) != "PERSON" or _employer_name(org_tok, hooks))
+        if org_tok is not None
+        and (
+            hooks.entity(org_tok) != "PERSON"
+            or _employer_name(org_tok, hooks)
+            or hooks.probe(name_text(org_tok) or "") not in ("PERSON", "")
+        )
         else None
     )
     roles = _roles(verb)
@@ -1328,3 +1424,143 @@ def _wedding(verb: Token, lemma: str, tense: str, subject: str | None, hooks: Ho
         if lemma == verb_lemma and word in words:
             return [Claim("relationship_status", status, subject=subject, kind=kind)]  # type: ignore[arg-type]
     return None
+
+
+# --------------------------------------------------------------------------- participles and nominals
+
+_PARTICIPLE_MARKS = frozenset("since after before upon on following".split())
+
+
+def participle_host(verb: Token) -> Token | None:
+    """The clause a subjectless participle phrase hangs on, whose subject it shares: "Since
+    moving to X, I ...", "I spent years in A before joining B", "Having left A, I now work at B"
+    (the small model reads a sentence-initial "Having" as a name). None for anything else."""
+    if verb.pos_ not in ("VERB", "AUX") or verb.tag_ not in ("VBG", "VBN", "VBD"):
+        return None
+    having = any(c.lower_ == "having" for c in verb.children if c.dep_ in ("aux", "nsubj", "nsubjpass"))
+    if any(c.dep_ in ("nsubj", "nsubjpass") and c.lower_ != "having" for c in verb.children):
+        return None
+    head = verb.head
+    if verb.dep_ == "pcomp" and head.lower_ in _PARTICIPLE_MARKS and verb.tag_ == "VBG":
+        host = head.head
+    elif verb.dep_ in ("advcl", "ccomp") and having:
+        host = head
+    elif (
+        verb.dep_ == "advcl"
+        and verb.tag_ == "VBG"
+        and any(c.dep_ in ("mark", "prep") and c.lower_ in _PARTICIPLE_MARKS for c in verb.children)
+    ):
+        host = head
+    else:
+        return None
+    return host if host.pos_ in ("VERB", "AUX") and host.i != verb.i else None
+
+
+def participle_claims(verb: Token, host: Token, subject: str | None, hooks: Hooks) -> list[Claim]:
+    """A participle phrase's frame, read as done before its host clause ("since relocating to X" is
+    a move that happened); nothing when the host clause is in the future ("after moving to X I'll
+    get a dog")."""
+    if _tense(host) == "future" or any(c.lower_ in ("will", "'ll") for c in host.children if c.dep_ == "aux"):
+        return []
+    claims = frame_claims(verb, subject, True, hooks, "past") or []
+    return [c for c in claims if c.predicate in _PRIOR_PREDICATES]
+
+
+_MOVE_NOUNS = frozenset("move relocation emigration resettlement".split())
+_CHANGE_NOUNS = frozenset("switch change transition jump shift transfer leap pivot".split())
+_NEW = frozenset("new current present".split())
+_OLD = frozenset("old former previous last ex".split())
+_NOT_DONE = frozenset(
+    "planned upcoming possible potential proposed future next big dream hypothetical".split()
+)
+_OPEN_HEADS = frozenset(
+    "plan consider think discuss schedule postpone delay cancel want hope dream fall talk".split()
+    + "start begin".split()
+)
+
+
+def nominal_owner(noun: Token) -> Token | None:
+    """Who a nominal frame is about: its possessive ("my move", "Priya's new job"), or "the" in
+    a sentence the speaker tells about themselves ("The move to X was exhausting, but I love it")."""
+    poss = next((c for c in noun.children if c.dep_ == "poss"), None)
+    if poss is not None:
+        return poss
+    det = next((c for c in noun.children if c.dep_ == "det" and c.lower_ in ("the", "this")), None)
+    if det is None or noun.lemma_.lower() not in _MOVE_NOUNS | _CHANGE_NOUNS:
+        return None
+    return next((t for t in noun.doc if t.lower_ in ("i", "we") and t.dep_ == "nsubj"), None)
+
+
+def _settled(noun: Token) -> bool:
+    """The nominal is something that happened or holds: not a plan, a wish or a denial ("my
+    planned move", "the move fell through", "we discussed a move to X")."""
+    if any(c.lower_ in _NOT_DONE for c in noun.children if c.dep_ in ("amod", "compound")):
+        return False
+    head = noun.head
+    while head.dep_ in ("prep", "pobj", "dobj", "attr") and head.head.i != head.i:
+        head = head.head
+    if head.pos_ not in ("VERB", "AUX"):
+        return noun.dep_ == "ROOT"
+    if _tense(head) in ("future",) or _negated(head) or head.lemma_.lower() in _OPEN_HEADS:
+        return False
+    return not any(
+        c.lower_ in ("will", "'ll", "would", "could", "might", "should")
+        for c in head.children
+        if c.dep_ == "aux"
+    )
+
+
+def nominal_claims(noun: Token, subject: str | None, hooks: Hooks) -> list[Claim]:
+    """The functional facts a noun phrase states: "my move from A to B" and "our relocation to
+    B" (lives_in), "my switch from A to B" (an employer or a title, whichever the values are),
+    "my new job at B" / "my new role as a B" (works_at / job_title), "my new place in B"; "old",
+    "former" values are the ones before."""
+    lemma = noun.lemma_.lower()
+    if not _settled(noun):
+        return []
+    roles = _roles(noun)
+    for c in noun.children:  # "my move out of A", "the move back to B"
+        if c.dep_ == "advmod" and c.lower_ in ("back", "over", "out", "away"):
+            roles += _prep_objects(c, c.lower_, inner_only=True)
+    old_tok = next((o for r, o in roles if r in _ORIGIN), None)
+    new_tok = next((o for r, o in roles if r in _DESTINATION and r != "in"), None)
+    adjs = {c.lower_ for c in noun.children if c.dep_ in ("amod", "compound")}
+    if lemma in _MOVE_NOUNS | _CHANGE_NOUNS and (old_tok is not None or new_tok is not None):
+        if "career" in adjs or lemma in _CHANGE_NOUNS:
+            old_t = _title(old_tok) if old_tok is not None else None
+            new_t = _title(new_tok) if new_tok is not None else None
+            if new_t:
+                return _pair("job_title", None, old_t, new_t, subject)
+        named = [t for t in (old_tok, new_tok) if t is not None and t.pos_ == "PROPN"]
+        if not named:
+            return []
+        default = "place" if lemma in _MOVE_NOUNS else "organization"
+        kind = org_or_place(named[-1], noun, hooks, default)
+        if kind == "school":
+            return []
+        predicate, object_kind = _PREDICATE_OF[kind]
+        old = hooks.phrase(old_tok) if old_tok is not None and old_tok.pos_ == "PROPN" else None
+        new = hooks.phrase(new_tok) if new_tok is not None and new_tok.pos_ == "PROPN" else None
+        if new is None and lemma in _CHANGE_NOUNS:
+            return []
+        return _pair(predicate, object_kind, old, new, subject)
+    if not adjs & (_NEW | _OLD) and (
+        noun.dep_ not in ("nsubj", "nsubjpass") or _tense(noun.head) != "present"
+    ):
+        return []  # "my job at X is a grind" holds now; "my job at X was a grind" says nothing of now
+    before = bool(adjs & _OLD)
+    claims: list[Claim] = []
+    if lemma in JOB_NOUNS:
+        org = next((o for r, o in roles if r in ("at", "with", "for") and o.pos_ == "PROPN"), None)
+        if org is not None and (value := hooks.phrase(org)):
+            claims.append(
+                Claim("works_at", value, subject=subject, object_kind="organization", before=before)
+            )
+        title = _as_title(roles)
+        if title:
+            claims.append(Claim("job_title", title, subject=subject, before=before))
+    elif lemma in _DWELLING and lemma not in ("city", "town", "country", "area"):
+        place = next((o for r, o in roles if r == "in" and o.pos_ == "PROPN"), None)
+        if place is not None and (value := hooks.phrase(place)) and adjs & (_NEW | _OLD):
+            claims.append(Claim("lives_in", value, subject=subject, object_kind="place", before=before))
+    return claims

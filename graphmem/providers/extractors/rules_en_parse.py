@@ -45,7 +45,15 @@ from graphmem.models.predicates import VOCABULARY, is_functional
 from graphmem.providers.extractors.en_parse import entity_label, parse
 from graphmem.providers.extractors.rules_base import SPEAKER, Claim
 from graphmem.providers.extractors.rules_en_events import event_claims, passion_claims, pet_claims
-from graphmem.providers.extractors.rules_en_frames import TAKE_JOB, Hooks, frame_claims
+from graphmem.providers.extractors.rules_en_frames import (
+    TAKE_JOB,
+    Hooks,
+    frame_claims,
+    nominal_claims,
+    nominal_owner,
+    participle_claims,
+    participle_host,
+)
 from graphmem.providers.extractors.rules_en_lemma import verb_lemma
 from graphmem.providers.extractors.rules_en_objects import JOBS, PETS
 from graphmem.providers.extractors.rules_en_open import keep_open
@@ -183,6 +191,11 @@ def parse_claims(doc: Doc, speakers: Speakers) -> list[tuple[Claim, str]]:
     claims.extend(
         (c, doc.text) for c in pet_claims(doc, phrase) if not any(o.obj == c.obj for o, _ in claims)
     )
+    claims.extend(
+        (c, text)
+        for c, text in nonfinite_frames(doc, speakers)
+        if not any((o.subject, o.predicate, o.obj) == (c.subject, c.predicate, c.obj) for o, _ in claims)
+    )
     # a past state beside a present one of the same predicate is the value before it: "I was a
     # nurse, but now I'm an architect"
     for c, _ in claims:
@@ -196,6 +209,23 @@ def parse_claims(doc: Doc, speakers: Speakers) -> list[tuple[Claim, str]]:
             for o, _ in claims
         ):
             c.past, c.before = False, True
+    # an end beside a new value of the same slot is the value before it: "I'm based in Denver now,
+    # I left Nairobi", "I quit Initech and Hooli hired me"
+    for c, _ in claims:
+        if (
+            c.kind == "end"
+            and is_functional(c.predicate)
+            and any(
+                o.predicate == c.predicate
+                and o.subject == c.subject
+                and o.kind == "assert"
+                and not o.before
+                and not o.past
+                and o.obj.casefold() != c.obj.casefold()
+                for o, _ in claims
+            )
+        ):
+            c.kind, c.before = "assert", True
     # an old value ("I used to be a teacher") is history only before a new one in the sentence
     return [
         (c, t)
@@ -203,6 +233,42 @@ def parse_claims(doc: Doc, speakers: Speakers) -> list[tuple[Claim, str]]:
         if not c.before
         or any(o.predicate == c.predicate and o.subject == c.subject and not o.before for o, _ in claims)
     ]
+
+
+def nonfinite_frames(doc: Doc, speakers: Speakers) -> list[tuple[Claim, str]]:
+    """The functional frames of phrases without a finite verb of their own (``rules_en_frames``):
+    participle phrases ("Since relocating to X, I ...", "before joining Y") read with their host
+    clause's subject, and nominals ("my move from A to B", "my new job at X")."""
+    out: list[tuple[Claim, str]] = []
+    hooks = Hooks(words=lambda t: object_phrase(t, speakers), entity=entity_label, probe=probe_label)
+    for tok in doc:
+        if tok.pos_ in ("VERB", "AUX"):
+            host = participle_host(tok)
+            if host is None or is_hypothetical(host) or question_clause(host) or _plan(host) is not None:
+                continue
+            subject_token = _subject_token(host)
+            resolved = resolve_subject(subject_token, host, speakers) if subject_token is not None else None
+            if resolved is None and subject_token is None and dropped_i(host):
+                resolved = (SPEAKER, True)
+            if resolved is None:
+                continue
+            found = participle_claims(tok, host, resolved[0], hooks)
+        elif tok.pos_ == "NOUN" and (owner := nominal_owner(tok)) is not None:
+            if owner.lower_ in ("my", "our", "i", "we"):
+                resolved = (SPEAKER, True)
+            elif owner.pos_ == "PROPN":  # "Priya's move to Leeds"
+                resolved = resolve_subject(owner, owner.head, speakers)
+            else:
+                resolved = None
+            if resolved is None:
+                continue
+            found = nominal_claims(tok, resolved[0], hooks)
+        else:
+            continue
+        for claim in found:
+            claim.framed = True
+            out.append((claim, clause_text(tok) if tok.pos_ != "NOUN" else doc.text))
+    return out
 
 
 def _phraser(speakers: Speakers) -> Callable[[Token], str | None]:
@@ -285,6 +351,8 @@ def _open_clause(verb: Token, subject_token: Token | None, speakers: Speakers) -
 def _framed(verb: Token, subject_token: Token | None, speakers: Speakers) -> list[Claim] | None:
     """The functional-predicate frames' reading of the clause (``rules_en_frames``), or None."""
     resolved: tuple[str | None, bool] | None
+    if subject_token is not None and subject_token.lower_ == "having":  # a participle phrase
+        return []  # ("Having moved to X, I ..."): ``nonfinite_frames`` reads it with its host's subject
     if subject_token is None:
         resolved = (SPEAKER, True) if dropped_i(verb) else None
     else:

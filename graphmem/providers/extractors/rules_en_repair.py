@@ -37,11 +37,14 @@ _STRONG_WORD = re.compile(rf"\b(?:{_STRONG})\b", re.IGNORECASE)
 # unlike "I like cats, no dogs"
 _BARE_NO = re.compile(r"(?:no|nope)\s*[,—–-]", re.IGNORECASE)
 _ARTICLE = re.compile(r"^(?:an?|the)\s+", re.IGNORECASE)
-_PREPOSITION = re.compile(r"^(?i:at|in|for|with|from)\s+(?=[A-Z])")  # "oops, no, at Globex"
+_PREPOSITION = re.compile(
+    r"^(?i:at|in|for|with|from|to|into)\s+(?=[A-Z])"
+)  # "oops, no, at Globex", "sorry, to Leeds"
 _APOLOGY = re.compile(r"\b(?:i'm|i am|am|so|very|really|truly|terribly)\s*$", re.IGNORECASE)
 _NOT_A_VALUE = re.compile(
     r"^(?:i|we|you|he|she|they|it|that|this|as|at|in|on|for|with|to|from|of|and|but|so|not|"
-    r"just|really|very|also|too|then|anyway|though|about|if|because|again|by|into)\b",
+    r"just|really|very|also|too|then|anyway|though|about|if|because|again|by|into|earlier|before|there|"
+    r"here|now|today|yesterday|lately|recently)\b",
     re.IGNORECASE,
 )
 

@@ -224,6 +224,14 @@ _EN_RULES: tuple[TimeRule, ...] = (
         r"(?:,? (?P<year>\d{4}))?",
         _en_day_month,
     ),
+    # "it's been three years since I moved": the start, reaching back like a duration
+    TimeRule(
+        rf"it(?:'s| is| has) been (?:almost |nearly |about |around |over |more than )?{_NUM} {_UNIT} since",
+        lambda m, ref: shift(ref, m.group("unit"), -_n(m)),
+    ),
+    TimeRule(
+        rf"(?:until|till|up until|since) (?:the |last )?{_SEASONS}", lambda m, ref: _en_last_season(m, ref)
+    ),
     TimeRule(rf"last {_MONTHS}", _en_last_month_name),
     TimeRule(rf"(?:last|this past) {_SEASONS}", lambda m, ref: _en_last_season(m, ref)),
     TimeRule(rf"{_PREP}{_PART}{_MONTHS}(?:,? (?:of )?(?P<year>\d{{4}}))?", _en_month),
