@@ -30,6 +30,8 @@ import math
 import os
 import random
 import re
+import shutil
+import tempfile
 import time
 import uuid
 from collections.abc import Callable
@@ -73,6 +75,7 @@ class TenantsConfig:
     index_max_bytes: int | None = None  # GRAPHMEM_INDEX_MAX_BYTES of the server this starts
     seeding: str = "copies"  # or "library": every tenant through the library (slow)
     passes: int = 1  # each a fresh server driving the same traffic (2: cold workers, tenants seen)
+    snapshots: bool = False  # the servers share a temporary GRAPHMEM_INDEX_SNAPSHOT_DIR
     timeout_s: float = 60.0
 
 
@@ -382,6 +385,7 @@ async def run_tenants(
     plan = specs(cfg, prefix)
     began = time.perf_counter()
     templates: list[str] = []
+    snapshot_dir: str | None = None
     try:
         if cfg.seeding == "copies":
             plan, nodes, templates = await seed_copies(memory, cfg, plan, log)
@@ -393,6 +397,9 @@ async def run_tenants(
         )
         if cfg.index_max_bytes is not None:
             env = {**env, "GRAPHMEM_INDEX_MAX_BYTES": str(cfg.index_max_bytes)}
+        if cfg.snapshots:
+            snapshot_dir = tempfile.mkdtemp(prefix="graphmem-tenants-snapshots-")
+            env = {**env, "GRAPHMEM_INDEX_SNAPSHOT_DIR": snapshot_dir}
         passes = []
         for number in range(1, cfg.passes + 1):
             with server(LoadConfig(url=cfg.url, workers=cfg.workers), env) as base:
@@ -411,10 +418,13 @@ async def run_tenants(
                         "index_bytes": metrics.get("graphmem_tenant_index_bytes"),
                         "index_tenants": metrics.get("graphmem_tenant_index_tenants"),
                         "evictions": metrics.get("graphmem_tenant_index_evictions"),
+                        "snapshot_files": _files(snapshot_dir),
                     }
                 )
             log(f"tenants: pass {number} done in {drive_s:.0f} s")
     finally:
+        if snapshot_dir is not None:
+            shutil.rmtree(snapshot_dir, ignore_errors=True)
         if not cfg.keep:
             await cleanup(memory, cfg, plan, templates, log)
     return {
@@ -425,6 +435,7 @@ async def run_tenants(
         "restarted": cfg.url is None,
         "workers": cfg.workers,
         "index_max_bytes": cfg.index_max_bytes,
+        "snapshots": cfg.snapshots,
         "clients": cfg.clients,
         "zipf": cfg.zipf,
         "seed_seconds": round(seed_s, 1),
@@ -432,6 +443,14 @@ async def run_tenants(
         "passes": passes,
         "kept": cfg.keep,
     }
+
+
+def _files(directory: str | None) -> dict[str, int] | None:
+    """The snapshot files a pass leaves: how many, and their bytes."""
+    if directory is None:
+        return None
+    sizes = [p.stat().st_size for p in Path(directory).glob("*.tix")]
+    return {"files": len(sizes), "bytes": sum(sizes)}
 
 
 def _median(nodes: dict[str, int]) -> int:

@@ -17,7 +17,10 @@ its index ``repeats`` times the way ``TenantIndexes`` does on a first search, ti
   would add;
 - ``neo4j_first``: the Neo4j source answering the tenant's first search (no index, no cached
   statistics: what a cold worker serves while the index loads), per stage (``sizes``, the BM25
-  statistics, each channel's query, ``hydrate``, ``total``), medians over a few of its queries.
+  statistics, each channel's query, ``hydrate``, ``total``), medians over a few of its queries;
+- ``snapshot``: the loaded index saved as a snapshot (``tenant_index.persist``): ``bytes``,
+  ``save_ms``, ``restore_ms`` (read, check, unpickle; and ``restore_cpu_ms``) and ``registry_ms``
+  (``TenantIndexes.ready`` on a fresh registry that restores it: what a first search waits for).
 
 Medians over the repeats. The groups are forgotten afterwards unless kept.
 """
@@ -27,8 +30,10 @@ from __future__ import annotations
 import cProfile
 import pstats
 import statistics
+import tempfile
 import time
 import uuid
+from pathlib import Path
 from typing import Any
 
 from eval.tenants import Log, Spec, TenantsConfig, forget, node_count, seed_memory, seed_one
@@ -36,6 +41,7 @@ from graphmem.memory import GraphMemory
 from graphmem.models.search import SearchRequest
 from graphmem.retrieval.pipeline import Searcher
 from graphmem.retrieval.tenant_index.index import TARGETS, TenantIndex
+from graphmem.retrieval.tenant_index.persist import Expected, Snapshots
 from graphmem.retrieval.tenant_index.registry import PAGE, TenantIndexes
 from graphmem.retrieval.tenant_index.vectors import Vectors
 from graphmem.store import snapshot
@@ -117,16 +123,49 @@ async def _columns_ms(memory: GraphMemory, group: str) -> dict[str, float]:
     return {"wall_ms": (time.perf_counter() - began) * 1000, "cpu_ms": (time.process_time() - cpu) * 1000}
 
 
-async def _registry_ms(memory: GraphMemory, group: str) -> float:
+async def _registry_ms(memory: GraphMemory, group: str, snapshots: Snapshots | None = None) -> float:
     ctx = memory.ctx
     registry = TenantIndexes(
-        ctx.store, dimension=ctx.embedder.dimension, sync_limit=10**9, ann_threshold=ctx.index_ann_threshold
+        ctx.store,
+        dimension=ctx.embedder.dimension,
+        sync_limit=10**9,
+        ann_threshold=ctx.index_ann_threshold,
+        snapshots=snapshots,
     )
     began = time.perf_counter()
     await registry.ready(group)
     ms = (time.perf_counter() - began) * 1000
     await registry.close()
     return ms
+
+
+async def _snapshot(memory: GraphMemory, group: str, index: TenantIndex, repeats: int) -> dict[str, Any]:
+    """A snapshot of the loaded ``index``: its save, its bytes, a bare restore (read, check,
+    unpickle) and a fresh registry's load through it (restore plus the change feed's read)."""
+    ctx = memory.ctx
+    expected = Expected(ctx.embedder.dimension, index.vector_precision, index.ann_threshold)
+    with tempfile.TemporaryDirectory(prefix="graphmem-snapshots-") as directory:
+        snapshots = Snapshots(Path(directory))
+        index.fields.activate()
+        began, cpu = time.perf_counter(), time.process_time()
+        size = snapshots.save(index)
+        save = {"ms": (time.perf_counter() - began) * 1000, "cpu_ms": (time.process_time() - cpu) * 1000}
+        restores = []
+        for _ in range(repeats):
+            began, cpu = time.perf_counter(), time.process_time()
+            snapshots.load(group, expected)
+            restores.append(
+                {"ms": (time.perf_counter() - began) * 1000, "cpu_ms": (time.process_time() - cpu) * 1000}
+            )
+        registry = [await _registry_ms(memory, group, snapshots) for _ in range(repeats)]
+    return {
+        "bytes": size,
+        "save_ms": round(save["ms"], 1),
+        "save_cpu_ms": round(save["cpu_ms"], 1),
+        "restore_ms": _median(restores, "ms"),
+        "restore_cpu_ms": _median(restores, "cpu_ms"),
+        "registry_ms": round(statistics.median(registry), 1),
+    }
 
 
 async def _neo4j_first(memory: GraphMemory, group: str, queries: list[str]) -> dict[str, float]:
@@ -191,6 +230,7 @@ async def profile_one(
         "finish_ms": _median(runs, "finish_ms"),
         "hnsw_build_ms": round(_hnsw_ms(memory.ctx.embedder.dimension, vectors), 1),
         "neo4j_first": neo4j_first,
+        "snapshot": await _snapshot(memory, group, index, repeats),
         "repeats": repeats,
     }
 

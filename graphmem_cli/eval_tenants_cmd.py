@@ -101,6 +101,12 @@ def _sizes(value: str | None) -> list[int] | None:
 )
 @count_option("--passes", default=1, maximum=5, help="Fresh servers driving the same traffic in turn.")
 @click.option(
+    "--snapshots",
+    is_flag=True,
+    help="Give the servers this command starts a tenant index snapshot directory (a temporary one, "
+    "removed at the end): with --passes 2 the second pass restores what the first saved.",
+)
+@click.option(
     "--seeding",
     type=click.Choice(["copies", "library"]),
     default="copies",
@@ -133,6 +139,7 @@ def tenants(
     load_embedder: str,
     index_max_bytes: int | None,
     passes: int,
+    snapshots: bool,
     seeding: str,
     profile_sizes: str | None,
     repeats: int,
@@ -170,6 +177,7 @@ def tenants(
         index_max_bytes=index_max_bytes,
         seeding=seeding,
         passes=passes,
+        snapshots=snapshots,
     )
     sizes = _sizes(profile_sizes)
 

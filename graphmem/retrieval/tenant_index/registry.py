@@ -23,7 +23,9 @@ Snapshots (``tenant_index.persist``, when a directory is configured): a load fir
 group's snapshot file and catches it up from the change feed (``rev`` above its ``seq``), the same
 catch-up a warm index makes; without a usable one (none, another form, corrupt, a reset since) it
 loads from Neo4j and saves the result before installing it. A restored index that had to catch up
-on many nodes (``RESAVE_NODES``, ``RESAVE_SHARE``) is saved again.
+on many nodes (``RESAVE_NODES``, ``RESAVE_SHARE``) is saved again. A tenant past ``sync_limit``
+with a snapshot file is waited for while it restores (milliseconds), so its first search is the
+index's too; on a miss the Neo4j source answers it while the load goes on.
 """
 
 from __future__ import annotations
@@ -79,6 +81,7 @@ class TenantIndexes:
         self.entries: OrderedDict[str, TenantIndex] = OrderedDict()
         self.locks: dict[str, asyncio.Lock] = {}
         self.builds: dict[str, asyncio.Task[None]] = {}
+        self.restores: dict[str, asyncio.Future[bool]] = {}  # a build's restore: True if restored
 
     async def state(self, group_id: str) -> GroupState | None:
         return await snapshot.group_state(self.store, group_id=group_id)
@@ -129,16 +132,25 @@ class TenantIndexes:
         await asyncio.gather(*self.builds.values(), return_exceptions=True)
 
     async def _await_small_build(self, group_id: str, state: GroupState | None) -> None:
-        """Start the (re)load a small tenant needs and wait for it, outside the tenant's lock."""
-        if state is None or not self._fits(state) or _nodes(state) > self.sync_limit:
+        """Start the (re)load a small tenant needs and wait for it, outside the tenant's lock. A
+        bigger tenant with a snapshot file is waited for too, while its snapshot restores: when
+        it does not (a miss), the load goes on in the background and Neo4j answers."""
+        if state is None or not self._fits(state):
+            return
+        big = _nodes(state) > self.sync_limit
+        if big and (self.snapshots is None or not self.snapshots.path(group_id).exists()):
             return
         index = self.entries.get(group_id)
         if index is not None and not index.stale and not _reset(index, state):
             return
         self._build_later(group_id, state)
         build = self.builds.get(group_id)
-        if build is not None:
-            await asyncio.shield(build)
+        if build is None:
+            return
+        restore = self.restores.get(group_id)
+        if big and (restore is None or not await asyncio.shield(restore)):
+            return
+        await asyncio.shield(build)
 
     # --- internals (the tenant's lock is held) -----------------------------------------------
     async def _current(self, group_id: str, state: GroupState | None) -> TenantIndex | None:
@@ -213,10 +225,12 @@ class TenantIndexes:
         """The group's index: from its snapshot and the change feed since it, when it has a
         usable one, else from Neo4j (and then saved as its snapshot); not yet installed."""
         index = await self._restore(group_id, state)
+        restore = self.restores.get(group_id)
+        if restore is not None and not restore.done():
+            restore.set_result(index is not None)
         if index is not None:
-            latest = await self.state(group_id)
-            if latest is not None and not _reset(index, latest) and latest.seq > index.seq:
-                applied = await self._catch_up(index, latest.seq)
+            if state.seq > index.seq:  # the rest (written since ``state``) is caught up on install
+                applied = await self._catch_up(index, state.seq)
                 if applied > max(RESAVE_NODES, RESAVE_SHARE * index.size):
                     await self._save(index)
             if not index.stale:  # stale: more changed than a catch-up reads, load it whole
@@ -281,6 +295,7 @@ class TenantIndexes:
         if not self._make_room(keep=group_id):  # the loads in flight hold the rest: not now
             self.reserved.pop(group_id, None)
             return
+        self.restores[group_id] = asyncio.get_running_loop().create_future()
 
         async def run() -> None:
             try:
@@ -298,6 +313,9 @@ class TenantIndexes:
             finally:
                 self.reserved.pop(group_id, None)
                 self.builds.pop(group_id, None)
+                restore = self.restores.pop(group_id, None)
+                if restore is not None and not restore.done():
+                    restore.set_result(False)
 
         self.builds[group_id] = asyncio.create_task(run())
 
