@@ -40,6 +40,7 @@ from graphmem.providers.extractors.rules_zh_table import IMPLICIT, RULES, clean,
 from graphmem.providers.extractors.rules_zh_tokens import (
     ADVERBS,
     ARRIVE,
+    AS_V,
     DIRECTION,
     DURATION,
     FRAME_VERBS,
@@ -194,10 +195,13 @@ class _State:
     replaces: str | None = None
     pending: str = ""  # 换工作了 / 搬家了: the predicate a bare 去了Y after it continues
     introduced: str | None = None  # 我有个朋友叫马克: whom a following 他/她 names
+    gone: Claim | None = None  # 去年去了腾讯: a bare 去了X, whose predicate a later change names
 
 
 # what a cut time phrase leaves of 自2018年以来 / 从去年起 / 打2019年开始: the frame words alone
-_SINCE_LEFT = re.compile(r"(?:自从|打从|自|从|打)(?=以来|起|开始|至今|一直|就|便|已经|都)|以来|(?<=[自从])起")
+_SINCE_LEFT = re.compile(
+    r"(?:自从|打从|自|从|打)(?=以来|起|开始|至今|一直|就|便|已经|都)|以来|(?<=[自从])起|为止|^(?:截|截止)(?=[，,]|$)"
+)
 
 
 # a correction marker said inside a clause without punctuation around it (我住在南京不对是苏州):
@@ -221,6 +225,7 @@ def parse_zh(sentence: str) -> ParsedSentence:
         explicit = bool(_EXPLICIT.search(mark.group(0)))
         state.correcting = explicit
         text = text[mark.end() :]
+    text = _glued_not(text)
     wrong_tail = None
     tail = _NOT_TAIL.search(text)
     if tail is not None:
@@ -254,6 +259,30 @@ def parse_zh(sentence: str) -> ParsedSentence:
         if claim.predicate == "prefers" and other and not claim.qualifier:
             claim.qualifier = " vs ".join(sorted((claim.obj, other)))
     return ParsedSentence(claims=claims, replaces=state.replaces or wrong_tail)
+
+
+_VALUE_BEFORE = frozenset("是 在 住在 住 工作 上班 当 做".split()) | FRAME_VERBS
+
+
+def _glued_not(text: str) -> str:
+    """我住的是德阳不是绵阳 / 我在快手上班不是滴滴: a value followed by 不是Y with no comma between is
+    the right value and the mistaken one; a comma goes before 不是 (a 不是 after an adverb or the
+    subject, 我现在不是老师了, is a negation and stays)."""
+    toks = tokens(text)
+    for n, tok in enumerate(toks):
+        if tok.word != "不是" or n < 2 or n + 1 >= len(toks) or toks[n + 1].punct:
+            continue
+        before = toks[n - 1]
+        if (
+            before.punct
+            or (is_stop(before) and before.word not in LIVE_V | WORK_V | STUDY_V)
+            or before.flag in ("t", "d", "r")
+            or not any(t.word in _VALUE_BEFORE for t in toks[:n])
+            or any(t.punct for t in toks[n + 1 :])
+        ):
+            continue
+        return text_of(toks[:n]) + "，" + text_of(toks[n:])
+    return text
 
 
 def _bare_right(clause: str, wrong: str) -> list[Claim]:
@@ -427,7 +456,8 @@ def _clause_claims(clause: str, state: _State, *, last: bool) -> None:
     pending = _PENDING.match(clause) or _PENDING.match(_after_subject(clause))
     if pending is not None:  # 我换工作了，去了Y: Y is the new employer
         state.pending = _pending_predicate(pending.group("what"))
-    claims = _clause(clause, state) or _continuation(clause, state)
+    claims = _clause(clause, state) or _continuation(clause, state) or _unnamed_end(clause, state)
+    claims = _after_gone(clause, claims, state)
     if state.pending == "lives_in" or _left_home(
         state, clause
     ):  # 我搬家了，来到了上海: the arrival is the move
@@ -441,6 +471,105 @@ def _clause_claims(clause: str, state: _State, *, last: bool) -> None:
                 if wrong is not None and wrong.predicate in ("", claim.predicate):
                     claim.replaces = wrong.obj
     state.claims.extend(claims)
+
+
+# a verb that ends a state without naming its value (辞职了, 被裁了, 搬走了): the predicates it ends
+_UNNAMED_END = {
+    **dict.fromkeys(
+        "辞职 离职 辞工 裸辞 被裁 被辞退 被开除 被优化 下岗 失业 被炒 跳槽".split(), ("works_at",)
+    ),
+    **dict.fromkeys("退休 退了休".split(), ("works_at", "job_title")),
+    **dict.fromkeys("搬走 搬出来 搬出去 搬家 搬离 搬出".split(), ("lives_in",)),
+    **dict.fromkeys("毕业 退学".split(), ("studies_at",)),
+}
+_PASSIVE_END = frozenset("裁 裁员 辞退 开除 优化 炒 炒鱿鱼 解雇 劝退".split())
+
+
+_WENT = frozenset("去 去了 来 来了 到 到了 进 进了 来到 来到了".split())
+
+
+def _after_gone(clause: str, claims: list[Claim], state: _State) -> list[Claim]:
+    """小王去年去了腾讯，今年又跳槽到阿里了 / 我先去了苏州，后来搬到了无锡: a bare 去了X names no
+    predicate; the change told after it in the sentence (same subject) does, and X is that
+    predicate's earlier value."""
+    if not any(c.predicate in _STATES for c in claims):
+        toks = tokens(clause)
+        found = _subject(toks) if toks else None
+        if found is not None and found[0][0] == "other":
+            return claims
+        i = skip(toks, found[1] if found is not None else 0, ADVERBS)
+        while i < len(toks) and (_time_word(toks[i]) or _adverb(toks[i]) or toks[i].word == "先"):
+            i = skip(toks, i + 1, ADVERBS)
+        if at(toks, i, _WENT):
+            k = skip(toks, i + 1, frozenset({"了"}))
+            value, j = span(toks, k)
+            trip = at(toks, k, frozenset("趟 一趟 次 一次 一下 过".split())) or value[:1] in ("趟", "次")
+            if not trip and well_formed(value) and skip(toks, j, frozenset(PARTICLES_END)) >= len(toks):
+                subject = found[0][1] if found is not None else (state.subject or ("first", SPEAKER))[1]
+                state.gone = Claim("", value, subject=subject)
+        return claims
+    gone, state.gone = state.gone, None
+    if gone is None:
+        return claims
+    for n, claim in enumerate(claims):
+        if (
+            claim.kind == "assert"
+            and claim.predicate in ("works_at", "lives_in")
+            and claim.subject == gone.subject
+            and claim.obj != gone.obj
+            and not claim.before
+        ):
+            return [
+                *claims[:n],
+                Claim(claim.predicate, gone.obj, subject=gone.subject, before=True),
+                *claims[n:],
+            ]
+    return claims
+
+
+def _unnamed_end(clause: str, state: _State) -> list[Claim]:
+    """我在百度干了三年，上周辞职了 / 我在南京住了五年，上个月搬走了 / …，不过已经离职了: a verb that
+    ends a state without naming it ends the value told earlier in the sentence (same subject); its
+    time is the sentence's moment, since the clause's own time cannot be told from the value's."""
+    toks = tokens(clause)
+    if not toks:
+        return []
+    lead = _lead(toks)
+    toks = toks[lead:]
+    found = _subject(toks) if toks else None
+    if found is not None and found[0][0] == "other":
+        return []
+    subject = found[0] if found is not None else state.subject or ("first", SPEAKER)
+    i = skip(toks, found[1] if found is not None else 0, ADVERBS)
+    while i < len(toks) and (_time_word(toks[i]) or _adverb(toks[i])):
+        i = skip(toks, i + 1, ADVERBS)
+    if i >= len(toks):
+        return []
+    word = toks[i].word
+    if word == "被" and i + 1 < len(toks):  # 被(公司)裁了 / 被优化了
+        j = i + 1 if toks[i + 1].word in _PASSIVE_END else i + 2
+        word = "被裁" if at(toks, j, _PASSIVE_END) else ""
+        i = j
+    ends = _UNNAMED_END.get(word)
+    if ends is None or skip(toks, i + 1, frozenset(PARTICLES_END)) < len(toks):
+        return []
+    out = []
+    for predicate in ends:
+        told = next(
+            (
+                c
+                for c in reversed(state.claims)
+                if c.predicate == predicate and c.kind in ("assert", "correct") and c.subject == subject[1]
+            ),
+            None,
+        )
+        if told is not None and not told.before:
+            told.before = True  # it held up to the end told after it
+            out.append(Claim(predicate, told.obj, subject=told.subject, kind="end", keeps_time=True))
+    return out
+
+
+PARTICLES_END = ("了", "啦", "呢", "哦", "呀", "吧", "啊", "嘛", "哈")
 
 
 def _left_home(state: _State, clause: str) -> bool:
@@ -495,8 +624,8 @@ def _pending_predicate(what: str) -> str:
 
 
 _GONE_TO = re.compile(
-    r"^(?:我|我们)?(?:然后|后来|之后|接着|并|又|再|现在|目前|如今)?(?:人)?(?:是)?"
-    r"(?:去了|来了|到了|来到了?|去|转去了|换到了|换去了|进了|在)(?P<v>.+?)了?$"
+    r"^(?:我|我们)?(?:然后|后来|之后|接着|于是|所以|并|又|再|现在|目前|如今)?(?:就|便|才)?(?:人)?(?:是)?"
+    r"(?:去了|来了|到了|来到了?|去|转去了|换到了|换去了|进了|在)的?(?P<v>.+?)了?$"
 )
 
 
@@ -610,8 +739,14 @@ def _bare(clause: str, state: _State) -> bool:
     # one name jieba knows whole (美的/nr) keeps its last character; else trailing particles go
     value = raw if len(whole) == 1 and whole[0][1] in _NAME_TAGS else clean(raw, place=True)
     toks = tokens(clause)
-    if value is None or not well_formed(value) or frame_claims(toks, 0) or _subject(toks) is not None:
-        return False  # a clause of its own (林娜在美团上班), not a bare value
+    if (
+        value is None
+        or not well_formed(value)
+        or frame_claims(toks, 0)
+        or _subject(toks) is not None
+        or _where_of(toks, 0)
+    ):
+        return False  # a clause of its own (林娜在美团上班, 住的是德阳), not a bare value
     at_value = bool(re.match(r"^(?:而|其实|实际上|应该|应当|我是说)?是?在", clause))
     wrong = state.wrong
     if wrong is not None and wrong.predicate:
@@ -707,7 +842,7 @@ def _clause(clause: str, state: _State) -> list[Claim]:
     lead = _lead(toks)
     if lead:  # 所以我…, 后来我…, 对了我…: the subject after a discourse word
         toks = toks[lead:]
-    toks = _topic(toks)
+    toks = _disposal(_topic(toks))
     toks, companion = _together(toks)
     found = _subject(toks)
     if found is not None and found[0][0] == "other" and toks[0].word in ("他", "她") and state.introduced:
@@ -773,6 +908,8 @@ _TOPIC_VERBS = LIVE_V | WORK_V | STUDY_V
 def _topic(toks: list[Tok]) -> list[Tok]:
     """北京我已经不住了 / 腾讯我早就不干了: a name fronted before the subject is the verb's place;
     it is read as 我已经不在北京住了."""
+    if len(toks) >= 3 and toks[0].flag in ("ns", "nt") and toks[1].word in LIVE_V and _sated(toks, 1):
+        return [Tok("在", "p"), *toks]  # 北京待腻了: 在北京待腻了 (the subject carried or the speaker)
     if len(toks) < 3 or toks[0].flag not in _TOPIC_FLAGS or toks[1].word not in ("我", "我们", "咱们"):
         return toks
     rest = toks[2:]
@@ -780,6 +917,29 @@ def _topic(toks: list[Tok]) -> list[Tok]:
     if k is None or any(t.word in ("在", "于", "住在") or t.flag in _TOPIC_FLAGS for t in rest):
         return toks
     return [toks[1], *rest[:k], Tok("在", "p"), toks[0], *rest[k:]]
+
+
+def _disposal(toks: list[Tok]) -> list[Tok]:
+    """公司把我(从宁波)调到了温州 / 领导把小王派去了深圳: the one moved by 把 is the clause's subject
+    (the agent before 把 is no part of the fact)."""
+    if len(toks) < 4 or toks[1].word != "把" or toks[0].word in ("我", "我们", "咱们") or toks[0].punct:
+        return toks
+    moved = toks[2:]
+    if moved[0].word in ("家", "户口", "家人", "全家"):
+        return toks
+    found = _subject(moved)
+    if found is None or found[0][0] == "other":
+        return toks
+    rest = moved[found[1] :]
+    j = skip(rest, 0, ADVERBS)
+    if not (
+        at(rest, j, TRANSFER)
+        or at(rest, j, MOVE_TO)
+        or at(rest, j, WORK_TO)
+        or at(rest, j, frozenset({"从", "由"}))
+    ):
+        return toks
+    return moved
 
 
 _WITH = frozenset("和 跟 与 同".split())
@@ -961,8 +1121,12 @@ def _predicate(toks: list[Tok], i: int, state: _State, *, pro_drop: bool) -> lis
     if plan:
         return _plan(toks, i + 1, neg)
     claims = frame_claims(toks, i) or _unglued(toks, i)
+    if claims and not neg and _sated(toks, i):  # 在北京待腻了 / 在百度干够了: the stay is over
+        return _held_before([c for c in claims if c.predicate in _STATES and not c.before])
     if not claims and (still or _lasted(toks, i)) and not neg:  # 我没搬，还在重庆 / 我在杭州都(五年)了
         claims = bare_zai(toks, i)
+    if not claims and not neg and (past or any(t.word in _NOW_AT for t in toks[start:i])):
+        claims = _named_zai(toks, i)  # 我现在在重庆 / 我目前在腾讯 / 我本来在绵阳
     if future and claims and not neg:  # 我明年会搬到X: said ahead, a plan until it happens
         return _plan(toks, i, "")
     if (hedged or state.hedged) and claims and not neg and _undone_change(toks, i):
@@ -998,6 +1162,43 @@ def _lasted(toks: list[Tok], i: int) -> bool:
     if toks[-1].word in ("已有", "已经有", "有"):  # 在X已有(五年)
         return True
     return toks[-1].word == "了" and any(t.word in _LASTING for t in toks[i:])
+
+
+_SATED = frozenset("腻 腻了 够 够了 烦 烦了 厌 厌了 倦 倦了 厌倦 厌烦".split())
+_STAY_V = LIVE_V | WORK_V | STUDY_V | AS_V
+
+
+def _sated(toks: list[Tok], i: int) -> bool:
+    """住腻了 / 待够了 / 干烦了 / 呆不下去了: a stay verb with a complement of having had enough."""
+    for n in range(i, len(toks) - 1):
+        if toks[n].word in _STAY_V and (
+            toks[n + 1].word in _SATED or (toks[n + 1].word == "不" and at(toks, n + 2, frozenset({"下去"})))
+        ):
+            return True
+    return False
+
+
+_NOW_AT = frozenset("现在 目前 如今 眼下 现如今 当前".split())
+_NOT_NAME_FLAGS = ("v", "f", "s", "a", "d", "m", "r", "u", "y", "p", "c")
+
+
+def _named_zai(toks: list[Tok], i: int) -> list[Claim]:
+    """在X closing a clause said of now or of the past (我现在在重庆, 我本来在绵阳): a state when X is
+    a name or a noun (在开会, 在路上, 在地铁上 are what the person is doing, or where on the way)."""
+    claims = bare_zai(toks, i)
+    if not claims:
+        return []
+    j = i + 1
+    end = len(toks)
+    while end > j and toks[end - 1].word in PARTICLES_END:
+        end -= 1
+    value = toks[j:end]
+    if not value or len(text_of(value)) < 2:
+        return []
+    named = kind_of(text_of(value), [t.flag for t in value]) != ""  # 鹿/nr 鸣/v 科技: a suffix says
+    if not named and any(t.flag.startswith(_NOT_NAME_FLAGS) for t in value):
+        return []
+    return claims
 
 
 def _experiential(toks: list[Tok], i: int) -> bool:
@@ -1070,6 +1271,8 @@ def _role(toks: list[Tok], i: int) -> list[Claim] | None:
         place = kind_of(value, [t.flag for t in tokens(value)]) == "place"
         if value and well_formed(value) and not (place and carried == "works_at"):
             return [Claim(carried, value)]  # 公司在深圳 says where the company is
+    if at(toks, i, _POSTS) and at(toks, i + 1, _BE):  # 我职位是Y (no 的)
+        return title_claims(toks, i + 2)
     if not at(toks, i, frozenset({"的"})):
         return None
     if at(toks, i + 1, frozenset({"新", "现任", "现在", "目前"})):  # 我的新职位是Y
@@ -1103,6 +1306,7 @@ def _role(toks: list[Tok], i: int) -> list[Claim] | None:
 
 
 _BE = frozenset({"是"})
+_POSTS = frozenset("职位 职务 岗位 头衔 职业".split())
 
 
 def _from_title(toks: list[Tok], i: int) -> list[Claim]:
@@ -1130,6 +1334,12 @@ _WHERE_NOUNS = frozenset("地方 城市 地儿 公司 单位 地点 学校 城".
 def _where_of(toks: list[Tok], i: int) -> list[Claim] | None:
     """我(现在)住的地方是苏州 / 我工作的公司是华为 / 我上班的地方在国贸: the verb before 的 gives the
     predicate, the value follows 是 or 在."""
+    if at(toks, i, LIVE_V) and at(toks, i + 1, frozenset({"的"})) and at(toks, i + 2, frozenset({"是"})):
+        value, j = span(toks, i + 3)
+        flags = [t.flag for t in toks[i + 3 : j]]
+        if kind_of(value, flags) != "place" and not any(f in ("ns", "nz", "j") for f in flags):
+            return None  # 我住的是老房子: what, not where
+        toks = [*toks[: i + 2], Tok("地方", "n"), *toks[i + 2 :]]  # 我住的是苏州: 我住的地方是苏州
     if not (at(toks, i + 1, frozenset({"的"})) and at(toks, i + 2, _WHERE_NOUNS)):
         return None
     verb = toks[i].word if i < len(toks) else ""

@@ -117,16 +117,21 @@ def _title(toks: list[Tok], i: int) -> tuple[str, int]:
 
 
 def _from(toks: list[Tok], i: int) -> list[Claim]:
-    if not at(toks, i, frozenset({"从", "自"})):
+    if not at(toks, i, frozenset({"从", "自", "由"})):
         return []
-    old, j, _ = _value(toks, i + 1)
+    old, j, old_flags = _value(toks, i + 1)
     if not old:
         return []
     k = skip(toks, j, ADVERBS)
     verb = toks[k].word if k < len(toks) else ""
-    new, _, _ = _value(toks, skip(toks, k + 1, frozenset({"了"})))
+    new, _, new_flags = _value(toks, skip(toks, k + 1, frozenset({"了"})))
     toward = verb in DIRECTION or verb in _ARRIVE
-    if verb in MOVE_TO or (toward and kind_of(new, ()) != "organization" and new):
+    places = kind_of(old, old_flags) == "place" and kind_of(new, new_flags) == "place"
+    if (
+        verb in MOVE_TO
+        or (toward and kind_of(new, ()) != "organization" and new)
+        or (verb in TRANSFER and places)
+    ):
         return [Claim("lives_in", old, before=True), Claim("lives_in", new)] if new else []
     if verb in WORK_TO:
         return [Claim("works_at", old, before=True), Claim("works_at", new)] if new else []
@@ -357,7 +362,10 @@ def _job(toks: list[Tok], i: int) -> list[Claim]:
 
 
 def _is(toks: list[Tok], i: int) -> list[Claim]:
-    """是(一名)Y (Y a job title) or 是X的Y (works at / studies at X as Y)."""
+    """是(一名)Y (Y a job title) or 是X的Y (works at / studies at X as Y); 是公司的Y is the title."""
+    if at(toks, i, _OWN_ORG) and at(toks, i + 1, frozenset({"的"})):
+        job, _ = _title(toks, i + 2)
+        return [Claim("job_title", job)] if job and is_job(job) else []
     title, j = _title(toks, i)
     if not title:
         return []
@@ -385,6 +393,8 @@ def _by(toks: list[Tok], i: int) -> list[Claim]:
     for j in (i + 1, span(toks, i + 1)[1]):
         if at(toks, j, TRANSFER) or at(toks, j, MOVE_TO) or at(toks, j, WORK_TO):
             return _move(toks, j)
+        if at(toks, j, frozenset({"从", "由"})):  # 被公司从宁波调到了温州
+            return _from(toks, j)
     return []
 
 
@@ -399,9 +409,13 @@ def frame_claims(toks: list[Tok], i: int) -> list[Claim]:
             return claims
     if at(toks, i, frozenset({"是"})):  # 是…(的) stresses when or how: 我是在上海住的
         return frame_claims(toks[:-1] if toks[-1].word == "的" else toks, i + 1)
+    if at(toks, i, _SHI_DE_VERBS) and at(toks, i + 1, frozenset({"的"})) and i + 2 < len(toks):
+        return frame_claims([*toks[: i + 1], *toks[i + 2 :]], i)  # (是)三年前搬来的德阳: 搬来德阳
     if at(toks, i, _SERIAL) and i + 1 < len(toks):  # 辞职离开了阿里 / 搬家去了X: the second verb says where
         return frame_claims(toks, skip(toks, i + 1, frozenset({"了", "后", "以后", "之后"})))
     return []
 
 
+_OWN_ORG = frozenset("公司 单位 我们公司 我们单位 部门 我们部门 团队 我们团队 学校 医院".split())
 _SERIAL = QUIT | MOVED_OUT | GRADUATE
+_SHI_DE_VERBS = MOVE_TO | WORK_TO | DIRECTION | ARRIVE | TRANSFER | _SETTLE | _BACK | JOB_PROMOTE

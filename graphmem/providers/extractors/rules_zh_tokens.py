@@ -54,7 +54,7 @@ GRADUATE = _words("毕业 退学 休学")
 RETURN = _words("回来 回来了 归来")
 DIRECTION = _words("去 来 到 回 回到")
 JOB_PROMOTE = _words(
-    "升职 升职为 升职成 升职成为 升为 升成 升任 晋升 晋升为 晋升成 提拔为 提升为 任命为 聘为 聘任为 "
+    "升职 升职为 升职成 升职成为 升为 升成 升任 晋升 晋升为 晋升成 提拔为 提升为 提拔成 提升成 任命为 聘为 聘任为 "
     "被提拔为 被提升为 被任命为 被聘为 被聘任为 被评为 被提拔成 被升为 被晋升为 转岗为 转岗成 出任 "
     "当上 当上了 成为 成为了 变成 变成了 转行做 转行当 转行成 转做 改做 改当 转岗做 转岗当 改行做 改行当 "
     "现任 调任 调任为 转任 转为 改任 成了 升做 从事 调岗 调岗为 调岗成 调岗做 转岗 转岗为 转岗成 转行 改行 "
@@ -180,6 +180,8 @@ _SPLIT = {
     "不做": ("不", "做"),
     "回老家": ("回", "老家"),
     "回家乡": ("回", "家乡"),
+    # 住够/待腻/干烦 (jieba's words): the stay verb and its complement of having had enough
+    **{v + c: (v, c) for v in "住待呆干" for c in "够腻烦厌倦"},
 }
 
 
@@ -293,6 +295,17 @@ def _compound_surnames(toks: list[Tok]) -> list[Tok]:
             out.append(Tok(tok.word + nxt.word, "nr"))
             i += 2
             continue
+        after = toks[i + 2].word if i + 2 < len(toks) else ""
+        if (
+            tok.word in _NAME_PREFIX
+            and nxt is not None
+            and len(nxt.word) == 2
+            and nxt.flag.startswith("nr")
+            and nxt.word[1] + after in _GLUED_ADVERBS
+        ):  # 小/王本/来 → 小王 本来: the HMM took an adverb's first character into the name
+            out.extend((Tok(tok.word + nxt.word[0], "nr"), Tok(nxt.word[1] + after, "d")))
+            i += 3
+            continue
         if tok.word in _NAME_PREFIX and nxt is not None and len(nxt.word) == 1 and nxt.flag.startswith("nr"):
             out.append(Tok(tok.word + nxt.word, "nr"))  # 小/李 → 小李, 老/王 → 老王
             i += 2
@@ -303,6 +316,7 @@ def _compound_surnames(toks: list[Tok]) -> list[Tok]:
 
 
 _NAME_PREFIX = frozenset("小 老 阿".split())
+_GLUED_ADVERBS = ADVERBS | _words("本来 原来 原先 原本 现在 目前 如今 以前 之前 一直 已经 去年 今年 前年")
 
 
 SEPARABLE = _words("安家 落户 上班 跳槽 辞职 离职 入职 搬家 退休 就业 扎根 落脚 定居 升职 转行 改行")

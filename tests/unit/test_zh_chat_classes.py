@@ -1,0 +1,215 @@
+"""Chinese chat phrasings by class, written from scratch for these tests (no eval suite's wording).
+
+Each class crosses its own phrasings with subjects (the speaker, a named person, a relative with a
+name) and with values jieba knows and unseen ones, and checks the timeline a sentence implies for
+(subject, predicate): the current value and the values held in order (``timeline`` of the
+paraphrase bank), so a class passes whatever claim shape carries it.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from tests.unit.test_zh_paraphrase_bank import timeline
+from tests.unit.zh_support import rows
+
+SUBJECTS = (("我", "小明"), ("小王", "小王"), ("我表哥陈静", "陈静"))
+PLACES = (("南京", "苏州"), ("绵阳", "德阳"), ("蔚湾市", "青溪镇"), ("合肥", "临沂"))
+ORGS = (("百度", "快手"), ("鹿鸣科技", "星汉集团"), ("腾讯", "华为"), ("瑞丰银行", "青禾集团"))
+
+Case = tuple[str, str, str, str | None, list[str]]  # (sentence, who, predicate, current, history)
+
+
+def _cross(templates: list[tuple[str, str, str]], pairs: tuple[tuple[str, str], ...]) -> list[Case]:
+    """templates: (sentence with {s} {a} {b}, predicate, shape); shape 'a' (a now), 'ab' (a then b),
+    'end' (a held, now nothing), 'b' (only b: a was the mistake)."""
+    out: list[Case] = []
+    for (n, (template, predicate, shape)), (m, (said, who)) in itertools.product(
+        enumerate(templates), enumerate(SUBJECTS)
+    ):
+        a, b = pairs[(n + m) % len(pairs)]
+        want = {"a": (a, [a]), "ab": (b, [a, b]), "end": (None, [a]), "b": (b, [b])}[shape]
+        out.append((template.format(s=said, a=a, b=b), who, predicate, *want))
+    return out
+
+
+def _check(case: Case) -> None:
+    text, who, predicate, current, history = case
+    got = timeline(text).get((who, predicate))
+    assert got == (current, history), (text, got)
+
+
+# --------------------------------------------------------------------------- a state ended unnamed
+
+UNNAMED_END = _cross(
+    [
+        ("{s}在{a}干了三年，上周辞职了。", "works_at", "end"),
+        ("{s}在{a}上班，不过已经离职了。", "works_at", "end"),
+        ("{s}之前在{a}工作，后来被裁了。", "works_at", "end"),
+        ("{s}在{a}干了好几年，去年被公司优化了。", "works_at", "end"),
+        ("{s}在{a}工作了一辈子，今年退休了。", "works_at", "end"),
+    ],
+    ORGS,
+) + _cross(
+    [
+        ("{s}在{a}住了五年，上个月搬走了。", "lives_in", "end"),
+        ("{s}在{a}生活过一阵子，后来搬走了。", "lives_in", "end"),
+    ],
+    PLACES,
+)
+
+
+@pytest.mark.parametrize("case", UNNAMED_END, ids=[c[0] for c in UNNAMED_END])
+def test_a_quit_or_move_without_object_ends_the_value_told_before_it(case: Case) -> None:
+    """Regression: 我在百度干了三年，上周辞职了 kept 百度 current (辞职 names no employer, so it
+    ended nothing)."""
+    _check(case)
+
+
+def test_an_unnamed_quit_ends_employer_and_title_on_retirement() -> None:
+    got = timeline("我在协和医院当护士，去年退休了。")
+    assert got[("小明", "works_at")] == (None, ["协和医院"])
+    assert got[("小明", "job_title")] == (None, ["护士"])
+
+
+def test_an_unnamed_quit_alone_asserts_nothing() -> None:
+    assert [r for r in rows("我辞职了，想休息一阵。") if r[1] == "works_at"] == []
+
+
+# --------------------------------------------------------------------------- 现在在X / 本来在X
+
+NOW_AT = _cross(
+    [
+        ("{s}现在在{a}。", "lives_in", "a"),
+        ("{s}目前人在{a}，挺好的。", "lives_in", "a"),
+        ("{s}本来在{a}，去年搬到了{b}。", "lives_in", "ab"),
+        ("{s}原来在{a}，后来搬去了{b}。", "lives_in", "ab"),
+    ],
+    PLACES,
+) + _cross(
+    [("{s}目前在{a}。", "works_at", "a"), ("{s}如今在{a}，干得还行。", "works_at", "a")],
+    ORGS[1:2] + ORGS[3:],
+)
+
+
+@pytest.mark.parametrize("case", NOW_AT, ids=[c[0] for c in NOW_AT])
+def test_a_bare_zai_said_of_now_or_of_the_past_is_a_state(case: Case) -> None:
+    """Regression: 我现在在重庆 / 我本来在绵阳，去年搬到了德阳 gave no 重庆 / no 绵阳 (a 在X with no
+    verb after it was read only after 还 or a duration)."""
+    _check(case)
+
+
+@pytest.mark.parametrize(
+    "text", ["我现在在开会。", "我现在在路上。", "我现在在地铁上。", "我现在在吃饭呢。", "我现在在家。"]
+)
+def test_a_bare_zai_of_an_activity_or_a_spot_is_no_state(text: str) -> None:
+    assert [r for r in rows(text) if r[1] in ("lives_in", "works_at")] == []
+
+
+# --------------------------------------------------------------------------- 是…的 with the object after 的
+
+SHI_DE = _cross(
+    [
+        ("{s}三年前搬来的{a}。", "lives_in", "a"),
+        ("{s}是前年搬到的{a}。", "lives_in", "a"),
+        ("{s}是去年离开{a}去的{b}。", "lives_in", "ab"),
+    ],
+    PLACES,
+) + _cross(
+    [("{s}是去年入职的{a}。", "works_at", "a"), ("{s}是前年加入的{a}。", "works_at", "a")],
+    ORGS,
+)
+
+
+@pytest.mark.parametrize("case", SHI_DE, ids=[c[0] for c in SHI_DE])
+def test_shi_de_with_the_value_after_de(case: Case) -> None:
+    """Regression: 我是去年离开天津去的大连 gave the value 的大连; 搬来的德阳 gave nothing."""
+    _check(case)
+
+
+# --------------------------------------------------------------------------- corrections
+
+CORRECTIONS = _cross(
+    [
+        ("其实{s}住的是{b}，不是{a}。", "lives_in", "b"),
+        ("{s}上次说错了，住的是{b}不是{a}。", "lives_in", "b"),
+        ("{s}住在{b}，不是{a}哈。", "lives_in", "b"),
+        ("{s}住在{b}不是{a}。", "lives_in", "b"),
+    ],
+    PLACES,
+) + _cross(
+    [("{s}在{b}上班不是{a}。", "works_at", "b"), ("{s}在{b}工作，不是在{a}啦。", "works_at", "b")],
+    ORGS,
+)
+
+
+@pytest.mark.parametrize("case", CORRECTIONS, ids=[c[0] for c in CORRECTIONS])
+def test_right_value_then_the_mistaken_one(case: Case) -> None:
+    """Regression: 我住的是德阳不是绵阳 gave the value 德阳不是绵阳, 我住的是苏州 nothing, and
+    不是绵阳哈 named 绵阳哈 as the mistake."""
+    _check(case)
+
+
+def test_zhu_de_shi_names_a_place_only() -> None:
+    assert [r for r in rows("我住的是老房子。") if r[1] == "lives_in"] == []
+
+
+# --------------------------------------------------------------------------- moves and transfers
+
+MOVES = _cross(
+    [
+        ("{s}由{a}搬到了{b}。", "lives_in", "ab"),
+        ("{s}由{a}调到了{b}。", "lives_in", "ab"),
+        ("公司把{s}从{a}调到了{b}。", "lives_in", "ab"),
+        ("{s}被公司从{a}调到了{b}。", "lives_in", "ab"),
+        ("{s}在{a}待腻了，就去了{b}。", "lives_in", "ab"),
+        ("{s}在{a}住够了，后来搬到了{b}。", "lives_in", "ab"),
+        ("{s}先去了{a}，后来搬到了{b}。", "lives_in", "ab"),
+    ],
+    PLACES,
+) + _cross(
+    [
+        ("{s}去年去了{a}，今年又跳槽到{b}了。", "works_at", "ab"),
+        ("{s}在{a}干够了，跳槽去了{b}。", "works_at", "ab"),
+    ],
+    ORGS,
+)
+
+
+@pytest.mark.parametrize("case", MOVES, ids=[c[0] for c in MOVES])
+def test_moves_naming_both_values(case: Case) -> None:
+    """Regression: 由X调到Y and 公司把我从X调到Y gave nothing; 在X待腻了，就去了Y kept X; a bare
+    去了X before a change (今年又跳槽到Y) was lost."""
+    _check(case)
+
+
+@pytest.mark.parametrize("text", ["我去了趟北京，然后搬到了天津。", "我去了一趟北京，后来搬到了天津。"])
+def test_a_trip_before_a_move_is_no_home(text: str) -> None:
+    assert timeline(text)[("小明", "lives_in")] == ("天津", ["天津"])
+
+
+# --------------------------------------------------------------------------- job titles
+
+TITLES = [
+    ("我被公司提拔成了主管。", "主管"),
+    ("我现在是公司的主管。", "主管"),
+    ("我职位是高级工程师。", "高级工程师"),
+    ("我现在职务是副经理。", "副经理"),
+]
+
+
+@pytest.mark.parametrize(("text", "title"), TITLES, ids=[t for t, _ in TITLES])
+def test_title_forms(text: str, title: str) -> None:
+    """Regression: 提拔成了Y, 是公司的Y and 职位是Y (no 的) gave no title."""
+    assert timeline(text)[("小明", "job_title")] == (title, [title])
+
+
+# --------------------------------------------------------------------------- until
+
+
+def test_dao_weizhi_ends_the_state_at_its_time() -> None:
+    """Regression: 到去年为止我一直住在绵阳 left 为止 before the subject and gave nothing."""
+    got = [f for f in rows("到去年为止我一直住在绵阳。") if f[1] == "lives_in"]
+    assert ("小明", "lives_in", "绵阳", "end") in got
