@@ -122,6 +122,7 @@ def test_writes_after_a_restore_land_as_on_the_index_it_was_saved_from(tmp_path:
     """The change feed applied to a restored index: a rewritten text, new nodes, an ended fact."""
     index = built()
     copy = restored(index, tmp_path)
+    saved = Snapshots(tmp_path).path("g1").read_bytes()
     rewritten = episodes(1)[0] | {"search_text": "dana berlin zoo", "terms": "berlin zoo"}
     ended = facts(2)[1] | {"expired_at": T[5]}
     for target in (index, copy):
@@ -130,6 +131,7 @@ def test_writes_after_a_restore_land_as_on_the_index_it_was_saved_from(tmp_path:
         target.finish()
     assert answers(copy) == answers(index)
     assert copy.bm25("episode", ["zoo"], 5, View())[0][0] == "e000"
+    assert Snapshots(tmp_path).path("g1").read_bytes() == saved  # the map is copy-on-write
     again = restored(copy, tmp_path / "again")  # a restored, then written, index saves whole
     assert answers(again) == answers(index)
 
@@ -142,10 +144,12 @@ def test_a_damaged_foreign_or_missing_snapshot_is_refused(tmp_path: Path) -> Non
         snapshots.load("g1", Expected(DIM + 1, "i8", 4))  # another dimension
     path = snapshots.path("g1")
     data = bytearray(path.read_bytes())
-    data[-20] ^= 0xFF
+    body = len(MAGIC) + 8 + int.from_bytes(data[len(MAGIC) : len(MAGIC) + 8], "big")
+    data[body + 40] ^= 0xFF  # inside the pickle's body
     path.write_bytes(bytes(data))
     with pytest.raises(SnapshotError, match="checksum"):
         snapshots.load("g1", EXPECTED)
+    data[body + 40] ^= 0xFF
     path.write_bytes(bytes(data[:-5]))
     with pytest.raises(SnapshotError, match="truncated"):
         snapshots.load("g1", EXPECTED)
@@ -167,7 +171,11 @@ def test_a_snapshot_naming_another_callable_is_refused(tmp_path: Path) -> None:
     payload = pickle.dumps(_Payload())
     start = len(MAGIC) + 8
     size = int.from_bytes(data[len(MAGIC) : start], "big")
-    meta = json.loads(data[start : start + size]) | {"length": len(payload), "crc32": zlib.crc32(payload)}
+    meta = json.loads(data[start : start + size]) | {
+        "body": len(payload),
+        "crc32": zlib.crc32(payload),
+        "buffers": [],
+    }
     head = json.dumps(meta).encode()
     path.write_bytes(MAGIC + len(head).to_bytes(8, "big") + head + payload)
     with pytest.raises(SnapshotError, match=r"may not name builtins\.print"):

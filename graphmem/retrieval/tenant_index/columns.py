@@ -51,6 +51,13 @@ class Slots:
     def __len__(self) -> int:
         return len(self.ids)
 
+    def __getstate__(self) -> dict[str, list[str]]:
+        return {"ids": self.ids}  # the slot table is rebuilt: a dict unpickles slower than this
+
+    def __setstate__(self, state: dict[str, list[str]]) -> None:
+        self.ids = state["ids"]
+        self.index = {node_id: slot for slot, node_id in enumerate(self.ids)}
+
     def slot(self, node_id: str) -> int:
         found = self.index.get(node_id)
         if found is None:

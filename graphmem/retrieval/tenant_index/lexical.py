@@ -27,23 +27,24 @@ from graphmem.retrieval.tenant_index.columns import Column
 
 
 class Strings:
-    """Strings as one ``blob`` with ``bounds`` (string i is ``blob[bounds[i]:bounds[i + 1]]``): a
-    sequence that pickles as two objects, whatever its length."""
+    """Strings as one UTF-8 array with ``bounds`` (string i is ``data[bounds[i]:bounds[i + 1]]``,
+    decoded when read): a sequence that pickles as two arrays, whatever its length."""
 
     def __init__(self, values: list[str]) -> None:
-        lengths = np.fromiter((len(v) for v in values), dtype=np.int64, count=len(values))
-        self.bounds = np.zeros(len(values) + 1, dtype=np.int64)
+        encoded = [v.encode() for v in values]
+        lengths = np.fromiter((len(v) for v in encoded), dtype=np.int64, count=len(encoded))
+        self.bounds = np.zeros(len(encoded) + 1, dtype=np.int64)
         np.cumsum(lengths, out=self.bounds[1:])
-        self.blob = "".join(values)
+        self.data = np.frombuffer(b"".join(encoded), dtype=np.uint8)
 
     def __len__(self) -> int:
         return len(self.bounds) - 1
 
     def __getitem__(self, i: int) -> str:
-        return self.blob[int(self.bounds[i]) : int(self.bounds[i + 1])]
+        return self.data[int(self.bounds[i]) : int(self.bounds[i + 1])].tobytes().decode()
 
     def nbytes(self) -> int:
-        return self.bounds.nbytes + len(self.blob)
+        return self.bounds.nbytes + self.data.nbytes
 
 
 @dataclass

@@ -11,7 +11,13 @@ format, dimension, precision or ANN threshold, a bad checksum, a reset) is a mis
 loads from Neo4j and writes a new snapshot.
 
 The file: ``MAGIC``, an 8-byte header length, a JSON header (format, group, seq, created_at,
-dimension, precision, ANN threshold, payload length and CRC-32), then the pickle. Files are written
+dimension, precision, ANN threshold, the pickle body's length and CRC-32, the buffers' lengths),
+the pickle body (protocol 5: the Python structures), then its out-of-band buffers (every numpy
+array and HNSW graph), each aligned to ``ALIGN`` bytes. A restore maps the file copy-on-write and
+hands the buffers to the unpickler as views of the map: the arrays are not copied, and several
+workers restoring one snapshot share its pages through the OS page cache. The CRC covers the body;
+the buffers are checked by length (a file is renamed into place whole; a disk that flips bits
+inside one is the file system's to catch). Files are written
 to a temporary name and renamed, so a reader never sees half a file, and several workers can share
 one directory (each reads; the last writer wins). Unpickling admits only the index's own classes,
 numpy's array reconstruction and a few builtins (``_Unpickler.find_class``): a file swapped in the
@@ -23,6 +29,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import mmap
 import os
 import pickle
 import tempfile
@@ -36,8 +43,9 @@ import numpy as np
 
 from graphmem.retrieval.tenant_index.index import TenantIndex
 
-MAGIC = b"GMTI\x01\n"
-FORMAT = 1
+MAGIC = b"GMTI\x02\n"
+FORMAT = 2
+ALIGN = 64
 _ALLOWED = {
     "builtins": {"set", "frozenset", "dict", "list", "tuple", "bytearray", "int", "float", "str", "bool"},
     "collections": {"defaultdict", "OrderedDict"},
@@ -97,7 +105,9 @@ class Snapshots:
 
     def save(self, index: TenantIndex) -> int:
         """Write ``index`` (flushed, not stale) as the group's snapshot; returns the file's bytes."""
-        payload = pickle.dumps(index, protocol=pickle.HIGHEST_PROTOCOL)
+        buffers: list[pickle.PickleBuffer] = []
+        body = pickle.dumps(index, protocol=5, buffer_callback=buffers.append)
+        raws = [b.raw() for b in buffers]
         header = json.dumps(
             {
                 "format": FORMAT,
@@ -107,30 +117,39 @@ class Snapshots:
                 "dimension": index.dimension,
                 "precision": index.vector_precision,
                 "ann_threshold": index.ann_threshold,
-                "length": len(payload),
-                "crc32": zlib.crc32(payload),
+                "body": len(body),
+                "crc32": zlib.crc32(body),
+                "buffers": [r.nbytes for r in raws],
             }
         ).encode()
         self.directory.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=self.directory, prefix=".tmp-", suffix=".tix")
         try:
             with os.fdopen(fd, "wb") as out:
-                out.write(MAGIC + len(header).to_bytes(8, "big") + header)
-                out.write(payload)
+                out.write(MAGIC + len(header).to_bytes(8, "big") + header + body)
+                for raw in raws:
+                    out.write(_pad(out.tell()))
+                    out.write(raw)
+                size = out.tell()
             os.replace(tmp, self.path(index.group_id))
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
-        return len(MAGIC) + 8 + len(header) + len(payload)
+        return size
 
     def load(self, group_id: str, expected: Expected) -> TenantIndex | None:
         """The group's snapshot index; None when there is none. A file of another form or a corrupt
-        one raises ``SnapshotError`` (the caller loads from Neo4j and overwrites it)."""
+        one raises ``SnapshotError`` (the caller loads from Neo4j and overwrites it). The arrays
+        stay in the file's pages (a private copy-on-write map): workers restoring the same
+        snapshot share them in the page cache until one writes to a page."""
         try:
-            data = self.path(group_id).read_bytes()
+            with self.path(group_id).open("rb") as f:
+                mapped = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_COPY)
         except FileNotFoundError:
             return None
-        header = _header(data)
+        except ValueError as exc:  # an empty file cannot be mapped
+            raise SnapshotError("the snapshot is empty") from exc
+        header, start = _header(mapped)
         form = (header.get("dimension"), header.get("precision"), header.get("ann_threshold"))
         if header.get("group") != group_id or form != (
             expected.dimension,
@@ -138,12 +157,18 @@ class Snapshots:
             expected.ann_threshold,
         ):
             raise SnapshotError("the snapshot is of another group or index configuration")
-        start = len(data) - int(header["length"])
-        payload = memoryview(data)[start:]
-        if zlib.crc32(payload) != header["crc32"]:
+        body = mapped[start : start + int(header["body"])]
+        if zlib.crc32(body) != header["crc32"]:
             raise SnapshotError("the snapshot's checksum does not match")
+        view, at, buffers = memoryview(mapped), start + len(body), []
+        for size in header["buffers"]:
+            at += len(_pad(at))
+            buffers.append(view[at : at + int(size)])
+            at += int(size)
+        if at != len(mapped):
+            raise SnapshotError("the snapshot is truncated")
         try:
-            index = _Unpickler(io.BytesIO(payload)).load()
+            index = _Unpickler(io.BytesIO(body), buffers=buffers).load()
         except SnapshotError:
             raise
         except Exception as exc:  # a damaged pickle fails in many ways
@@ -157,8 +182,14 @@ class Snapshots:
         self.path(group_id).unlink(missing_ok=True)
 
 
-def _header(data: bytes) -> dict[str, Any]:
-    if not data.startswith(MAGIC) or len(data) < len(MAGIC) + 8:
+def _pad(at: int) -> bytes:
+    """Zero bytes that align the next buffer to ``ALIGN`` (numpy's arrays want aligned data)."""
+    return bytes(-at % ALIGN)
+
+
+def _header(data: mmap.mmap) -> tuple[dict[str, Any], int]:
+    """The header and where the pickle's body starts."""
+    if len(data) < len(MAGIC) + 8 or data[: len(MAGIC)] != MAGIC:
         raise SnapshotError("not a tenant index snapshot")
     size = int.from_bytes(data[len(MAGIC) : len(MAGIC) + 8], "big")
     try:
@@ -167,6 +198,4 @@ def _header(data: bytes) -> dict[str, Any]:
         raise SnapshotError("the snapshot's header does not parse") from exc
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise SnapshotError("the snapshot is of another format")
-    if len(MAGIC) + 8 + size + int(header.get("length", -1)) != len(data):
-        raise SnapshotError("the snapshot is truncated")
-    return header
+    return header, len(MAGIC) + 8 + size

@@ -20,6 +20,7 @@ fetch grown to the filter's selectivity, and a filter that keeps few rows is sco
 from __future__ import annotations
 
 import math
+import pickle
 from collections.abc import Hashable, Sequence
 from typing import Any
 
@@ -69,7 +70,9 @@ class Vectors:
         if self.pending:
             raise ValueError("flush the vectors before pickling them")
         state = dict(vars(self))
-        state["hnsw"] = {part: bytes(graph.save() or b"") for part, graph in self.hnsw.items()}
+        state["hnsw"] = {  # out of band: a snapshot keeps them as buffers beside the pickle
+            part: pickle.PickleBuffer(bytearray(graph.save() or b"")) for part, graph in self.hnsw.items()
+        }
         state["subset"] = None
         return state
 
