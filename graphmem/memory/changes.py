@@ -233,16 +233,35 @@ async def record_ingest(
     extracted: bool,
     now: datetime,
 ) -> None:
-    """Records of one ingestion write: each episode added, each name merged into an entity, each
-    fact change (the extractor is the actor of what it derived; explicit facts: the edge's)."""
+    """Append the records of one ingestion write (``ingest_records``)."""
+    rows = ingest_records(
+        ctx, episodes=episodes, aliases=aliases, out=out, sources=sources, extracted=extracted, now=now
+    )
+    if rows:
+        await repo.append(tx, group_id=group_id, rows=rows, now=now)
+
+
+def ingest_records(
+    ctx: MemoryContext,
+    *,
+    episodes: list[dict[str, Any]],
+    aliases: list[dict[str, str]],
+    out: FactWrites,
+    sources: set[str],
+    extracted: bool,
+    now: datetime,
+) -> list[dict[str, Any]]:
+    """Records of one ingestion write (pure; none with the change log off): each episode added,
+    each name merged into an entity, each fact change (the extractor is the actor of what it
+    derived; explicit facts: the edge's)."""
     if not ctx.change_log:
-        return
+        return []
     meta = current()
     actor = extractor_actor(ctx) if extracted else None
     rows = episode_records(episodes, meta=meta)
     rows += merge_records(aliases, meta=meta, actor=actor, now=now)
     rows += fact_records(out, meta=meta, op="ingest", now=now, sources=sources, actor=actor)
-    await repo.append(tx, group_id=group_id, rows=rows, now=now)
+    return rows
 
 
 async def record_facts(

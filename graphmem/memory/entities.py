@@ -6,6 +6,7 @@ import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 import numpy as np
 
@@ -24,6 +25,24 @@ class ResolvedEntities:
     aliases: list[dict[str, str]] = field(default_factory=list)  # names merged into an entity
 
 
+@dataclass
+class EntityPlan:
+    """Names resolved before the merge: ``ids``/``names`` of entities found (exactly, by alias or
+    by fuzzy match), ``aliases`` to add, ``rows`` of the entities to create (their ids are new)."""
+
+    ids: dict[str, str]
+    names: dict[str, str]
+    aliases: list[dict[str, str]]
+    rows: list[dict[str, Any]]
+
+    def resolved(self, merged: list[dict[str, Any]]) -> ResolvedEntities:
+        """The outcome once ``rows`` were merged (``merged``: MERGE_ENTITIES' rows)."""
+        ids, names = dict(self.ids), dict(self.names)
+        for row in merged:
+            ids[row["key"]], names[row["key"]] = row["id"], row["name"]
+        return ResolvedEntities(ids, names, sum(1 for r in merged if r["created"]), self.aliases)
+
+
 async def resolve_entities(
     tx: Tx,
     *,
@@ -36,6 +55,27 @@ async def resolve_entities(
     """Map names to entity ids: exact key, alias, conservative fuzzy match, else a new entity.
     ``embed`` fills ``vectors`` for the names not found exactly (the only ones that need one)."""
     found = await writes.find_entities(tx, group_id=group_id, keys=sorted(wanted))
+    plan = await plan_entities(
+        tx, group_id=group_id, wanted=wanted, found=found, vectors=vectors, embed=embed
+    )
+    merged = await writes.merge_entities(
+        tx, group_id=group_id, group_token=group_token(group_id), rows=plan.rows, now=now
+    )
+    await writes.add_aliases(tx, group_id=group_id, rows=plan.aliases)
+    return plan.resolved(merged)
+
+
+async def plan_entities(
+    tx: Tx,
+    *,
+    group_id: str,
+    wanted: dict[str, tuple[str, str]],
+    found: dict[str, dict[str, Any]],
+    vectors: dict[str, np.ndarray],
+    embed: Callable[[Sequence[str]], Awaitable[np.ndarray]] | None = None,
+) -> EntityPlan:
+    """``resolve_entities`` up to the merge, from ``found`` (``writes.find_entities`` of ``wanted``):
+    the fuzzy matches (one full-text query, only when a name is unknown) and the rows to create."""
     ids = {k: r["id"] for k, r in found.items()}
     names = {k: r["name"] for k, r in found.items()}
     aliases: list[dict[str, str]] = []
@@ -58,13 +98,7 @@ async def resolve_entities(
         }
         for k in sorted(set(wanted) - set(ids))
     ]
-    merged = await writes.merge_entities(
-        tx, group_id=group_id, group_token=group_token(group_id), rows=rows, now=now
-    )
-    for row in merged:
-        ids[row["key"]], names[row["key"]] = row["id"], row["name"]
-    await writes.add_aliases(tx, group_id=group_id, rows=aliases)
-    return ResolvedEntities(ids, names, sum(1 for r in merged if r["created"]), aliases)
+    return EntityPlan(ids, names, aliases, rows)
 
 
 def _vec(vectors: dict[str, np.ndarray], name: str) -> list[float]:

@@ -103,14 +103,7 @@ async def resolve_and_write(
     embed_missing: Any,
     now: datetime,
 ) -> FactWrites:
-    pairs = _opposite_pairs(slots)
-    keys = sorted(set(slots) | set(pairs.values()))
-    rows = await writes.load_slots(tx, group_id=group_id, slots=keys)
-    existing: dict[str, list[SlotFact]] = defaultdict(list)
-    for row in rows:
-        existing[row["slot"]].append(slot_fact(row))
-    _mirror_opposites(slots, pairs, existing)
-    out = plan_slots(slots, existing, now=now)
+    out = await resolve_slots(tx, group_id=group_id, slots=slots, now=now)
     await write_plans(
         tx,
         group_id=group_id,
@@ -121,6 +114,19 @@ async def resolve_and_write(
         now=now,
     )
     return out
+
+
+async def resolve_slots(tx: Tx, *, group_id: str, slots: dict[str, SlotInfo], now: datetime) -> FactWrites:
+    """Load the touched slots (and their opposites) and resolve them: ``resolve_and_write`` up to
+    the write. ``slots`` gains the opposite slots that derived ends touch."""
+    pairs = _opposite_pairs(slots)
+    keys = sorted(set(slots) | set(pairs.values()))
+    rows = await writes.load_slots(tx, group_id=group_id, slots=keys)
+    existing: dict[str, list[SlotFact]] = defaultdict(list)
+    for row in rows:
+        existing[row["slot"]].append(slot_fact(row))
+    _mirror_opposites(slots, pairs, existing)
+    return plan_slots(slots, existing, now=now)
 
 
 def _opposite_pairs(slots: dict[str, SlotInfo]) -> dict[str, str]:
@@ -178,8 +184,11 @@ async def write_plans(
     vectors: dict[str, np.ndarray],
     embed_missing: Any,
     now: datetime,
+    change_rows: list[dict[str, Any]] | None = None,
+    counts: dict[str, int] | None = None,
 ) -> None:
-    """Write resolved slots; only facts created here need an embedding."""
+    """Write resolved slots; only facts created here need an embedding. ``change_rows`` and
+    ``counts`` go with them (``writes.write_facts``)."""
     created = [r for r in out.facts if r["id"] in out.created_ids]
     missing = sorted({r["statement"] for r in created if r["statement"] not in vectors})
     if missing:
@@ -197,6 +206,8 @@ async def write_plans(
         slots=slots,
         supersedes=out.supersedes,
         now=now,
+        change_rows=change_rows,
+        counts=counts,
     )
 
 

@@ -15,16 +15,16 @@ from graphmem.errors import IdempotencyConflict, InvalidInput, NotFound
 from graphmem.memory import changes, pii
 from graphmem.memory.context import MemoryContext
 from graphmem.memory.drafts import Draft, from_explicit, from_extracted
-from graphmem.memory.entities import resolve_entities
-from graphmem.memory.facts import build_claims, resolve_and_write
+from graphmem.memory.entities import plan_entities
+from graphmem.memory.facts import build_claims, resolve_slots, write_plans
 from graphmem.memory.lifecycle.forget import _forget_episodes as forget_episodes_in_tx
 from graphmem.models.episode import EpisodeIn, EpisodeOutcome, IngestResult
 from graphmem.models.extraction import ExtractedFact, Extraction
 from graphmem.models.fact import FactIn
 from graphmem.models.predicates import lookup
 from graphmem.privacy import Found
-from graphmem.store import context, writes
 from graphmem.store import lifecycle as lifecycle_repo
+from graphmem.store import writes
 from graphmem.store.driver import Tx
 from graphmem.temporal.normalize import group_token, normalize_name, statement
 from graphmem.text import clean_name, clean_text, episode_fields, episode_text
@@ -63,8 +63,7 @@ def _row(p: Prepared, vector: np.ndarray) -> dict[str, Any]:
 
 
 async def _known_keys(ctx: MemoryContext, keys: list[str]) -> dict[str, dict[str, Any]]:
-    async with ctx.store.transaction(write=False) as tx:
-        return await writes.existing_episode_keys(tx, keys=keys)
+    return await writes.peek_episode_keys(ctx.store, keys=keys)
 
 
 def _changed(model: Any, update: dict[str, Any]) -> Any:
@@ -225,8 +224,7 @@ async def _embed_ahead(ctx: MemoryContext, group_id: str, prepared: list[Prepare
         return
     drafts = _drafts(prepared)
     wanted = _wanted_entities(prepared, drafts)
-    async with ctx.store.transaction(write=False) as tx:
-        known = await writes.find_entities(tx, group_id=group_id, keys=sorted(wanted))
+    known = await writes.peek_entities(ctx.store, group_id=group_id, keys=sorted(wanted))
     names = {k: r["name"] for k, r in known.items()}
     texts = {name for k, (name, _) in wanted.items() if k not in known}
     for d in drafts:
@@ -367,18 +365,30 @@ async def _commit(
     now = ctx.clock()
 
     async def work(tx: Tx) -> _CommitResult:
-        await writes.lock_group(tx, group_id=group_id, now=now)
-        kept, existing = await _recheck(tx, prepared, allow_forgotten, replace)
+        # Round trips: BEGIN_INGEST (lock, re-check keys, known entities, evidence), episodes and
+        # their sessions' tails, [fuzzy entity candidates], NEXT edits + search context + entities
+        # + mentions, the touched slots, facts + change log + counts; one commit.
+        evidence_ids = _evidence_ids(drafts)
+        start = await writes.begin_ingest(
+            tx,
+            group_id=group_id,
+            now=now,
+            keys=[p.key for p in prepared],
+            names=sorted(wanted),
+            evidence_ids=evidence_ids,
+        )
+        kept, existing = _recheck(start.known, prepared, allow_forgotten, replace)
+        found = start.entities
         if replace:
             await _forget_replaced(tx, ctx, group_id, replace, now)
-        await _check_evidence(tx, group_id, drafts)
+            found = await writes.find_entities(tx, group_id=group_id, keys=sorted(wanted))
+        _check_evidence(evidence_ids, start.evidence)
         rows = [_row(p, v) for p, v in zip(kept, episode_vectors, strict=True) if p is not None]
-        await writes.create_episodes(
-            tx, group_id=group_id, group_token=group_token(group_id), rows=rows, now=now
-        )
         live = [p for p in kept if p is not None]
-        await writes.link_sessions(tx, group_id=group_id, since=_earliest_by_session(live))
-        await context.refresh_around(tx, group_id=group_id, ids=[p.id for p in live])
+        token = group_token(group_id)
+        unlink, link = await writes.create_episodes_and_tails(
+            tx, group_id=group_id, group_token=token, rows=rows, since=_earliest_by_session(live), now=now
+        )
         live_ids = {p.id for p in live}
         kept_drafts = [
             d
@@ -387,18 +397,26 @@ async def _commit(
         ]
         if vault:
             await pii.write_vault(tx, ctx, group_id, vault, _written_text(rows, kept_drafts), now)
-        entities = await resolve_entities(
-            tx, group_id=group_id, wanted=wanted, vectors=vectors, now=now, embed=ctx.embed
+        plan = await plan_entities(
+            tx, group_id=group_id, wanted=wanted, found=found, vectors=vectors, embed=ctx.embed
         )
-        await writes.link_mentions(tx, group_id=group_id, rows=_mentions(live, entities.ids))
-        slots = build_claims(kept_drafts, entities, now=now)
-        fw = await resolve_and_write(
-            tx, group_id=group_id, slots=slots, vectors=vectors, embed_missing=ctx.embed, now=now
-        )
-        await changes.record_ingest(
+        merged = await writes.link_episodes(
             tx,
+            group_id=group_id,
+            group_token=token,
+            unlink=unlink,
+            link=link,
+            refresh_ids=[p.id for p in live],
+            entities=plan.rows,
+            aliases=plan.aliases,
+            mentions=_mentions(live, plan.ids, {r["normalized_name"] for r in plan.rows}),
+            now=now,
+        )
+        entities = plan.resolved(merged)
+        slots = build_claims(kept_drafts, entities, now=now)
+        fw = await resolve_slots(tx, group_id=group_id, slots=slots, now=now)
+        records = changes.ingest_records(
             ctx,
-            group_id,
             episodes=rows,
             aliases=entities.aliases,
             out=fw,
@@ -406,8 +424,17 @@ async def _commit(
             extracted=bool(prepared),
             now=now,
         )
-        await writes.update_group_counts(
-            tx, group_id=group_id, episodes=len(rows), facts=fw.created, entities=entities.created, now=now
+        counts = {"episodes": len(rows), "facts": fw.created, "entities": entities.created}
+        await write_plans(
+            tx,
+            group_id=group_id,
+            slots=sorted(slots),
+            out=fw,
+            vectors=vectors,
+            embed_missing=ctx.embed,
+            now=now,
+            change_rows=records,
+            counts=counts,
         )
         return _CommitResult({p.key for p in live}, existing, fw.changes)
 
@@ -430,15 +457,18 @@ def _earliest_by_session(prepared: list[Prepared]) -> dict[str, datetime]:
     return since
 
 
-async def _recheck(
-    tx: Tx, prepared: list[Prepared], allow_forgotten: bool, replace: dict[str, str] | None
+def _recheck(
+    known: dict[str, dict[str, Any]],
+    prepared: list[Prepared],
+    allow_forgotten: bool,
+    replace: dict[str, str] | None,
 ) -> tuple[list[Prepared | None], dict[str, str]]:
-    """Under the group lock, drop episodes a concurrent writer stored (or forgot) meanwhile;
-    a forgotten (tombstoned) episode comes back only when ``allow_forgotten``. A key stored
-    meanwhile with other content is a conflict, or (``replace``) one more episode to replace."""
+    """Under the group lock, drop episodes a concurrent writer stored (or forgot) meanwhile
+    (``known``: the keys stored or tombstoned, read under the lock); a forgotten (tombstoned)
+    episode comes back only when ``allow_forgotten``. A key stored meanwhile with other content
+    is a conflict, or (``replace``) one more episode to replace."""
     if not prepared:
         return [], {}
-    known = await writes.existing_episode_keys(tx, keys=[p.key for p in prepared])
     if replace is not None:
         for p in prepared:
             row = known.get(p.key) or {}
@@ -465,9 +495,12 @@ async def _forget_replaced(
         await forget_episodes_in_tx(tx, ctx, group_id, [{**r, "key": None} for r in rows], now)
 
 
-async def _check_evidence(tx: Tx, group_id: str, drafts: list[Draft]) -> None:
-    ids = sorted({d.episode_id for d in drafts if d.episode_id and d.ref.startswith("explicit:")})
-    found = await writes.episodes_in_group(tx, group_id=group_id, ids=ids)
+def _evidence_ids(drafts: list[Draft]) -> list[str]:
+    """The episodes explicit facts name as their evidence (they must be in the group)."""
+    return sorted({d.episode_id for d in drafts if d.episode_id and d.ref.startswith("explicit:")})
+
+
+def _check_evidence(ids: list[str], found: set[str]) -> None:
     missing = [i for i in ids if i not in found]
     if missing:
         raise NotFound(
@@ -476,14 +509,21 @@ async def _check_evidence(tx: Tx, group_id: str, drafts: list[Draft]) -> None:
         )
 
 
-def _mentions(prepared: list[Prepared], ids: dict[str, str]) -> list[dict[str, str]]:
-    rows: dict[tuple[str, str], dict[str, str]] = {}
+def _mentions(
+    prepared: list[Prepared], ids: dict[str, str], new_keys: set[str]
+) -> list[dict[str, str | None]]:
+    """MENTIONS rows: an episode and the id of an entity found (``ids``) or the normalised name of
+    one the same statement creates (``new_keys``)."""
+    rows: dict[tuple[str, str], dict[str, str | None]] = {}
     for p in prepared:
         names = [e.name for e in p.extraction.entities]
         names += [f.subject for f in p.extraction.facts]
         names += [f.object for f in p.extraction.facts if f.object and lookup(f.predicate).object_is_entity]
         for name in names:
-            eid = ids.get(normalize_name(name))
+            key = normalize_name(name)
+            eid = ids.get(key)
             if eid:
-                rows[(p.id, eid)] = {"episode_id": p.id, "entity_id": eid}
+                rows[(p.id, eid)] = {"episode_id": p.id, "entity_id": eid, "new_key": None}
+            elif key in new_keys:
+                rows[(p.id, "new:" + key)] = {"episode_id": p.id, "entity_id": None, "new_key": key}
     return list(rows.values())

@@ -21,9 +21,10 @@ CALL () {
 }
 """
 
-APPEND = (
-    "OPTIONAL MATCH (g:Group {id: $group_id})\n"
-    + _LAST
+# What APPEND does after matching the group ``g``, ending with the CREATE of the records; also
+# run as one step of the ingest write (``cypher.ingest.WRITE_FACTS``, see ``append_records``).
+_APPEND_BODY = (
+    _LAST
     + """
 WITH g, coalesce(top, 0) AS top, coalesce(top_n, -1) AS top_n, coalesce(g.lock_seq, 0) AS lock
 WITH g, lock, top, top_n,
@@ -40,9 +41,18 @@ CREATE (c:Change {
   reason: r.reason, consent_id: r.consent_id, source_episode_ids: r.source_episode_ids,
   valid_from: r.valid_from, valid_to: r.valid_to, content_hash: r.content_hash,
   payload: r.payload, payload_hash: r.payload_hash})
-RETURN count(c) AS written
 """
 )
+
+APPEND = "OPTIONAL MATCH (g:Group {id: $group_id})\n" + _APPEND_BODY + "RETURN count(c) AS written\n"
+
+
+def append_records(rows: str) -> str:
+    """APPEND as a unit subquery over the records in the parameter ``rows`` (``"$change_rows"``),
+    for another write query to end with; it does nothing when the list is empty."""
+    body = _APPEND_BODY.replace("$rows", rows)
+    return f"CALL () {{\n  WITH 1 AS one WHERE size({rows}) > 0\n  OPTIONAL MATCH (g:Group {{id: $group_id}})\n{body}}}\n"
+
 
 # A page in log order after the cursor (seq, n); since/until bound recorded_at (system time).
 PAGE = """

@@ -5,6 +5,9 @@ searchable state a write changes gets ``rev`` = its group's ``lock_seq``, which 
 bumped first (LOCK_GROUP), read inside the query (``OPTIONAL MATCH (g:Group ...)``).
 """
 
+from graphmem.store.cypher.changes import append_records
+from graphmem.store.cypher.context import REFRESH_AROUND
+
 LOCK_GROUP = (
     "MERGE (g:Group {id: $group_id}) "
     "ON CREATE SET g.created_at = $now, g.episodes = 0, g.facts = 0, g.entities = 0 "
@@ -236,3 +239,203 @@ RETURN f.id AS id, f.slot AS slot, f.subject_id AS subject_id, f.subject AS subj
        f.expired_at AS expired_at, f.version AS version, coalesce(f.importance, 0.5) AS importance,
        coalesce(f.tier, 'stated') AS tier
 """
+
+
+# ---- The ingest write in few round trips (graphmem.memory.ingestion._commit) ----------------
+# Each statement below does the work of several of the ones above in one round trip, in the same
+# order and with the same effect; empty parameter lists make their steps no-ops (a unit subquery
+# keeps the outer row whatever its UNWIND yields).
+
+# Lock the group (LOCK_GROUP), then, under the lock: the stored or tombstoned episode keys among
+# ``keys`` (EXISTING_EPISODE_KEYS), the entities named exactly or by alias (FIND_ENTITIES) and the
+# evidence episodes that are in the group (EPISODES_IN_GROUP).
+BEGIN_INGEST = """
+MERGE (g:Group {id: $group_id})
+ON CREATE SET g.created_at = $now, g.episodes = 0, g.facts = 0, g.entities = 0
+SET g.lock_seq = coalesce(g.lock_seq, 0) + 1
+WITH g.lock_seq AS seq
+CALL () {
+  UNWIND $keys AS k
+  OPTIONAL MATCH (e:Episode {key: k})
+  OPTIONAL MATCH (t:Tombstone {key: k})
+  WITH k, e, t WHERE e IS NOT NULL OR t IS NOT NULL
+  RETURN collect({key: k, id: e.id, content_hash: e.content_hash, tombstoned: t IS NOT NULL}) AS known
+}
+CALL () {
+  UNWIND $names AS n
+  CALL (n) {
+    MATCH (x:Entity {group_id: $group_id, normalized_name: n}) RETURN x
+    UNION
+    MATCH (x:Aliased {group_id: $group_id}) WHERE n IN x.alias_keys RETURN x
+  }
+  RETURN collect({key: n, id: x.id, name: x.name, kind: x.kind}) AS entities
+}
+CALL () {
+  UNWIND $evidence_ids AS eid
+  MATCH (e:Episode {id: eid})
+  WHERE e.group_id = $group_id
+  RETURN collect(e.id) AS evidence
+}
+RETURN seq, known, entities, evidence
+"""
+
+# CREATE_EPISODES, then SESSION_TAILS of ``sessions`` (which see the new episodes).
+CREATE_EPISODES_TAILS = """
+OPTIONAL MATCH (g:Group {id: $group_id})
+WITH g.lock_seq AS rev
+CALL (rev) {
+  UNWIND $rows AS r
+  CREATE (e:Episode {
+    id: r.id, group_id: $group_id, key: r.key, external_id: r.external_id, session_id: r.session_id,
+    source: r.source, speaker: r.speaker, content: r.content, reference_time: r.reference_time,
+    ingested_at: $now, content_hash: r.content_hash, search_text: r.search_text,
+    terms: r.terms, speaker_terms: r.speaker_terms, group_token: $group_token, access_count: 0, rev: rev})
+  WITH e, r
+  CALL db.create.setNodeVectorProperty(e, 'embedding', r.embedding)
+}
+UNWIND $sessions AS s
+CALL (s) {
+  MATCH (e:Episode {group_id: $group_id, session_id: s.id})
+  USING INDEX e:Episode(group_id, session_id)
+  WHERE e.reference_time < s.since
+  WITH e ORDER BY e.reference_time DESC, e.external_id DESC, e.id DESC LIMIT 1
+  RETURN collect(e) AS head
+}
+CALL (s) {
+  MATCH (e:Episode {group_id: $group_id, session_id: s.id})
+  USING INDEX e:Episode(group_id, session_id)
+  WHERE e.reference_time >= s.since
+  WITH e ORDER BY e.reference_time, e.external_id, e.id
+  RETURN collect(e) AS tail
+}
+RETURN s.id AS session, [e IN head + tail | e.id] AS ids,
+       [e IN head + tail | [(e)-[:NEXT]->(n) | n.id]] AS nexts
+"""
+
+# UNLINK_NEXT and LINK_NEXT (``unlink``, ``link``), REFRESH_AROUND (``ids``), then MERGE_ENTITIES
+# (``entities``), ADD_ALIASES (``aliases``) and LINK_MENTIONS (``mentions``: an episode and an entity
+# id, or the normalised name of an entity this statement creates). Returns MERGE_ENTITIES' rows.
+LINK_EPISODES = (
+    """
+CALL () {
+  UNWIND $unlink AS r
+  MATCH (:Episode {id: r.a})-[n:NEXT]->(:Episode {id: r.b})
+  DELETE n
+}
+CALL () {
+  UNWIND $link AS r
+  MATCH (a:Episode {id: r.a}), (b:Episode {id: r.b})
+  CREATE (a)-[:NEXT]->(b)
+}
+CALL () {"""
+    + REFRESH_AROUND
+    + """}
+OPTIONAL MATCH (g:Group {id: $group_id})
+WITH g.lock_seq AS rev
+CALL (rev) {
+  UNWIND $entities AS r
+  MERGE (x:Entity {group_id: $group_id, normalized_name: r.normalized_name})
+  ON CREATE SET x.id = r.id, x.name = r.name, x.kind = r.kind, x.aliases = [], x.alias_keys = [],
+                x.summary = '', x.created_at = $now, x.search_text = r.search_text,
+                x.group_token = $group_token, x.rev = rev, x.new = true
+  WITH x, r
+  CALL (x, r) {
+    WITH x, r WHERE x.new = true
+    CALL db.create.setNodeVectorProperty(x, 'embedding', r.embedding)
+  }
+  WITH x, r, x.new IS NOT NULL AS created
+  REMOVE x.new
+  RETURN collect({key: r.normalized_name, id: x.id, name: x.name, created: created}) AS merged
+}
+CALL (rev) {
+  UNWIND $aliases AS r
+  MATCH (x:Entity {id: r.id})
+  WHERE NOT r.alias_key IN coalesce(x.alias_keys, [])
+  SET x:Aliased, x.aliases = coalesce(x.aliases, []) + r.alias,
+      x.alias_keys = coalesce(x.alias_keys, []) + r.alias_key,
+      x.search_text = x.search_text + ' ' + r.search_text, x.rev = rev
+}
+CALL (rev) {
+  UNWIND $mentions AS r
+  MATCH (e:Episode {id: r.episode_id})
+  CALL (r) {
+    MATCH (x:Entity {id: r.entity_id}) RETURN x
+    UNION
+    MATCH (x:Entity {group_id: $group_id, normalized_name: r.new_key}) RETURN x
+  }
+  MERGE (e)-[:MENTIONS]->(x)
+  SET e.rev = rev
+}
+RETURN merged
+"""
+)
+
+# Resolved slot plans (DELETE_FACTS, UPSERT_FACTS, RESET_EVIDENCE, CREATE_EVIDENCE,
+# RESET_SUPERSEDES, CREATE_SUPERSEDES), then the change records (``change_rows``, changes.APPEND)
+# and the group's counters (``counts``: {episodes, facts, entities}, or null: UPDATE_GROUP_COUNTS).
+WRITE_FACTS = (
+    """
+CALL () {
+  UNWIND $delete_ids AS fid
+  MATCH (f:Fact {id: fid})
+  DETACH DELETE f
+}
+OPTIONAL MATCH (g:Group {id: $group_id})
+WITH g.lock_seq AS rev
+CALL (rev) {
+  UNWIND $rows AS r
+  MERGE (f:Fact {id: r.id})
+  ON CREATE SET f.group_id = $group_id, f.slot = r.slot, f.subject_id = r.subject_id,
+    f.predicate = r.predicate, f.qualifier = r.qualifier, f.value = r.value, f.value_key = r.value_key,
+    f.object_id = r.object_id, f.statement = r.statement, f.recorded_at = $now, f.version = 0,
+    f.status = 'active', f.tier = r.tier, f.search_text = r.search_text, f.group_token = $group_token,
+    f.access_count = 0, f.importance = r.importance, f.new = true
+  SET f.valid_from = r.valid_from, f.valid_to = r.valid_to, f.expired_at = r.expired_at,
+    f.claims = r.claims, f.confidence = r.confidence, f.source_kind = r.source_kind,
+    f.subject = r.subject, f.version = f.version + 1, f.updated_at = $now, f.rev = rev
+  WITH f, r
+  CALL (f, r) {
+    WITH f, r WHERE f.new = true
+    MATCH (s:Entity {id: r.subject_id})
+    CREATE (f)-[:SUBJECT]->(s)
+    WITH f, r
+    CALL db.create.setNodeVectorProperty(f, 'embedding', r.embedding)
+  }
+  CALL (f, r) {
+    WITH f, r WHERE f.new = true AND r.object_id IS NOT NULL
+    MATCH (o:Entity {id: r.object_id})
+    CREATE (f)-[:OBJECT]->(o)
+  }
+  REMOVE f.new
+}
+CALL () {
+  UNWIND $rows AS r
+  MATCH (:Fact {id: r.id})-[ev:EVIDENCED_BY]->()
+  DELETE ev
+}
+CALL () {
+  UNWIND $evidence AS r
+  MATCH (f:Fact {id: r.fact_id}), (e:Episode {id: r.episode_id})
+  CREATE (f)-[:EVIDENCED_BY {quote: r.quote, start: r.start, end: r.end, claim: r.claim}]->(e)
+}
+CALL () {
+  UNWIND $slots AS s
+  MATCH (:Fact {group_id: $group_id, slot: s})-[r:SUPERSEDES]->()
+  DELETE r
+}
+CALL () {
+  UNWIND $supersedes AS r
+  MATCH (n:Fact {id: r.new_id}), (o:Fact {id: r.old_id})
+  CREATE (n)-[:SUPERSEDES {at: r.at}]->(o)
+}
+"""
+    + append_records("$change_rows")
+    + """CALL () {
+  WITH 1 AS one WHERE $counts IS NOT NULL
+  MATCH (g:Group {id: $group_id})
+  SET g.episodes = g.episodes + $counts.episodes, g.facts = g.facts + $counts.facts,
+      g.entities = g.entities + $counts.entities, g.updated_at = $now
+}
+RETURN size($rows) AS written
+"""
+)
