@@ -39,6 +39,10 @@ _CONTRACTIONS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"'re\b", " are"),
         (r"'ve\b", " have"),
         (r"'ll\b", " will"),
+        (
+            r"\b(i|we|you|he|she|they)'d(?= (?:been|had|gone|done|lived|worked|moved|left|got|just|already|never)\b)",
+            r"\1 had",
+        ),
         (r"\b(i|we|you|he|she|they)'d\b", r"\1 would"),
         (r"\b(he|she|it|that|there|what|who)'s\b", r"\1 is"),
         (r"\bgonna\b", "going to"),
@@ -100,14 +104,15 @@ _WHEN_SAID = re.compile(
 )
 # "I said Osaka earlier, but I actually live in Seattle": the wrong value, then the right clause
 _SAID_BUT = re.compile(
-    r"^i (?:said|told you|wrote|mentioned) (?P<wrong>[^,]+?)(?:\s+(?:earlier|before|yesterday))?,?\s+but\s+"
+    r"^(?:(?:earlier|before|yesterday),?\s+)?i (?:said|told you|wrote|mentioned) (?P<wrong>[^,]+?)(?:\s+(?:earlier|before|yesterday))?,?\s+but\s+"
     r"(?P<rest>(?:i|we|it|that)\b.+)$",
     _I,
 )
 # "Scratch what I said before, ...", "Ignore what I said about Leeds; ...", "Forget that: ..."
 _DISOWN = re.compile(
-    r"^(?:(?:please|just|oh)\s+)?(?:scratch|ignore|forget|disregard|strike)\s+(?:that|what i (?:said|told you|"
-    r"wrote|mentioned)(?:\s+(?:earlier|before|last time))?(?:\s+about\s+(?P<about>[^,;:.]+?))?)"
+    r"^(?:(?:please|just|oh)\s+)?(?:(?:scratch|ignore|forget|disregard|strike)\s+(?:that|what i (?:said|told you|"
+    r"wrote|mentioned)(?:\s+(?:earlier|before|last time))?(?:\s+about\s+(?P<about>[^,;:.]+?))?)|"
+    r"i (?:mixed|got) (?:things|them|those|it|that|the names|my words) (?:up|wrong|mixed up))"
     r"\s*(?:[,;:.!\u2014\u2013]+|\s-+)\s*",
     _I,
 )
@@ -185,6 +190,8 @@ def parse_en(sentence: str) -> ParsedSentence:
         parsed.replaces = parsed.replaces or clean_place(but.group("wrong"), strip_preposition=True)
         parsed.correction = True
         text = re.sub(r"\b(?:actually|really)\s+", "", but.group("rest"), flags=_I)
+        if (it_is := _IT_IS.match(text)) is not None:  # "..., but it's actually Toronto"
+            text = "I meant " + it_is.group("rest")
     if said is not None:
         parsed.replaces = parsed.replaces or clean_place(said.group("wrong"), strip_preposition=True)
         text = "I meant " + said.group("rest")

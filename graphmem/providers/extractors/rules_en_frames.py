@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from spacy.tokens import Token
 
 RELOCATE = frozenset("move relocate emigrate immigrate migrate resettle settle transplant repatriate".split())
-MOTION = frozenset("go head come fly drive travel return get ship run escape".split())
+MOTION = frozenset("go head come fly drive travel return get ship run escape arrive".split())
 _DESTINATION = frozenset("to into in over_to back_to out_to down_to up_to across_to onto".split())
 _ORIGIN = frozenset("from out_of away_from".split())
 _FOR_GOOD = frozenset("good permanently permanent".split())
@@ -225,6 +225,8 @@ def _tense(verb: Token) -> str:
         return "used_to"
     if verb.dep_ == "xcomp" and verb.head.lemma_ == "go" and verb.head.tag_ == "VBG":
         return "future"
+    if words & {"had", "'d"} and (verb.tag_ == "VBN" or "been" in words):
+        return "past"  # a past perfect ("I'd been living in A for years, but ...") is over
     if verb.tag_ == "VBG" and words & {"am", "is", "are", "'m", "'re", "'s"}:
         return "progressive"
     if verb.tag_ == "VBN" and any(a.lemma_ == "have" for a in auxes):
@@ -572,6 +574,7 @@ def _residence(verb: Token, lemma: str, tense: str, subject: str | None, hooks: 
             place = named
     elif lemma == "be":
         attr = next((c for c in verb.children if c.dep_ in ("attr", "acomp")), None)
+        attr = attr or next((c for c in verb.children if c.dep_ == "advmod" and c.lower_ == "home"), None)
         nsubj = next((c for c in verb.children if c.dep_ == "nsubj"), None)
         if (
             attr is not None
@@ -579,9 +582,14 @@ def _residence(verb: Token, lemma: str, tense: str, subject: str | None, hooks: 
             and nsubj is not None
             and nsubj.pos_ == "PROPN"
             and any(c.dep_ == "poss" and c.lower_ == "my" for c in attr.children)
-        ):  # "Globex is my employer now"
+        ):  # "Globex is my employer now"; "Hooli was my employer for years" (a past state)
             value = hooks.phrase(nsubj)
-            return [Claim("works_at", value, subject=SPEAKER, object_kind="organization")] if value else []
+            past = tense == "past"
+            return (
+                [Claim("works_at", value, subject=SPEAKER, object_kind="organization", past=past)]
+                if value
+                else []
+            )
         if attr is not None and attr.lemma_.lower() == "home" and nsubj is not None and nsubj.pos_ == "PROPN":
             owner = next((c for c in attr.children if c.dep_ in ("poss", "det")), None)
             if owner is None or owner.lower_ in ("my", "our"):  # "Madrid has been my home", "Denver is home"
@@ -607,10 +615,15 @@ def _residence(verb: Token, lemma: str, tense: str, subject: str | None, hooks: 
                 ):
                     place = named
                     break
+        if place is None and lemma in ("rent", "lease") and not _children(verb, "dobj"):
+            place = next(
+                (o for r, o in _roles(verb) if r == "in" and o.pos_ == "PROPN"), None
+            )  # "renting in X"
     if place is None:
         return None
     value = hooks.phrase(place)
-    return [Claim("lives_in", value, subject=fact_subject, object_kind="place")] if value else []
+    past = lemma == "be" and tense == "past"  # "Seattle was home for a decade"
+    return [Claim("lives_in", value, subject=fact_subject, object_kind="place", past=past)] if value else []
 
 
 def _living(verb: Token, lemma: str, tense: str, subject: str | None, hooks: Hooks) -> list[Claim] | None:
@@ -734,7 +747,7 @@ def _being_in(verb: Token, lemma: str, tense: str, subject: str | None, hooks: H
     for role, obj in roles:
         if obj.pos_ != "PROPN":
             continue
-        if role in ("in", "at") and tense in ("past", "present") and contrast is not None:
+        if role in ("in", "at", "with") and tense in ("past", "present") and contrast is not None:
             # "I was in Leeds until last year, and now I'm in Lisbon": a past and a present state of
             # the same kind in one sentence are the old and the new value
             if (value := hooks.phrase(obj)) and (role == "in") == (contrast == "in"):
@@ -784,7 +797,7 @@ def _habitual(verb: Token) -> bool:
 
 
 _STATE_ROLES = {
-    "be": ("in", "at"),
+    "be": ("in", "at", "with"),
     "live": ("in",),
     "reside": ("in",),
     "base": ("in",),
@@ -1353,6 +1366,17 @@ def _prior(predicate: str, role: str, tok: Token, hooks: Hooks) -> str | None:
     return None
 
 
+def _from_old(verb: Token, new: Claim, hooks: Hooks) -> Claim | None:
+    """ "joined Umbrella from Hooli", "came to Globex from Initech": the employer before."""
+    if new.predicate != "works_at" or verb.lemma_.lower() not in JOIN | {"come", "start"}:
+        return None
+    old = next((o for r, o in _roles(verb) if r in ("from", "away_from") and o.pos_ == "PROPN"), None)
+    value = hooks.phrase(old) if old is not None else None
+    if not value or value.casefold() == new.obj.casefold():
+        return None
+    return Claim("works_at", value, subject=new.subject, object_kind="organization", before=True)
+
+
 def _after(verb: Token, claims: list[Claim], hooks: Hooks) -> list[Claim]:
     """ "After six years in Toronto, I moved to Nairobi", "after a stint at Hooli I joined Globex",
     "after years as a nurse, I became a teacher", "Having spent years in Lisbon, I moved to X",
@@ -1374,10 +1398,16 @@ def _after(verb: Token, claims: list[Claim], hooks: Hooks) -> list[Claim]:
             ]
         elif child.dep_ == "prep" and child.lower_ in ("after", "following"):
             spans += [o for o in child.children if o.dep_ == "pobj" and o.lemma_.lower() in _SPAN_NOUNS]
+            if any(o.dep_ == "pobj" and o.lemma_.lower() in _SPAN_NOUNS for o in child.children):
+                spans += [p for p in child.children if p.dep_ == "prep"]  # "after a decade | at Globex"
             leaving += [o for o in child.children if o.dep_ == "pcomp" and o.pos_ == "VERB"]
     priors: list[Claim] = []
+    if (came_from := _from_old(verb, new, hooks)) is not None and not any(c.before for c in claims):
+        priors.append(came_from)
     for span in spans:
         roles = _roles(span) + (_roles(span.head) if span.dep_ == "dobj" else [])
+        if span.dep_ == "prep":
+            roles = _prep_objects(span, span.lower_)
         value = next((v for r, x in roles if (v := _prior(new.predicate, r, x, hooks))), None)
         if value and value.casefold() != new.obj.casefold():
             priors.append(
@@ -1462,11 +1492,25 @@ def participle_claims(verb: Token, host: Token, subject: str | None, hooks: Hook
     get a dog")."""
     if _tense(host) == "future" or any(c.lower_ in ("will", "'ll") for c in host.children if c.dep_ == "aux"):
         return []
-    claims = frame_claims(verb, subject, True, hooks, "past") or []
-    return [c for c in claims if c.predicate in _PRIOR_PREDICATES]
+    claims = [
+        c for c in frame_claims(verb, subject, True, hooks, "past") or [] if c.predicate in _PRIOR_PREDICATES
+    ]
+    new = next((c for c in claims if c.kind == "assert" and not c.before), None)
+    if new is not None and verb.head.lower_ == "before" and host.lemma_.lower() in _SPAN_VERBS:
+        # "I spent four years at Umbrella before joining Globex": the host's span held before
+        roles = _roles(host) + [r for d in _children(host, "dobj") for r in _roles(d)]
+        value = next((v for r, x in roles if (v := _prior(new.predicate, r, x, hooks))), None)
+        if value and value.casefold() != new.obj.casefold():
+            claims.insert(
+                0, Claim(new.predicate, value, subject=subject, object_kind=new.object_kind, before=True)
+            )
+    return claims
 
 
 _MOVE_NOUNS = frozenset("move relocation emigration resettlement".split())
+_EXIT_NOUNS = frozenset("exit departure resignation layoff dismissal".split())
+_TENURE_NOUNS = frozenset("time stint days tenure run".split())
+_OVER = frozenset("end finish over conclude wrap close".split())
 _CHANGE_NOUNS = frozenset("switch change transition jump shift transfer leap pivot".split())
 _NEW = frozenset("new current present".split())
 _OLD = frozenset("old former previous last ex".split())
@@ -1544,6 +1588,16 @@ def nominal_claims(noun: Token, subject: str | None, hooks: Hooks) -> list[Claim
         if new is None and lemma in _CHANGE_NOUNS:
             return []
         return _pair(predicate, object_kind, old, new, subject)
+    if lemma in _EXIT_NOUNS or (lemma in _TENURE_NOUNS and noun.head.lemma_.lower() in _OVER):
+        # "my exit from Globex", "my resignation from X", "my time at Hooli ended", "my days in Leeds are over"
+        ended = next(
+            ((r, o) for r, o in roles if r in ("from", "at", "with", "in") and o.pos_ == "PROPN"), None
+        )
+        value = hooks.phrase(ended[1]) if ended is not None else None
+        if ended is None or value is None:
+            return []
+        predicate, object_kind = _PREDICATE_OF["place" if ended[0] == "in" else "organization"]
+        return [Claim(predicate, value, subject=subject, object_kind=object_kind, kind="end")]
     if not adjs & (_NEW | _OLD) and (
         noun.dep_ not in ("nsubj", "nsubjpass") or _tense(noun.head) != "present"
     ):

@@ -226,6 +226,8 @@ def parse_claims(doc: Doc, speakers: Speakers) -> list[tuple[Claim, str]]:
             )
         ):
             c.kind, c.before = "assert", True
+    # values before come first, so each finds its dated successor after it (``rules``)
+    claims.sort(key=lambda ct: not ct[0].before)
     # an old value ("I used to be a teacher") is history only before a new one in the sentence
     return [
         (c, t)
@@ -454,7 +456,10 @@ def _auxes(verb: Token) -> list[Token]:
 
 def is_hypothetical(verb: Token) -> bool:
     for tok in [verb, *verb.ancestors]:
-        for c in _auxes(tok):
+        auxes = _auxes(tok)
+        for c in auxes:
+            if c.lower_ == "'d" and (tok.tag_ == "VBN" or any(a.lower_ == "been" for a in auxes)):
+                continue  # "I'd been living in A", "I'd moved": had, a past perfect
             if c.lower_ in _HYPOTHETICAL_AUX:
                 return True
         for c in tok.children:
@@ -620,11 +625,20 @@ def resolve_subject(tok: Token, verb: Token, speakers: Speakers) -> tuple[str | 
 
 def _antecedent(pronoun: Token) -> tuple[str | None, bool] | None:
     """The one named person who is a subject earlier in the sentence, for "he"/"she" after it."""
-    names = {
-        name
-        for t in pronoun.doc[: pronoun.i]
-        if t.dep_ in _SUBJ and t.pos_ == "PROPN" and t.tag_ != "NNPS" and (name := _name(t))
-    }
+    names = (
+        {
+            name
+            for t in pronoun.doc[: pronoun.i]
+            if t.dep_ in _SUBJ and t.pos_ == "PROPN" and t.tag_ != "NNPS" and (name := _name(t))
+        }
+        | {  # "My friend Elena was a nurse; now she's a chef"
+            name
+            for t in pronoun.doc[: pronoun.i]
+            if t.dep_ in _SUBJ and t.pos_ == "NOUN"
+            for a in t.children
+            if a.dep_ == "appos" and a.pos_ == "PROPN" and (name := _name(a))
+        }
+    )
     return (names.pop(), False) if len(names) == 1 else None
 
 
