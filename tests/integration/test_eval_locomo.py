@@ -19,8 +19,8 @@ from graphmem.config import Settings
 from graphmem.memory import GraphMemory
 from graphmem.store import search as channels
 from graphmem_cli.main import cli
+from tests import locomo_synthetic
 
-DEV = Path(__file__).resolve().parents[3] / "shared" / "data" / "locomo" / "locomo_dev.json"
 KS = (1, 5, 10, 25)
 
 # A made-up conversation in the locomo10.json schema (the real data is CC BY-NC: never copied here).
@@ -205,17 +205,26 @@ def test_cli_prints_one_json_object_last(tiny: Path, tmp_path: Path) -> None:
     assert bad.exit_code != 0 and "unknown retriever" in bad.output
 
 
-@pytest.mark.skipif(not DEV.exists(), reason="LoCoMo dev split not present at ../shared/data/locomo")
-async def test_dev_split_subset(memory: GraphMemory, settings: Settings) -> None:
+async def test_a_bounded_subset_of_a_multi_conversation_file(
+    memory: GraphMemory, settings: Settings, tmp_path: Path
+) -> None:
+    """The options for small runs on a file in the dev split's format: one conversation picked out of
+    several, its first sessions only (evidence beyond them is dropped), QA capped."""
+    path = tmp_path / "locomo_like.json"
+    locomo_synthetic.write(path, conversations=3, sessions=3, turns=3)
     opts = LocomoOptions(
-        data=DEV,
+        data=path,
         retrievers=("rank-bm25", "graphmem"),
         ks=(5, 10),
-        conversations=["conv-26"],
+        conversations=["syn-2"],
         sessions=2,
-        max_questions=8,
+        max_questions=3,
     )
     dataset, results = await run_locomo(memory, settings, opts)
-    assert len(dataset.conversations) == 1 and 0 < dataset.n_questions <= 8
+    [conv] = dataset.conversations
+    assert conv.sample_id == "syn-2" and len(conv.episodes) == 6
+    assert {e.session_id for e in conv.episodes} == {"syn-2:session_1", "syn-2:session_2"}
+    assert dataset.n_questions == 3
+    assert all(d.split(":")[0] in {"D1", "D2"} for q in conv.questions for d in q.evidence)
     for result in results:
         _check_shape(result, result["retriever"], (5, 10))
