@@ -213,3 +213,58 @@ def test_dao_weizhi_ends_the_state_at_its_time() -> None:
     """Regression: 到去年为止我一直住在绵阳 left 为止 before the subject and gave nothing."""
     got = [f for f in rows("到去年为止我一直住在绵阳。") if f[1] == "lives_in"]
     assert ("小明", "lives_in", "绵阳", "end") in got
+
+
+# --------------------------------------------------------------------------- a start with no object
+
+UNNAMED_START = _cross(
+    [
+        ("{s}拿到了{a}的offer，已经入职了。", "works_at", "a"),
+        ("{s}收到了{a}的录用通知，上周就去报到了。", "works_at", "a"),
+    ],
+    ORGS,
+) + _cross(
+    [
+        ("{s}去年在{a}买了房，就搬过去了。", "lives_in", "a"),
+        ("{s}在{a}租了套房子，已经搬进去了。", "lives_in", "a"),
+    ],
+    PLACES,
+)
+
+
+@pytest.mark.parametrize("case", UNNAMED_START, ids=[c[0] for c in UNNAMED_START])
+def test_a_start_verb_without_object_starts_the_value_named_before_it(case: Case) -> None:
+    """Regression: 拿到了X的offer，已经入职了 and 在X买了房，就搬过去了 gave nothing (入职 and 搬过去
+    name no value of their own)."""
+    _check(case)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我拿到了京东的offer，但是没去。",
+        "我在昆山租了套房子，下个月搬过去。",
+        "我拿到了京东的offer，打算入职。",
+    ],
+)
+def test_a_start_not_yet_made_starts_nothing(text: str) -> None:
+    assert [r for r in rows(text) if r[1] in ("lives_in", "works_at") and r[3] == "assert"] == []
+
+
+EMPLOYER_FORMS = [
+    ("我新工作在阿里巴巴。", "works_at", ("阿里巴巴", ["阿里巴巴"])),
+    ("我跟阿里巴巴解约了。", "works_at", (None, ["阿里巴巴"])),
+    ("我在公司当工程师。", "job_title", ("工程师", ["工程师"])),
+    ("我乔迁到了扬州。", "lives_in", ("扬州", ["扬州"])),
+]
+
+
+@pytest.mark.parametrize(("text", "predicate", "want"), EMPLOYER_FORMS, ids=[t for t, _, _ in EMPLOYER_FORMS])
+def test_more_state_forms(text: str, predicate: str, want: tuple[str | None, list[str]]) -> None:
+    """Regression: 新工作在X (no 的), 跟X解约了, 在公司当Y (the employer unnamed) and 乔迁到X gave
+    nothing."""
+    assert timeline(text).get(("小明", predicate)) == want
+
+
+def test_working_with_a_person_is_no_employer() -> None:
+    assert [r for r in rows("我跟张伟一起工作。") if r[1] == "works_at"] == []

@@ -196,6 +196,7 @@ class _State:
     pending: str = ""  # 换工作了 / 搬家了: the predicate a bare 去了Y after it continues
     introduced: str | None = None  # 我有个朋友叫马克: whom a following 他/她 names
     gone: Claim | None = None  # 去年去了腾讯: a bare 去了X, whose predicate a later change names
+    named: dict[str, str] = field(default_factory=dict)  # 拿到了X的offer / 在X买了房: X by predicate
 
 
 # what a cut time phrase leaves of 自2018年以来 / 从去年起 / 打2019年开始: the frame words alone
@@ -456,7 +457,13 @@ def _clause_claims(clause: str, state: _State, *, last: bool) -> None:
     pending = _PENDING.match(clause) or _PENDING.match(_after_subject(clause))
     if pending is not None:  # 我换工作了，去了Y: Y is the new employer
         state.pending = _pending_predicate(pending.group("what"))
-    claims = _clause(clause, state) or _continuation(clause, state) or _unnamed_end(clause, state)
+    claims = (
+        _clause(clause, state)
+        or _continuation(clause, state)
+        or _unnamed_end(clause, state)
+        or _unnamed_start(clause, state)
+    )
+    _remember_named(clause, state)
     claims = _after_gone(clause, claims, state)
     if state.pending == "lives_in" or _left_home(
         state, clause
@@ -527,6 +534,69 @@ def _after_gone(clause: str, claims: list[Claim], state: _State) -> list[Claim]:
     return claims
 
 
+_OFFER = frozenset("offer Offer OFFER 录用通知 录取通知 聘书 工作机会 邀请".split())
+_HOUSING = frozenset("房 房子 套房 新房 新房子 公寓 一套房 一套房子".split())
+_GOT = frozenset("拿到 收到 接到 得到 获得 拿了 收了 接了".split())
+_BOUGHT = frozenset("买 租 买下 租下 找 找到 看好 定下".split())
+_UNNAMED_START = {
+    **dict.fromkeys("入职 报到 上班 上岗 去上班 过去上班 去报到 去入职 去上岗".split(), "works_at"),
+    **dict.fromkeys("搬过去 搬过来 搬进去 搬进来 住进去 住过去 住进来 搬了过去 搬了进去".split(), "lives_in"),
+}
+
+
+def _remember_named(clause: str, state: _State) -> None:
+    """What a clause names without a predicate of ours: 拿到了X的offer (an employer to be), 在X买了
+    房 / 在X租了套房子 (a home to be), for a start verb told after it with no object."""
+    toks = tokens(clause)
+    for n, tok in enumerate(toks):
+        if tok.word in _GOT:
+            k = skip(toks, n + 1, frozenset({"了"}))
+            value, j = span(toks, k)
+            noun = text_of(toks[j + 1 : j + 3])  # 录用/通知: the noun may come in two words
+            offer = at(toks, j + 1, _OFFER) or noun in _OFFER
+            if well_formed(value) and at(toks, j, frozenset({"的"})) and offer:
+                state.named["works_at"] = value
+        if tok.word == "在" and n + 1 < len(toks):
+            _, end = span(toks, n + 1)
+            k = next((m for m in range(n + 2, min(end + 1, len(toks))) if toks[m].word in _BOUGHT), end)
+            value = text_of(toks[n + 1 : k])  # 在昆山买了房: the span runs on over 买, the verb ends it
+            if at(toks, k, _BOUGHT):
+                k = skip(toks, k + 1, frozenset(("了", "一", "套", "一套", "个", "间")))
+                if well_formed(value) and at(toks, k, _HOUSING):
+                    state.named["lives_in"] = value
+
+
+def _unnamed_start(clause: str, state: _State) -> list[Claim]:
+    """拿到了X的offer，已经入职了 / 在昆山买了房，就搬过去了: a start verb with no object starts the
+    value the sentence named before it."""
+    if not state.named:
+        return []
+    toks = tokens(clause)
+    found = _subject(toks) if toks else None
+    if found is not None and found[0][0] == "other":
+        return []
+    i = skip(toks, found[1] if found is not None else 0, ADVERBS | frozenset({"就", "便", "也"}))
+    while i < len(toks) and (_time_word(toks[i]) or _adverb(toks[i])):
+        i = skip(toks, i + 1, ADVERBS)
+    word = toks[i].word if i < len(toks) else ""
+    if i + 1 < len(toks) and word + toks[i + 1].word in _UNNAMED_START:
+        word, i = word + toks[i + 1].word, i + 1
+    predicate = _UNNAMED_START.get(word)
+    done = at(toks, i + 1, frozenset({"了"})) or any(t.word in ("已经", "已") for t in toks[:i])
+    if (
+        predicate is None
+        or predicate not in state.named
+        or skip(toks, i + 1, frozenset(PARTICLES_END)) < len(toks)
+    ):
+        return []
+    if not done:  # 下个月搬过去 / 下周一入职 (its time cut): not yet
+        return []
+    if any(t.word in NEG or t.word in PLAN or t.word in FUTURE for t in toks[:i]):
+        return []
+    subject = found[0][1] if found is not None else (state.subject or ("first", SPEAKER))[1]
+    return [Claim(predicate, state.named.pop(predicate), subject=subject)]
+
+
 def _unnamed_end(clause: str, state: _State) -> list[Claim]:
     """我在百度干了三年，上周辞职了 / 我在南京住了五年，上个月搬走了 / …，不过已经离职了: a verb that
     ends a state without naming it ends the value told earlier in the sentence (same subject); its
@@ -553,6 +623,8 @@ def _unnamed_end(clause: str, state: _State) -> list[Claim]:
     ends = _UNNAMED_END.get(word)
     if ends is None or skip(toks, i + 1, frozenset(PARTICLES_END)) < len(toks):
         return []
+    if any(t.word in NEG or t.word in PLAN or t.word in FUTURE for t in toks[:i]):
+        return []  # 我在百度上班，打算辞职 / 没辞职: nothing ends
     out = []
     for predicate in ends:
         told = next(
@@ -1259,6 +1331,8 @@ def _role(toks: list[Tok], i: int) -> list[Claim] | None:
     named = _where_of(toks, i)
     if named is not None:
         return named
+    if i > 0 and at(toks, i, frozenset({"新", "现在的", "目前的"})) and at(toks, i + 1, frozenset(_ROLE_AT)):
+        return _role(toks[i:], 0)  # 我新工作在腾讯: as …，新工作在腾讯
     if i == 0:  # …，新工作在腾讯 / 新家在西湖边: the clause names where, its subject carried over
         j = 1 if at(toks, 0, frozenset({"新", "现在的", "目前的"})) else 0
         carried = _ROLE_AT.get(toks[j].word, "") if j < len(toks) else ""

@@ -155,6 +155,10 @@ def _zai(toks: list[Tok], i: int) -> list[Claim]:
     if at(toks, i + 1, _PROGRESSIVE):
         return []  # 在找新工作 / 在学日语: 在 is the progressive aspect, not a place
     place, j, flags = _value(toks, i + 1)
+    if not place and at(toks, i + 1, _OWN_ORG):  # 在公司当工程师: the title, the employer unnamed
+        k = skip(toks, i + 2, _BEFORE_VERB)
+        title, _ = _title(toks, k + 1) if at(toks, k, AS_V) else ("", k)
+        return [Claim("job_title", title)] if title and is_job(title) else []
     if not place:
         return []
     k = skip(toks, j, _BEFORE_VERB)
@@ -300,8 +304,14 @@ def _go(toks: list[Tok], i: int) -> list[Claim]:
 
 def _passive(toks: list[Tok], i: int) -> list[Claim]:
     """被X录用 (hired: works at X), 被X裁员/开除 (its end); 为X工作 (works for X)."""
-    if not (at(toks, i, frozenset({"被"})) or at(toks, i, _FOR)):
+    if not (at(toks, i, frozenset({"被"})) or at(toks, i, _FOR) or at(toks, i, _WITH)):
         return []
+    if toks[i].word in _WITH:  # 跟X解约了 / 和X解除了合同: the verb ends the span it sits in
+        k = next((m for m in range(i + 2, len(toks)) if toks[m].word in _PART_WAYS), 0)
+        org = text_of(toks[i + 1 : k]) if k else ""
+        return (
+            [Claim("works_at", org, kind="end")] if well_formed(org) and k == span(toks, i + 1)[1] - 1 else []
+        )
     org, j, _ = _value(toks, i + 1)
     if not org:
         return []
@@ -416,6 +426,8 @@ def frame_claims(toks: list[Tok], i: int) -> list[Claim]:
     return []
 
 
+_WITH = frozenset("跟 和 与 同".split())
+_PART_WAYS = frozenset("解约 解除合同 解除劳动合同 解除了 终止合同 终止了合同 分道扬镳".split())
 _OWN_ORG = frozenset("公司 单位 我们公司 我们单位 部门 我们部门 团队 我们团队 学校 医院".split())
 _SERIAL = QUIT | MOVED_OUT | GRADUATE
 _SHI_DE_VERBS = MOVE_TO | WORK_TO | DIRECTION | ARRIVE | TRANSFER | _SETTLE | _BACK | JOB_PROMOTE
