@@ -51,6 +51,12 @@ class FactsOptions:
     run_id: str = field(default_factory=lambda: time.strftime("%Y%m%d%H%M%S") + uuid.uuid4().hex[:6])
 
 
+def label_sets() -> list[Path]:
+    """Every committed label set (``eval/data/facts_labels_dev*.jsonl``): one run scores them all,
+    each on the facts it judges, so a fresh set and the older ones are read side by side."""
+    return sorted(LABELS.parent.glob("facts_labels_dev*.jsonl"))
+
+
 def read_labels(path: Path | None) -> dict[Any, str]:
     """The hand labels (JSONL), or none when the path is None or missing."""
     if path is None or not path.exists():
@@ -115,6 +121,8 @@ async def run_facts(
             "labels": opts.regression_labels.name,
             **labelled_precision(rows, read_labels(opts.regression_labels)),
         }
+    rows = [r for conv in collected for r in conv.rows]
+    result["label_sets"] = {path.name: labelled_precision(rows, read_labels(path)) for path in label_sets()}
     result["ingest_seconds"] = round(seconds, 2)
     texts = {c.sample_id: {d: e.content for d, e in c.turns.items()} for c in conversations}
     return result, collected, texts
@@ -175,4 +183,6 @@ def table(result: dict[str, Any]) -> str:
     if "regression" in result:
         reg = result["regression"]
         lines.append(f"regression labels {reg['labels']}: precision {_cell(reg['precision'])} on {reg['n']}")
+    for name, got in result.get("label_sets", {}).items():
+        lines.append(f"label set {name}: precision {_cell(got['precision'])} on {got['n']}")
     return "\n".join(lines)

@@ -145,3 +145,40 @@ def test_courtesy_toward_the_listener_and_idioms_are_refused(predicate: str, val
     """Bug: "Missed you!" became "misses Caroline", "I'm rooting for you" "roots for Jon", "I'm
     sorry about Max" "is sorry about Max", "Crossing my fingers for you": courtesy, no fact."""
     assert not well_formed(fact(predicate, value), SPEAKERS)
+
+
+@pytest.mark.parametrize(
+    ("predicate", "value"),
+    [
+        ("plans", "make this work"),
+        ("plans", "try the noodles there"),
+        ("plans", "have no big trips coming up"),
+        ("plans", "make a difference"),
+        ("plans", "create a place"),
+        ("owns", "fam"),
+        ("owns", "main focuses"),
+        ("owns", "true calling"),
+        ("owns", "good feedback on Dana's essays"),
+        ("does", "good"),
+        ("does", "OK"),
+    ],
+)
+def test_a_value_the_family_does_not_take_is_refused(predicate: str, value: str) -> None:
+    """Bug: "I'm gonna make this work" became "plans to make this work", "Here's a pic of my fam"
+    "owns fam", "Those are my main focuses" "owns main focuses", "Doing good!" "does good"."""
+    assert not well_formed(fact(predicate, value), SPEAKERS)
+
+
+@pytest.mark.parametrize(
+    ("predicate", "value"),
+    [
+        ("plans", "hike with some buddies this weekend"),
+        ("plans", "join a new band after this next gig"),
+        ("plans", "visit Lisbon"),
+        ("owns", "vintage camera"),
+        ("owns", "tent for the trip"),
+        ("does", "aerial yoga"),
+    ],
+)
+def test_a_value_the_family_takes_stays(predicate: str, value: str) -> None:
+    assert well_formed(fact(predicate, value), SPEAKERS)

@@ -201,6 +201,8 @@ def well_formed(fact: ExtractedFact, speakers: Speakers) -> bool:
         return False
     if fact.predicate not in VOCABULARY and (vague_open_value(value) or _sympathy(fact.predicate)):
         return False
+    if not family_value_ok(fact.predicate, value):
+        return False
     return _PERSON_WORDS.search(statement_words(fact)) is None
 
 
@@ -227,7 +229,7 @@ _LIGHT_VERBS = frozenset(
 _IDIOM_NOUNS = frozenset(
     "comfort chill fulfillment fulfilment dedication commitment lead step positive hand team situation "
     "hurdle kind sort ton lot bit break chance look peace strength courage energy joy inspiration "
-    "motivation difference impact effort progress sense care part way thing stuff time fun fingers "
+    "motivation difference impact effort progress sense care part way thing stuff time fun fingers shot "
     "finger heart hearts go push kudos roof wish love prayers prayer vibes hug hugs".split()
 )
 # nouns that name no particular thing without a modifier that does: "works on a project", "faces
@@ -239,7 +241,7 @@ _VAGUE_NOUNS = frozenset(
     "voice skills skillz skill creativity decisions decision abilities ability journey center "
     "influence flexibility endurance mind thoughts thought love future unknown greatness "
     "determination perseverance situation situations stuff things thing ideas idea progress "
-    "connections connection relationships bond bonds self myself life lives place spot eachother "
+    "connections connection relationships bond bonds self myself life lives place spot eachother vibes "
     "other others changes change steps step results result".split()
 )
 # words before such a noun that still do not say which: "Dana's own", "some new", "the same"
@@ -260,6 +262,41 @@ def vague_open_value(value: str) -> bool:
         return False
     head = [w for w in words if w not in _VAGUE_MODIFIERS and not w.endswith(("'s", "’s"))]
     return bool(head) and all(w in _VAGUE_NOUNS for w in head)
+
+
+_POINTING = frozenset("this that these those there here".split())
+# what "Here's a pic of my X", "These are my X", "I got X" name that nobody owns: people, and
+# abstract nouns ("my main focuses", "the right attitude", "good feedback", "my true calling")
+_NOT_OWNED = frozenset(
+    "family fam kids kid friends friend workmates colleagues coworkers companions team teammates mates "
+    "buddies folks people parents husband wife partner focus focuses feedback attitude calling success "
+    "successes offer offers promotion promotions addition possession memories memory camping goals".split()
+)
+_WHEN = frozenset(
+    "weekend week month year morning afternoon evening night summer winter spring fall next coming".split()
+)
+_HOW_ONE_IS = frozenset("good well great fine ok okay alright better awesome cheers amazing".split())
+
+
+def family_value_ok(predicate: str, value: str) -> bool:
+    """Checks of the value by predicate family: a plan names no pointed-at thing ("make this work",
+    "try the seafood there"), no nothing ("have no big events"), no idiom ("make a difference") and
+    no vague thing ("create a place"); an owned thing is no person and no abstract noun; an
+    activity is no "doing good" or "doing OK, cheers for asking"."""
+    words = [w.casefold() for w in value.split()]
+    if predicate == "plans" and len(words) > 1:
+        after = [*words[1:], ""]
+        if any(w in _POINTING and after[i] not in _WHEN for i, w in enumerate(words)) or "no" in words[1:]:
+            return False  # "this weekend", "this next tourney" say when, not what
+        rest = " ".join(value.split()[1:])
+        verb = words[0] + ("es" if words[0].endswith(("s", "sh", "ch", "x", "z", "o")) else "s")
+        return not (light_idiom(verb, rest) or vague_open_value(rest))
+    if predicate == "owns":
+        cut = next((i for i, w in enumerate(words) if w in _PREPOSITIONS and i > 0), len(words))
+        return bool(words[:cut]) and words[cut - 1] not in _NOT_OWNED
+    if predicate == "does":
+        return not words or words[0] not in _HOW_ONE_IS
+    return True
 
 
 def _sympathy(predicate: str) -> bool:
