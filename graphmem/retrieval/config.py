@@ -28,7 +28,9 @@ class SearchConfig(BaseModel):
     # The evidence channel (weights["evidence"]: fact hits lift the turns that evidence them) is
     # off: at 0.3 it added 1.2 points of R@10 on average over three 120-QA LoCoMo dev samples but
     # -0.7 / -0.3 / +0.1 R@1 / R@5 / R@10 over all of LoCoMo dev (fresh ingest), and LongMemEval
-    # without facts cannot move (docs/design-notes.md, "Recipe selection").
+    # without facts cannot move (docs/design-notes.md, "Recipe selection"). BM25's b is no setting
+    # here: bm25.length_b reads it from each tenant's average field length (short chat lines barely
+    # normalised, long answers nearly fully), so one recipe serves both kinds of tenant.
     weights: dict[str, float] = Field(default_factory=lambda: {"bm25": 1.0, "vector": 0.7, "graph": 0.1})
     targets: tuple[str, ...] = ("fact", "episode")
     type_weights: dict[str, float] = Field(
