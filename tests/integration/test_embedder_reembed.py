@@ -2,8 +2,8 @@
 ``openai`` endpoint (a local stub, 48-d), see every command refuse a local model directory (a tiny
 BERT, 24-d) until ``graphmem reembed`` has run with it, then search with it, and switch back.
 
-The throwaway Neo4j is test_lifecycle_reembed's (`own`: port 7697, a temporary data directory), so
-the shared database's model record is never touched.
+The throwaway Neo4j (`own`, tests/integration/conftest.py: port 7697, emptied for this module) holds
+it, so the shared database's model record is never touched.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from click.testing import CliRunner
 
 from graphmem.config import Settings
 from graphmem_cli.main import cli
-from tests.integration.test_lifecycle_reembed import own  # noqa: F401  (the throwaway Neo4j)
 from tests.stubs.embeddings_stub import EmbeddingsStub
 from tests.stubs.tiny_bert import TinyShape, write_tiny_bert
 
@@ -45,7 +44,7 @@ def _search(runner: CliRunner, env: dict[str, str], text: str) -> list[str]:
 
 
 def test_switching_between_endpoint_and_local_directory_needs_reembed(
-    own: Settings,  # noqa: F811
+    own: Settings,
     stub: EmbeddingsStub,
     tmp_path: Path,
 ) -> None:
@@ -90,7 +89,7 @@ def test_switching_between_endpoint_and_local_directory_needs_reembed(
 
 
 def test_eval_ingest_runs_once_per_endpoint_concurrency(
-    own: Settings,  # noqa: F811
+    own: Settings,
     stub: EmbeddingsStub,
 ) -> None:
     """`graphmem eval ingest --embed-concurrency 1,2` (docs/evals.md §7): one run per concurrency, each

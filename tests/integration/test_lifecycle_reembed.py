@@ -1,17 +1,15 @@
 """Re-embedding (issue 7) and the local Neo4j's backup/restore.
 
 A full re-embed rewrites every vector and the vector indexes of the whole database, so it runs
-against a throwaway Neo4j of our own (port 7697, temporary data directory), never the shared one;
-on the shared database only a group-scoped re-embed with the stamped model runs.
+against the throwaway Neo4j (`own` in tests/integration/conftest.py: port 7697, emptied for this
+module), never the shared one; on the shared database only a group-scoped re-embed with the stamped
+model runs.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -26,43 +24,12 @@ from graphmem.memory.lifecycle import records
 from graphmem.providers.embedders.hashing import HashingEmbedder
 from graphmem.providers.embedders.minilm_numpy import MiniLMEmbedder
 from graphmem.providers.extractors.rules import RulesExtractor
-from graphmem.store import local_server
 from graphmem.store.driver import Store
 from graphmem_cli.main import cli
 from tests.integration.test_lifecycle_support import STORY, counts, export_lines, ingest, seed_file
 
-PORT = 7697
 OLD = HashingEmbedder(32, name="fake/old")
 NEW = HashingEmbedder(48, name="fake/new")
-
-
-@pytest.fixture(scope="module")
-def own(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
-    data = tmp_path_factory.mktemp("n4-reembed")
-    cfg = Settings().model_copy(
-        update={
-            "neo4j_uri": None,
-            "neo4j_dir": data,
-            "neo4j_port": PORT,
-            "neo4j_http_port": 0,
-            "neo4j_heap": "512m",
-        }
-    )
-    # `graphmem neo4j start` in a child process: the detached server's Popen handle stays there
-    env = {k: v for k, v in os.environ.items() if k != "NEO4J_URI"}
-    env |= {
-        "GRAPHMEM_NEO4J_DIR": str(data),
-        "GRAPHMEM_NEO4J_PORT": str(PORT),
-        "GRAPHMEM_NEO4J_HTTP_PORT": "0",  # Bolt only: the suite's own Neo4j holds the HTTP port
-        "GRAPHMEM_NEO4J_HEAP": "512m",
-        "GRAPHMEM_NEO4J_PAGECACHE_MB": "64",
-    }
-    started = subprocess.run(
-        [sys.executable, "-m", "graphmem_cli.main", "neo4j", "start"], env=env, capture_output=True, text=True
-    )
-    assert started.returncode == 0, started.stdout + started.stderr
-    yield cfg
-    local_server.stop(cfg)
 
 
 @pytest.fixture

@@ -1,15 +1,15 @@
 """A runaway analyst query is bounded: client deadline, server timeout, reaper, memory limits.
 
-These run against their own local Neo4j (started by the launcher with the runaway-query bounds),
-never the shared test server: a query that loops inside one expression would keep a core of that
-server busy until it restarts.
+These run against the throwaway local Neo4j (tests/integration/conftest.py, started by the launcher
+with the runaway-query bounds), never the shared test server: a query that loops inside one
+expression would keep a core of that server busy until it restarts.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -22,29 +22,17 @@ from graphmem.store import local_server
 from graphmem.store.driver import Store
 from tests.api.conftest import Api, make_api
 
-PORT = 7696  # own port: 7697 is test_lifecycle_reembed's, 7698-7699 test_local_server's
 TIMEOUT_S = 2.0
 RUNAWAY = "RETURN reduce(s = '', i IN range(1, 100000000) | s + 'x') AS x"
 HUNGRY = "UNWIND range(1, 30000000) AS i RETURN size(collect(i)) AS n"
 
 
 @pytest.fixture(scope="module")
-def own_neo4j(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
-    cfg = Settings().model_copy(
-        update={
-            "neo4j_uri": None,
-            "neo4j_dir": tmp_path_factory.mktemp("n4-runaway"),
-            "neo4j_port": PORT,
-            "neo4j_http_port": 0,
-            "neo4j_heap": "512m",
-            "neo4j_pagecache_mb": 64,
-            "neo4j_tx_memory_mb": 64,
-            "neo4j_tx_total_memory_mb": 200,
-        }
-    )
-    local_server.start(cfg)
-    yield cfg
-    local_server.stop(cfg)
+def own_neo4j(own: Settings) -> Settings:
+    """The throwaway Neo4j (tests/integration/conftest.py), emptied for this module; it runs with
+    the runaway-query bounds (small transaction memory limits) that these tests hit."""
+    assert (own.neo4j_tx_memory_mb, own.neo4j_tx_total_memory_mb) == (64, 200)
+    return own
 
 
 @pytest.fixture
