@@ -1,4 +1,7 @@
-"""The local Neo4j launcher: start/stop, idempotence, persistence, crash recovery (real processes)."""
+"""The local Neo4j launcher: start/stop, idempotence, persistence, crash recovery (real processes).
+
+Each test starts the server it needs (start is idempotent), so any one runs alone; in file order they
+share one server and its restarts, and the last one stops it (a start and a stop each take seconds)."""
 
 from __future__ import annotations
 
@@ -71,15 +74,6 @@ def test_kill_9_during_writes_loses_no_committed_write(own: Settings) -> None:
     assert _count(own) == before + committed
 
 
-def test_stop_when_not_running_says_so(own: Settings) -> None:
-    local_server.stop(own)
-    assert local_server.stop(own) is False
-
-
-def test_log_file_is_written(own: Settings) -> None:
-    assert Path(local_server.status(own).log_file).exists()
-
-
 def test_neo4j_browser_is_served_on_the_http_connector(own: Settings) -> None:
     """The local Neo4j starts as the community server does (server.http.enabled): Neo4j's HTTP API
     and Neo4j Browser answer on loopback beside Bolt."""
@@ -91,3 +85,12 @@ def test_neo4j_browser_is_served_on_the_http_connector(own: Settings) -> None:
         f"http://127.0.0.1:{HTTP_PORT}/", headers={"Accept": "application/json"}, timeout=30
     )
     assert discovery.json()["bolt_direct"].endswith(f":{PORT}")
+
+
+def test_stop_when_not_running_says_so(own: Settings) -> None:
+    local_server.stop(own)
+    assert local_server.stop(own) is False
+
+
+def test_log_file_is_written(own: Settings) -> None:
+    assert Path(local_server.status(own).log_file).exists()
