@@ -15,6 +15,7 @@ the background, equals its warm searches: same hits, same order.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from typing import Any
@@ -116,8 +117,10 @@ def _indexed(result: SearchResult) -> bool:
     return "sizes" not in result.timings_ms
 
 
-@pytest.fixture
-async def tenant(memory: GraphMemory, group: str) -> AsyncIterator[str]:
+@pytest.fixture(scope="module")
+async def tenant(memory: GraphMemory) -> AsyncIterator[str]:
+    """One tenant for the module, written once: every test here only searches it."""
+    group = f"t-{uuid.uuid4().hex[:12]}"
     await memory.add_episodes(group, _turns())
     await memory.add_facts(group, _facts())
     yield group
