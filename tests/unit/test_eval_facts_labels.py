@@ -67,3 +67,19 @@ def test_committed_v2_labels_are_a_header_then_keys_and_labels_only() -> None:
         "conv-43",
         "conv-44",
     }
+
+
+def test_every_committed_label_set_is_scored_and_v4_holds_keys_and_labels_only() -> None:
+    """``eval facts`` scores each committed label set in one run (``label_sets``); v4, drawn fresh
+    from the extractor that the open-rule classes changed, says how it was drawn, then holds keys
+    and labels only, at least 100 of them."""
+    from eval.facts import label_sets
+
+    names = [p.name for p in label_sets()]
+    assert {"facts_labels_dev.jsonl", "facts_labels_dev_v2.jsonl", "facts_labels_dev_v4.jsonl"} <= set(names)
+    path = Path(__file__).resolve().parents[2] / "eval" / "data" / "facts_labels_dev_v4.jsonl"
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    assert set(rows[0]) == {"_comment"}
+    assert len(rows[1:]) >= 100
+    assert all(set(r) == {"conversation", "dia_id", "predicate", "statement", "label"} for r in rows[1:])
+    assert len(read_labels(path)) == len(rows) - 1
