@@ -268,3 +268,28 @@ def test_more_state_forms(text: str, predicate: str, want: tuple[str | None, lis
 
 def test_working_with_a_person_is_no_employer() -> None:
     assert [r for r in rows("我跟张伟一起工作。") if r[1] == "works_at"] == []
+
+
+MORE_FORMS = [
+    ("我现在常驻南京。", "lives_in", ("南京", ["南京"])),
+    ("自从搬到南京，我就没回过苏州。", "lives_in", ("南京", ["南京"])),
+    ("苏州那边我已经不住了。", "lives_in", (None, ["苏州"])),
+    ("我2020年加入腾讯，2023年离开。", "works_at", (None, ["腾讯"])),
+    ("我在南京住了三年，去年离开了。", "lives_in", (None, ["南京"])),
+    ("我2020年进的腾讯。", "works_at", ("腾讯", ["腾讯"])),
+    ("我是2020年进鹿鸣科技的。", "works_at", ("鹿鸣科技", ["鹿鸣科技"])),
+    ("我进腾讯快一年了。", "works_at", ("腾讯", ["腾讯"])),
+]
+
+
+@pytest.mark.parametrize(("text", "predicate", "want"), MORE_FORMS, ids=[t for t, _, _ in MORE_FORMS])
+def test_here_topics_enter_and_an_unnamed_leave(
+    text: str, predicate: str, want: tuple[str | None, list[str]]
+) -> None:
+    """Regression: 常驻X, 自从搬到X, X那边我不住了, a bare 离开 after the value and 进X gave
+    nothing."""
+    assert timeline(text).get(("小明", predicate)) == want
+
+
+def test_entering_a_town_is_no_employer() -> None:
+    assert [r for r in rows("我进城了。") if r[1] == "works_at"] == []

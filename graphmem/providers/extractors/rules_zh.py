@@ -51,6 +51,7 @@ from graphmem.providers.extractors.rules_zh_tokens import (
     LEAVE,
     LEAVE_LIVE,
     LIVE_V,
+    LOCATIVE,
     MOVE_TO,
     NEG,
     PLAN,
@@ -202,6 +203,7 @@ class _State:
 # what a cut time phrase leaves of 自2018年以来 / 从去年起 / 打2019年开始: the frame words alone
 _SINCE_LEFT = re.compile(
     r"(?:自从|打从|自|从|打)(?=以来|起|开始|至今|一直|就|便|已经|都)|以来|(?<=[自从])起|为止|^(?:截|截止)(?=[，,]|$)"
+    r"|^(?:自从|自打)(?=搬|来|到|去|入职|加入|住|进)"
 )
 
 
@@ -488,6 +490,7 @@ _UNNAMED_END = {
     **dict.fromkeys("退休 退了休".split(), ("works_at", "job_title")),
     **dict.fromkeys("搬走 搬出来 搬出去 搬家 搬离 搬出".split(), ("lives_in",)),
     **dict.fromkeys("毕业 退学".split(), ("studies_at",)),
+    **dict.fromkeys("离开 离开了 走了".split(), ("",)),  # 2020年加入腾讯，2023年离开: what was told
 }
 _PASSIVE_END = frozenset("裁 裁员 辞退 开除 优化 炒 炒鱿鱼 解雇 劝退".split())
 
@@ -631,13 +634,15 @@ def _unnamed_end(clause: str, state: _State) -> list[Claim]:
             (
                 c
                 for c in reversed(state.claims)
-                if c.predicate == predicate and c.kind in ("assert", "correct") and c.subject == subject[1]
+                if c.predicate in ((predicate,) if predicate else ("works_at", "lives_in", "studies_at"))
+                and c.kind in ("assert", "correct")
+                and c.subject == subject[1]
             ),
             None,
         )
         if told is not None and not told.before:
             told.before = True  # it held up to the end told after it
-            out.append(Claim(predicate, told.obj, subject=told.subject, kind="end", keeps_time=True))
+            out.append(Claim(told.predicate, told.obj, subject=told.subject, kind="end", keeps_time=True))
     return out
 
 
@@ -982,6 +987,8 @@ def _topic(toks: list[Tok]) -> list[Tok]:
     it is read as 我已经不在北京住了."""
     if len(toks) >= 3 and toks[0].flag in ("ns", "nt") and toks[1].word in LIVE_V and _sated(toks, 1):
         return [Tok("在", "p"), *toks]  # 北京待腻了: 在北京待腻了 (the subject carried or the speaker)
+    if len(toks) > 3 and toks[0].flag in _TOPIC_FLAGS and toks[1].word in LOCATIVE:
+        toks = [toks[0], *toks[2:]]  # 苏州那边我已经不住了: the place, not where around it
     if len(toks) < 3 or toks[0].flag not in _TOPIC_FLAGS or toks[1].word not in ("我", "我们", "咱们"):
         return toks
     rest = toks[2:]

@@ -71,7 +71,7 @@ _TITLE_STOP = frozenset({"的"})
 _ARRIVE = ARRIVE | frozenset({"到了"})
 _SETTLE = frozenset("定居 落户 安家 移居 迁居".split())
 _REPORT = frozenset("报到 报道 入职 就职".split())
-_LIVE_DIRECT = frozenset("住 常住 长住 居住 久居 住进 住进了".split())  # 住杭州: the place follows
+_LIVE_DIRECT = frozenset("住 常住 长住 居住 久居 住进 住进了 常驻 长驻".split())  # 住杭州: the place follows
 _POST = frozenset("职务 职位 岗位 头衔".split())
 _STRICT_PROMOTE = frozenset("成为 成为了 变成 变成了 成了".split())
 _FOUND_JOB = frozenset("找到 找到了 找了 获得 获得了 得到 得到了 开始 开始了".split())
@@ -270,6 +270,10 @@ def _move(toks: list[Tok], i: int) -> list[Claim]:
     if at(toks, i, WORK_TO):
         org, _, _ = _value(toks, skip(toks, i + 1, frozenset({"了"})))
         return [Claim("works_at", trim_org(org))] if org else []
+    if at(toks, i, _ENTER):  # 进腾讯 / 2020年进的腾讯: an employer (进城 / 进山 are no job)
+        org, _, flags = _value(toks, skip(toks, i + 1, frozenset({"了", "的"})))
+        employer = org and len(org) >= 2 and kind_of(org, flags) in ("organization", "")
+        return [Claim("works_at", trim_org(org))] if employer and "ns" not in flags else []
     if at(toks, i, _ARRIVE):  # 来到X定居 (the verb after X says what), else a stay
         place, _, _ = _value(toks, skip(toks, i + 1, frozenset({"了"})))
         return _go(toks, i) or ([Claim("located_at", place)] if place else [])
@@ -427,7 +431,8 @@ def frame_claims(toks: list[Tok], i: int) -> list[Claim]:
 
 
 _WITH = frozenset("跟 和 与 同".split())
+_ENTER = frozenset({"进"})
 _PART_WAYS = frozenset("解约 解除合同 解除劳动合同 解除了 终止合同 终止了合同 分道扬镳".split())
 _OWN_ORG = frozenset("公司 单位 我们公司 我们单位 部门 我们部门 团队 我们团队 学校 医院".split())
 _SERIAL = QUIT | MOVED_OUT | GRADUATE
-_SHI_DE_VERBS = MOVE_TO | WORK_TO | DIRECTION | ARRIVE | TRANSFER | _SETTLE | _BACK | JOB_PROMOTE
+_SHI_DE_VERBS = MOVE_TO | WORK_TO | DIRECTION | ARRIVE | TRANSFER | _SETTLE | _BACK | JOB_PROMOTE | _ENTER
