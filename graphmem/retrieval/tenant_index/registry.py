@@ -221,9 +221,10 @@ class TenantIndexes:
         except OSError:  # a full disk or a read-only directory: serve, and log it
             log.exception("saving the tenant index snapshot of %s failed", index.group_id)
 
-    async def _load(self, group_id: str, state: GroupState) -> TenantIndex:
-        """The group's index: from its snapshot and the change feed since it, when it has a
-        usable one, else from Neo4j (and then saved as its snapshot); not yet installed."""
+    async def _load(self, group_id: str, state: GroupState) -> tuple[TenantIndex, bool]:
+        """The group's index, not yet installed, and whether it was restored: from its snapshot and
+        the change feed since it up to ``state``, when it has a usable one, else from Neo4j (and
+        then saved as its snapshot)."""
         index = await self._restore(group_id, state)
         restore = self.restores.get(group_id)
         if restore is not None and not restore.done():
@@ -234,10 +235,10 @@ class TenantIndexes:
                 if applied > max(RESAVE_NODES, RESAVE_SHARE * index.size):
                     await self._save(index)
             if not index.stale:  # stale: more changed than a catch-up reads, load it whole
-                return index
+                return index, True
         index = await self._build(group_id, state)
         await self._save(index)
-        return index
+        return index, False
 
     async def _build(self, group_id: str, state: GroupState) -> TenantIndex:
         index = TenantIndex(
@@ -299,15 +300,16 @@ class TenantIndexes:
 
         async def run() -> None:
             try:
-                index = await self._load(group_id, state)
+                index, restored = await self._load(group_id, state)
                 async with self.locks.setdefault(group_id, asyncio.Lock()):
-                    latest = await self.state(group_id)
-                    if latest is None:
-                        return
-                    index.stale = _reset(index, latest)  # deleted from while it loaded: again
-                    if latest.seq > index.seq:
-                        await self._catch_up(index, latest.seq)
-                    self._install(index)
+                    if not restored:  # a load takes seconds: catch up on what it missed
+                        latest = await self.state(group_id)
+                        if latest is None:
+                            return
+                        index.stale = _reset(index, latest)  # deleted from while it loaded: again
+                        if latest.seq > index.seq:
+                            await self._catch_up(index, latest.seq)
+                    self._install(index)  # (a restore took milliseconds: each search catches up)
             except Exception:  # the Neo4j channels keep serving; the next search retries
                 log.exception("building the tenant index of %s failed", group_id)
             finally:
