@@ -12,6 +12,7 @@ import itertools
 
 import pytest
 
+from graphmem.providers.extractors.rules_zh import ZhContext, parse_zh
 from tests.unit.test_zh_paraphrase_bank import timeline
 from tests.unit.zh_support import rows
 
@@ -293,3 +294,39 @@ def test_here_topics_enter_and_an_unnamed_leave(
 
 def test_entering_a_town_is_no_employer() -> None:
     assert [r for r in rows("我进城了。") if r[1] == "works_at"] == []
+
+
+# --------------------------------------------------------------------------- across sentences
+
+ACROSS = [
+    (["我表哥陈静住在南宁", "他搬到了桂林"], ("陈静", "lives_in", "桂林", "assert")),
+    (["小王在腾讯上班", "她跳槽到阿里了"], ("小王", "works_at", "阿里", "assert")),
+    (["我有个朋友叫马克", "他住在深圳"], ("马克", "lives_in", "深圳", "assert")),
+    (["我在百度干了三年", "辞职了"], (None, "works_at", "百度", "end")),
+    (["我在南京住了五年", "搬走了"], (None, "lives_in", "南京", "end")),
+]
+
+
+@pytest.mark.parametrize(("sentences", "want"), ACROSS, ids=["。".join(s) for s, _ in ACROSS])
+def test_the_episode_context_carries_the_person_and_the_states(
+    sentences: list[str], want: tuple[str | None, str, str, str]
+) -> None:
+    """The known gap of a subject carried across sentences (他/她 opening the next sentence) and of
+    a quit naming no value in a later sentence: a ``ZhContext`` handed from sentence to sentence
+    of one episode (time phrases already cut, as the extractor passes them)."""
+    context = ZhContext()
+    claims = [parse_zh(s, context).claims for s in sentences][-1]
+    assert want in [(c.subject, c.predicate, c.obj, c.kind) for c in claims]
+
+
+@pytest.mark.parametrize(
+    "sentences",
+    [
+        ["我老婆在厦门工作", "她后来去了福州"],
+        ["小王在腾讯上班", "我辞职了"],
+        ["我表哥陈静住在南宁", "他搬到了桂林"],
+    ],
+)
+def test_without_a_context_a_sentence_stands_alone(sentences: list[str]) -> None:
+    last = parse_zh(sentences[-1]).claims
+    assert [c for c in last if c.predicate in ("lives_in", "works_at") and c.subject not in (None,)] == []

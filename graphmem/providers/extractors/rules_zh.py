@@ -198,6 +198,7 @@ class _State:
     introduced: str | None = None  # 我有个朋友叫马克: whom a following 他/她 names
     gone: Claim | None = None  # 去年去了腾讯: a bare 去了X, whose predicate a later change names
     named: dict[str, str] = field(default_factory=dict)  # 拿到了X的offer / 在X买了房: X by predicate
+    earlier: list[Claim] = field(default_factory=list)  # states told by the episode's earlier sentences
 
 
 # what a cut time phrase leaves of 自2018年以来 / 从去年起 / 打2019年开始: the frame words alone
@@ -215,13 +216,40 @@ _MARK_INSIDE = re.compile(
 )
 
 
-def parse_zh(sentence: str) -> ParsedSentence:
-    """Claims made by one Chinese sentence (time phrases already removed)."""
+@dataclass
+class ZhContext:
+    """What the earlier sentences of one episode hand to the next (``parse_zh(s, context)``, one
+    context per episode, sentences in order): the person they were about, whom a 他/她 opening the
+    next sentence names (我表哥陈静住在南宁。他去年搬到了桂林。), and the state claims they told, whose
+    value a quit or a move naming none ends (我在百度干了三年。上周辞职了。)."""
+
+    person: str | None = None
+    claims: list[Claim] = field(default_factory=list)
+
+
+def parse_zh(sentence: str, context: ZhContext | None = None) -> ParsedSentence:
+    """Claims made by one Chinese sentence (time phrases already removed); ``context`` carries the
+    person and the states of the episode's earlier sentences, and is updated with this one's."""
+    parsed = _parse_zh(sentence, context)
+    if context is not None:
+        named = [
+            c.obj if c.predicate == "knows" else c.subject
+            for c in parsed.claims
+            if c.subject not in (None, SPEAKER) or (c.predicate == "knows" and c.object_kind == "person")
+        ]
+        context.person = named[-1] if named else context.person
+        context.claims.extend(c for c in parsed.claims if c.predicate in _STATES and c.kind != "end")
+    return parsed
+
+
+def _parse_zh(sentence: str, context: ZhContext | None) -> ParsedSentence:
     text = _SINCE_LEFT.sub("", re.sub(r"\s+", "", sentence).rstrip(_END))
     if not text or _HYPOTHETICAL.search(text):
         return ParsedSentence()
     asks = sentence.rstrip().endswith(("？", "?"))
     state = _State()
+    if context is not None:
+        state.introduced, state.earlier = context.person, list(context.claims)
     mark = _MARK.match(text)
     explicit = False
     if mark is not None:
@@ -633,7 +661,7 @@ def _unnamed_end(clause: str, state: _State) -> list[Claim]:
         told = next(
             (
                 c
-                for c in reversed(state.claims)
+                for c in reversed(state.earlier + state.claims)
                 if c.predicate in ((predicate,) if predicate else ("works_at", "lives_in", "studies_at"))
                 and c.kind in ("assert", "correct")
                 and c.subject == subject[1]
@@ -641,7 +669,8 @@ def _unnamed_end(clause: str, state: _State) -> list[Claim]:
             None,
         )
         if told is not None and not told.before:
-            told.before = True  # it held up to the end told after it
+            if told in state.claims:
+                told.before = True  # it held up to the end told after it
             out.append(Claim(told.predicate, told.obj, subject=told.subject, kind="end", keeps_time=True))
     return out
 
