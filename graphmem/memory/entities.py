@@ -35,6 +35,14 @@ class EntityPlan:
     aliases: list[dict[str, str]]
     rows: list[dict[str, Any]]
 
+    def expected(self) -> ResolvedEntities:
+        """The outcome the merge gives under the group lock: every row created as it is."""
+        rows = [
+            {"key": r["normalized_name"], "id": r["id"], "name": r["name"], "created": True}
+            for r in self.rows
+        ]
+        return self.resolved(rows)
+
     def resolved(self, merged: list[dict[str, Any]]) -> ResolvedEntities:
         """The outcome once ``rows`` were merged (``merged``: MERGE_ENTITIES' rows)."""
         ids, names = dict(self.ids), dict(self.names)

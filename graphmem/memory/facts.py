@@ -116,12 +116,25 @@ async def resolve_and_write(
     return out
 
 
-async def resolve_slots(tx: Tx, *, group_id: str, slots: dict[str, SlotInfo], now: datetime) -> FactWrites:
+def slot_keys(slots: dict[str, SlotInfo]) -> list[str]:
+    """The slots ``resolve_slots`` loads: the touched ones and their opposites."""
+    return sorted(set(slots) | set(_opposite_pairs(slots).values()))
+
+
+async def resolve_slots(
+    tx: Tx,
+    *,
+    group_id: str,
+    slots: dict[str, SlotInfo],
+    now: datetime,
+    loaded: list[dict[str, Any]] | None = None,
+) -> FactWrites:
     """Load the touched slots (and their opposites) and resolve them: ``resolve_and_write`` up to
-    the write. ``slots`` gains the opposite slots that derived ends touch."""
+    the write. ``slots`` gains the opposite slots that derived ends touch. ``loaded``: the facts
+    of ``slot_keys(slots)`` when the caller read them already (LOAD_SLOTS' rows)."""
     pairs = _opposite_pairs(slots)
     keys = sorted(set(slots) | set(pairs.values()))
-    rows = await writes.load_slots(tx, group_id=group_id, slots=keys)
+    rows = loaded if loaded is not None else await writes.load_slots(tx, group_id=group_id, slots=keys)
     existing: dict[str, list[SlotFact]] = defaultdict(list)
     for row in rows:
         existing[row["slot"]].append(slot_fact(row))

@@ -16,7 +16,7 @@ from graphmem.memory import changes, pii
 from graphmem.memory.context import MemoryContext
 from graphmem.memory.drafts import Draft, from_explicit, from_extracted
 from graphmem.memory.entities import plan_entities
-from graphmem.memory.facts import build_claims, resolve_slots, write_plans
+from graphmem.memory.facts import build_claims, resolve_slots, slot_keys, write_plans
 from graphmem.memory.lifecycle.forget import _forget_episodes as forget_episodes_in_tx
 from graphmem.models.episode import EpisodeIn, EpisodeOutcome, IngestResult
 from graphmem.models.extraction import ExtractedFact, Extraction
@@ -367,7 +367,9 @@ async def _commit(
     async def work(tx: Tx) -> _CommitResult:
         # Round trips: BEGIN_INGEST (lock, re-check keys, known entities, evidence), episodes and
         # their sessions' tails, [fuzzy entity candidates], NEXT edits + search context + entities
-        # + mentions, the touched slots, facts + change log + counts; one commit.
+        # + mentions + the touched slots' facts, facts + change log + counts; one commit. The
+        # slots are keyed by entity ids, so they are read with the ids the merge is expected to
+        # give (new rows' own); should it give others, they are read again.
         evidence_ids = _evidence_ids(drafts)
         start = await writes.begin_ingest(
             tx,
@@ -400,7 +402,10 @@ async def _commit(
         plan = await plan_entities(
             tx, group_id=group_id, wanted=wanted, found=found, vectors=vectors, embed=ctx.embed
         )
-        merged = await writes.link_episodes(
+        expected = plan.expected()
+        slots = build_claims(kept_drafts, expected, now=now)
+        loaded: list[dict[str, Any]] | None
+        merged, loaded = await writes.link_episodes(
             tx,
             group_id=group_id,
             group_token=token,
@@ -410,11 +415,13 @@ async def _commit(
             entities=plan.rows,
             aliases=plan.aliases,
             mentions=_mentions(live, plan.ids, {r["normalized_name"] for r in plan.rows}),
+            slots=slot_keys(slots),
             now=now,
         )
         entities = plan.resolved(merged)
-        slots = build_claims(kept_drafts, entities, now=now)
-        fw = await resolve_slots(tx, group_id=group_id, slots=slots, now=now)
+        if (entities.ids, entities.names) != (expected.ids, expected.names):  # a merge matched instead
+            slots, loaded = build_claims(kept_drafts, entities, now=now), None
+        fw = await resolve_slots(tx, group_id=group_id, slots=slots, now=now, loaded=loaded)
         records = changes.ingest_records(
             ctx,
             episodes=rows,

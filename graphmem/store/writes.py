@@ -82,9 +82,8 @@ async def begin_ingest(
 ) -> IngestStart:
     """``lock_group``, then ``existing_episode_keys``, ``find_entities`` and ``episodes_in_group``
     under the lock, in one round trip."""
-    rows = await run(
-        tx, q.BEGIN_INGEST, group_id=group_id, now=now, keys=keys, names=names, evidence_ids=evidence_ids
-    )
+    p = {"keys": keys, "names": names, "evidence_ids": evidence_ids}
+    rows = await run(tx, q.BEGIN_INGEST, group_id=group_id, now=now, p=p)
     row = rows[0]
     known = {r["key"]: r for r in row["known"]}
     return IngestStart(known, _first_by_key(row["entities"]), set(row["evidence"]))
@@ -116,8 +115,7 @@ async def create_episodes_and_tails(
         q.CREATE_EPISODES_TAILS,
         group_id=group_id,
         group_token=group_token,
-        rows=rows,
-        sessions=sessions,
+        p={"rows": rows, "sessions": sessions},
         now=now,
     )
     return _chain_edits(tails)
@@ -146,27 +144,31 @@ async def link_episodes(
     entities: list[dict[str, Any]],
     aliases: list[dict[str, Any]],
     mentions: list[dict[str, str | None]],
+    slots: list[str],
     now: datetime,
-) -> list[dict[str, Any]]:
-    """The NEXT edits, ``context.refresh_around``, ``merge_entities``, ``add_aliases`` and
-    ``link_mentions`` in one round trip; returns the merged entities' rows."""
-    if not (unlink or link or refresh_ids or entities or aliases or mentions):
-        return []
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The NEXT edits, ``context.refresh_around``, ``merge_entities``, ``add_aliases``,
+    ``link_mentions`` and ``load_slots`` in one round trip; returns the merged entities' rows and
+    the slots' facts."""
+    if not (unlink or link or refresh_ids or entities or aliases or mentions or slots):
+        return [], []
     rows = await run(
         tx,
         q.LINK_EPISODES,
         group_id=group_id,
         group_token=group_token,
-        unlink=unlink,
-        link=link,
-        ids=refresh_ids,
-        entities=entities,
-        aliases=aliases,
-        mentions=mentions,
+        p={
+            "unlink": unlink,
+            "link": link,
+            "ids": refresh_ids,
+            "entities": entities,
+            "aliases": aliases,
+            "mentions": mentions,
+            "slots": slots,
+        },
         now=now,
     )
-    merged: list[dict[str, Any]] = rows[0]["merged"]
-    return merged
+    return rows[0]["merged"], rows[0]["slot_rows"]
 
 
 async def find_entities(tx: Tx, *, group_id: str, keys: list[str]) -> dict[str, dict[str, Any]]:
@@ -226,13 +228,15 @@ async def write_facts(
         q.WRITE_FACTS,
         group_id=group_id,
         group_token=group_token,
-        delete_ids=delete_ids,
-        rows=facts,
-        evidence=evidence,
-        slots=slots,
-        supersedes=supersedes,
-        change_rows=change_rows or [],
-        counts=counts,
+        p={
+            "delete_ids": delete_ids,
+            "rows": facts,
+            "evidence": evidence,
+            "slots": slots,
+            "supersedes": supersedes,
+            "change_rows": change_rows or [],
+            "counts": counts,
+        },
         now=now,
     )
 

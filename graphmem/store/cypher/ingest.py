@@ -244,7 +244,10 @@ RETURN f.id AS id, f.slot AS slot, f.subject_id AS subject_id, f.subject AS subj
 # ---- The ingest write in few round trips (graphmem.memory.ingestion._commit) ----------------
 # Each statement below does the work of several of the ones above in one round trip, in the same
 # order and with the same effect; empty parameter lists make their steps no-ops (a unit subquery
-# keeps the outer row whatever its UNWIND yields).
+# keeps the outer row whatever its UNWIND yields). Their lists travel in one map parameter ``$p``:
+# Neo4j keys its plan cache on the parameters' types, and an empty list types differently from a
+# list of maps, so separate list parameters gave each combination of empty steps its own plan, and
+# planning one of these statements takes seconds (a map parameter types as MAP whatever it holds).
 
 # Lock the group (LOCK_GROUP), then, under the lock: the stored or tombstoned episode keys among
 # ``keys`` (EXISTING_EPISODE_KEYS), the entities named exactly or by alias (FIND_ENTITIES) and the
@@ -255,14 +258,14 @@ ON CREATE SET g.created_at = $now, g.episodes = 0, g.facts = 0, g.entities = 0
 SET g.lock_seq = coalesce(g.lock_seq, 0) + 1
 WITH g.lock_seq AS seq
 CALL () {
-  UNWIND $keys AS k
+  UNWIND $p.keys AS k
   OPTIONAL MATCH (e:Episode {key: k})
   OPTIONAL MATCH (t:Tombstone {key: k})
   WITH k, e, t WHERE e IS NOT NULL OR t IS NOT NULL
   RETURN collect({key: k, id: e.id, content_hash: e.content_hash, tombstoned: t IS NOT NULL}) AS known
 }
 CALL () {
-  UNWIND $names AS n
+  UNWIND $p.names AS n
   CALL (n) {
     MATCH (x:Entity {group_id: $group_id, normalized_name: n}) RETURN x
     UNION
@@ -271,7 +274,7 @@ CALL () {
   RETURN collect({key: n, id: x.id, name: x.name, kind: x.kind}) AS entities
 }
 CALL () {
-  UNWIND $evidence_ids AS eid
+  UNWIND $p.evidence_ids AS eid
   MATCH (e:Episode {id: eid})
   WHERE e.group_id = $group_id
   RETURN collect(e.id) AS evidence
@@ -284,7 +287,7 @@ CREATE_EPISODES_TAILS = """
 OPTIONAL MATCH (g:Group {id: $group_id})
 WITH g.lock_seq AS rev
 CALL (rev) {
-  UNWIND $rows AS r
+  UNWIND $p.rows AS r
   CREATE (e:Episode {
     id: r.id, group_id: $group_id, key: r.key, external_id: r.external_id, session_id: r.session_id,
     source: r.source, speaker: r.speaker, content: r.content, reference_time: r.reference_time,
@@ -293,7 +296,7 @@ CALL (rev) {
   WITH e, r
   CALL db.create.setNodeVectorProperty(e, 'embedding', r.embedding)
 }
-UNWIND $sessions AS s
+UNWIND $p.sessions AS s
 CALL (s) {
   MATCH (e:Episode {group_id: $group_id, session_id: s.id})
   USING INDEX e:Episode(group_id, session_id)
@@ -314,26 +317,27 @@ RETURN s.id AS session, [e IN head + tail | e.id] AS ids,
 
 # UNLINK_NEXT and LINK_NEXT (``unlink``, ``link``), REFRESH_AROUND (``ids``), then MERGE_ENTITIES
 # (``entities``), ADD_ALIASES (``aliases``) and LINK_MENTIONS (``mentions``: an episode and an entity
-# id, or the normalised name of an entity this statement creates). Returns MERGE_ENTITIES' rows.
+# id, or the normalised name of an entity this statement creates), then LOAD_SLOTS (``slots``).
+# Returns MERGE_ENTITIES' rows and LOAD_SLOTS' rows (as maps).
 LINK_EPISODES = (
     """
 CALL () {
-  UNWIND $unlink AS r
+  UNWIND $p.unlink AS r
   MATCH (:Episode {id: r.a})-[n:NEXT]->(:Episode {id: r.b})
   DELETE n
 }
 CALL () {
-  UNWIND $link AS r
+  UNWIND $p.link AS r
   MATCH (a:Episode {id: r.a}), (b:Episode {id: r.b})
   CREATE (a)-[:NEXT]->(b)
 }
 CALL () {"""
-    + REFRESH_AROUND
+    + REFRESH_AROUND.replace("$ids", "$p.ids")
     + """}
 OPTIONAL MATCH (g:Group {id: $group_id})
 WITH g.lock_seq AS rev
 CALL (rev) {
-  UNWIND $entities AS r
+  UNWIND $p.entities AS r
   MERGE (x:Entity {group_id: $group_id, normalized_name: r.normalized_name})
   ON CREATE SET x.id = r.id, x.name = r.name, x.kind = r.kind, x.aliases = [], x.alias_keys = [],
                 x.summary = '', x.created_at = $now, x.search_text = r.search_text,
@@ -348,7 +352,7 @@ CALL (rev) {
   RETURN collect({key: r.normalized_name, id: x.id, name: x.name, created: created}) AS merged
 }
 CALL (rev) {
-  UNWIND $aliases AS r
+  UNWIND $p.aliases AS r
   MATCH (x:Entity {id: r.id})
   WHERE NOT r.alias_key IN coalesce(x.alias_keys, [])
   SET x:Aliased, x.aliases = coalesce(x.aliases, []) + r.alias,
@@ -356,7 +360,7 @@ CALL (rev) {
       x.search_text = x.search_text + ' ' + r.search_text, x.rev = rev
 }
 CALL (rev) {
-  UNWIND $mentions AS r
+  UNWIND $p.mentions AS r
   MATCH (e:Episode {id: r.episode_id})
   CALL (r) {
     MATCH (x:Entity {id: r.entity_id}) RETURN x
@@ -366,7 +370,13 @@ CALL (rev) {
   MERGE (e)-[:MENTIONS]->(x)
   SET e.rev = rev
 }
-RETURN merged
+CALL () {
+  UNWIND $p.slots AS s
+  MATCH (f:Fact {group_id: $group_id, slot: s})
+  RETURN collect(f {.id, .slot, .value, .value_key, .tier, .claims, .valid_from, .valid_to,
+                    .expired_at, .object_id, .version}) AS slot_rows
+}
+RETURN merged, slot_rows
 """
 )
 
@@ -376,14 +386,14 @@ RETURN merged
 WRITE_FACTS = (
     """
 CALL () {
-  UNWIND $delete_ids AS fid
+  UNWIND $p.delete_ids AS fid
   MATCH (f:Fact {id: fid})
   DETACH DELETE f
 }
 OPTIONAL MATCH (g:Group {id: $group_id})
 WITH g.lock_seq AS rev
 CALL (rev) {
-  UNWIND $rows AS r
+  UNWIND $p.rows AS r
   MERGE (f:Fact {id: r.id})
   ON CREATE SET f.group_id = $group_id, f.slot = r.slot, f.subject_id = r.subject_id,
     f.predicate = r.predicate, f.qualifier = r.qualifier, f.value = r.value, f.value_key = r.value_key,
@@ -409,33 +419,33 @@ CALL (rev) {
   REMOVE f.new
 }
 CALL () {
-  UNWIND $rows AS r
+  UNWIND $p.rows AS r
   MATCH (:Fact {id: r.id})-[ev:EVIDENCED_BY]->()
   DELETE ev
 }
 CALL () {
-  UNWIND $evidence AS r
+  UNWIND $p.evidence AS r
   MATCH (f:Fact {id: r.fact_id}), (e:Episode {id: r.episode_id})
   CREATE (f)-[:EVIDENCED_BY {quote: r.quote, start: r.start, end: r.end, claim: r.claim}]->(e)
 }
 CALL () {
-  UNWIND $slots AS s
+  UNWIND $p.slots AS s
   MATCH (:Fact {group_id: $group_id, slot: s})-[r:SUPERSEDES]->()
   DELETE r
 }
 CALL () {
-  UNWIND $supersedes AS r
+  UNWIND $p.supersedes AS r
   MATCH (n:Fact {id: r.new_id}), (o:Fact {id: r.old_id})
   CREATE (n)-[:SUPERSEDES {at: r.at}]->(o)
 }
 """
-    + append_records("$change_rows")
+    + append_records("$p.change_rows")
     + """CALL () {
-  WITH 1 AS one WHERE $counts IS NOT NULL
+  WITH 1 AS one WHERE $p.counts IS NOT NULL
   MATCH (g:Group {id: $group_id})
-  SET g.episodes = g.episodes + $counts.episodes, g.facts = g.facts + $counts.facts,
-      g.entities = g.entities + $counts.entities, g.updated_at = $now
+  SET g.episodes = g.episodes + $p.counts.episodes, g.facts = g.facts + $p.counts.facts,
+      g.entities = g.entities + $p.counts.entities, g.updated_at = $now
 }
-RETURN size($rows) AS written
+RETURN size($p.rows) AS written
 """
 )
