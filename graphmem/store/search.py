@@ -217,11 +217,13 @@ async def hydrate(
     until: datetime | None = None,
 ) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
     """(fact rows as ``reads.FACTS_BY_IDS`` returns them, episodes by id, entities by id) for the
-    ``ids`` by type, in one round trip; facts and episodes outside the time view are left out."""
+    ``ids`` by type, in one round trip; facts and episodes outside the time view are left out.
+    Its times come as integers (``micros``), so the rows are taken as the driver decoded them
+    (``read_values``: no walk of every nested value for temporal types)."""
     if not any(ids.values()):
         return [], {}, {}
-    row = (
-        await store.read(
+    facts, episodes, entities = (
+        await store.read_values(
             q.HYDRATE,
             group_id=group_id,
             fact_ids=ids.get("fact", []),
@@ -230,20 +232,16 @@ async def hydrate(
             **_time(as_of, history, since, until),
         )
     )[0]
-    for r in row["facts"]:
+    for r in facts:
         fact = r["fact"]
         for key in ("valid_from", "valid_to", "recorded_at", "expired_at"):
             fact[key] = from_micros(fact[key])
         for ev in r["evidence"]:
             ev["reference_time"] = from_micros(ev["reference_time"])
-    for e in row["episodes"]:
+    for e in episodes:
         e["reference_time"] = from_micros(e["reference_time"])
         e["ingested_at"] = from_micros(e["ingested_at"])
-    return (
-        row["facts"],
-        {e["id"]: e for e in row["episodes"]},
-        {x["id"]: x for x in row["entities"]},
-    )
+    return facts, {e["id"]: e for e in episodes}, {x["id"]: x for x in entities}
 
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
