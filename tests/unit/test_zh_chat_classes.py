@@ -330,3 +330,36 @@ def test_the_episode_context_carries_the_person_and_the_states(
 def test_without_a_context_a_sentence_stands_alone(sentences: list[str]) -> None:
     last = parse_zh(sentences[-1]).claims
     assert [c for c in last if c.predicate in ("lives_in", "works_at") and c.subject not in (None,)] == []
+
+
+# --------------------------------------------------------------------------- named subjects, job threads
+
+NAMED = [
+    ("小王职位是总监。", ("小王", "job_title"), ("总监", ["总监"])),
+    ("李娜她现在住在上海。", ("李娜", "lives_in"), ("上海", ["上海"])),
+    ("李娜呢，现在住在青溪镇。", ("李娜", "lives_in"), ("青溪镇", ["青溪镇"])),
+    ("我今年换工作了，从腾讯去了阿里。", ("小明", "works_at"), ("阿里", ["腾讯", "阿里"])),
+    ("我在鹿鸣科技干了半年，又回星汉了。", ("小明", "works_at"), ("星汉", ["鹿鸣科技", "星汉"])),
+    ("我辞职了，然后去了拼多多。", ("小明", "works_at"), ("拼多多", ["拼多多"])),
+]
+
+
+@pytest.mark.parametrize(("text", "key", "want"), NAMED, ids=[t for t, _, _ in NAMED])
+def test_named_topics_and_a_job_thread(
+    text: str, key: tuple[str, str], want: tuple[str | None, list[str]]
+) -> None:
+    """Regression: 小王职位是Y and 李娜她… lost the name; 李娜呢， was read as a question and the
+    speaker took the fact; 从腾讯去了阿里 after 换工作 was a move; 又回X after a job was a stay; 辞职了，
+    然后去了Y gave nothing."""
+    assert timeline(text).get(key) == want
+
+
+def test_hearsay_of_a_named_person_is_inferred() -> None:
+    found = [r for r in rows("听李娜说她搬到了上海。") if r[1] == "lives_in"]
+    assert found == [("李娜", "lives_in", "上海", "assert")]
+    assert timeline("听李娜说她搬到了上海。") == {}  # inferred: no stated timeline
+
+
+@pytest.mark.parametrize("text", ["我在腾讯上班，上周回了趟老家。", "我在腾讯上班，周末回了南京。"])
+def test_a_trip_after_a_job_is_no_employer(text: str) -> None:
+    assert timeline(text)[("小明", "works_at")] == ("腾讯", ["腾讯"])

@@ -268,7 +268,8 @@ def _parse_zh(sentence: str, context: ZhContext | None) -> ParsedSentence:
         other, text = clean(compare.group("other")), compare.group("rest")
     clauses = _split(_after_breaks(_MARK_INSIDE.sub(lambda m: f"，{m.group(0)}，", text)))
     for n, clause in enumerate(clauses):
-        if _QUESTION.search(clause) or (asks and n == len(clauses) - 1):
+        topic = n < len(clauses) - 1 and _named_topic(clause)  # 李娜呢，…: no question
+        if (_QUESTION.search(clause) and not topic) or (asks and n == len(clauses) - 1):
             state.subject = ("other", None) if clause.startswith(("你", "您")) else state.subject
             continue
         _clause_claims(clause, state, last=n == len(clauses) - 1)
@@ -430,6 +431,12 @@ def _clause_claims(clause: str, state: _State, *, last: bool) -> None:
             break
     if _FILLER.match(clause):
         return
+    heard = _HEARD.match(clause)
+    if heard is not None:  # 听李娜说她搬到了上海: what 李娜 said, as hearsay
+        state.hedged, clause = True, clause[1:]
+    if _named_topic(clause):
+        state.subject = ("name", tokens(clause)[0].word)  # 李娜呢，现在住在上海: the clauses after are hers
+        return
     retract = _RETRACT_WHOLE.match(clause) or _RETRACT.match(clause)
     if retract is None and state.claims and not state.correcting:
         retract = _RETRACT_SHOULD.match(clause)
@@ -500,6 +507,7 @@ def _clause_claims(clause: str, state: _State, *, last: bool) -> None:
     ):  # 我搬家了，来到了上海: the arrival is the move
         for claim in claims:
             claim.predicate = "lives_in" if claim.predicate == "located_at" else claim.predicate
+    _employer_thread(claims, state)
     if state.correcting:
         for claim in claims:
             if claim.predicate != "knows" and claim.kind == "assert" and not claim.before:
@@ -668,6 +676,8 @@ def _unnamed_end(clause: str, state: _State) -> list[Claim]:
             ),
             None,
         )
+        if told is None and predicate in ("works_at", "lives_in"):
+            state.pending = predicate  # 我辞职了，然后去了阿里: what follows is the next one
         if told is not None and not told.before:
             if told in state.claims:
                 told.before = True  # it held up to the end told after it
@@ -676,6 +686,43 @@ def _unnamed_end(clause: str, state: _State) -> list[Claim]:
 
 
 PARTICLES_END = ("了", "啦", "呢", "哦", "呀", "吧", "啊", "嘛", "哈")
+
+
+def _employer_thread(claims: list[Claim], state: _State) -> None:
+    """我在阿里干了半年，又回腾讯了 / 我换工作了，从腾讯去了阿里: a stay or a move whose value is no
+    place, told where the sentence is about a job (an employer before it, or 换工作), is a job."""
+    working = state.pending == "works_at" or any(
+        c.predicate == "works_at" and c.kind in ("assert", "end") for c in state.claims
+    )
+    if not working:
+        return
+    for claim in claims:
+        if (
+            claim.predicate in ("located_at", "lives_in")
+            and not _placelike(claim.obj)
+            and not _homely(claim.obj)
+        ):
+            claim.predicate = "works_at"
+
+
+def _homely(value: str) -> bool:
+    """趟老家 / 家乡 / 老家长沙: a trip or a home, never an employer."""
+    return value.startswith(("趟", "一趟", "次")) or any(w in value for w in ("家", "乡"))
+
+
+def _placelike(value: str) -> bool:
+    toks = tokens(value)
+    return kind_of(value, [t.flag for t in toks]) == "place" or any(t.flag == "ns" for t in toks)
+
+
+def _named_topic(clause: str) -> bool:
+    """李娜呢 / 小王啊: a name and a topic particle, a clause of its own before what is said of them."""
+    toks = tokens(clause)
+    return len(toks) == 2 and toks[1].word in _TOPIC_PARTICLES and _is_name(toks, 0)
+
+
+_HEARD = re.compile(r"^听(?=[\u4e00-\u9fff]{2,3}(?:说|讲))(?!说)")
+_TOPIC_PARTICLES = frozenset("呢 啊 嘛 吧 呀".split())
 
 
 def _left_home(state: _State, clause: str) -> bool:
@@ -1124,7 +1171,7 @@ def _subject(toks: list[Tok]) -> tuple[tuple[str, str | None], int, list[Claim]]
     if first in _OTHER or (first in _REL and len(toks) > 1):
         return ("other", None), 1, []
     if _is_name(toks, 0):
-        return ("name", first), 1, []
+        return ("name", first), 2 if at(toks, 1, _SELF_PRONOUN) else 1, []
     return None
 
 
@@ -1160,6 +1207,8 @@ def _is_name(toks: list[Tok], i: int) -> bool:
     # a predicate opens with a verb, a preposition (被/从/在), an adverb (原来) or a time word
     before_predicate = (
         nxt.word in _PRED_START
+        or nxt.word in _POSTS
+        or nxt.word in _SELF_PRONOUN
         or nxt.flag.startswith("v")
         or nxt.word in ("的",)
         or (nxt.flag in ("p", "d", "ad", "t") and nxt.word not in _NOT_PREDICATE)
@@ -1174,6 +1223,7 @@ def _is_name(toks: list[Tok], i: int) -> bool:
 
 
 _HAN = re.compile(r"^[\u4e00-\u9fff]+$")
+_SELF_PRONOUN = frozenset("他 她".split())  # 李娜她现在住在上海: the name said again
 _CHANGE_WORDS = frozenset("换 换了 搬 搬家 跳槽 辞职 离职 退休".split())
 _NOT_PREDICATE = frozenset("和 跟 与 同 的 对 把".split())
 _PRED_START = ADVERBS | NEG | PLAN | FUTURE | HEDGE | frozenset("在 住在 是 从 不是 正在 于 家住".split())

@@ -256,7 +256,7 @@ def _move(toks: list[Tok], i: int) -> list[Claim]:
         moved = kind_of(value, flags) == "place" and after not in WORK_V
         return [Claim("lives_in", value)] if moved else [Claim("works_at", trim_org(value))]
     if at(toks, i, _BACK):  # 回到了老家长沙 (home), 回到北京工作 (the job), 回到北京 (a stay)
-        value, j, flags = _value(toks, skip(toks, i + 1, frozenset({"了", "到"})))
+        value, j, flags = _value(toks, skip(toks, i + 1, frozenset({"了", "到", "趟", "一趟"})))
         if not value:
             return []
         after = toks[skip(toks, j, ADVERBS)].word if skip(toks, j, ADVERBS) < len(toks) else ""
