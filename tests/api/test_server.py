@@ -8,6 +8,7 @@ import subprocess
 import sys
 import uuid
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
@@ -21,21 +22,34 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def open_server(settings: Settings) -> Iterator[Server]:
+def servers(settings: Settings) -> Iterator[tuple[Server, tuple[Server, str, str]]]:
+    """The module's two API processes, started side by side (each start is a second core's worth
+    of imports and model loads): one open, one keyed with a small body limit."""
     assert settings.neo4j_uri
-    server = start_server(settings.neo4j_uri, {"GRAPHMEM_NO_AUTH": "1", "GRAPHMEM_MAX_BATCH": "20"})
-    yield server
-    server.stop()
+    group_a, group_b = f"sa-{uuid.uuid4().hex[:10]}", f"sb-{uuid.uuid4().hex[:10]}"
+    keyed_env = {"GRAPHMEM_API_KEYS": key_config(group_a, group_b), "GRAPHMEM_MAX_BODY_BYTES": "100000"}
+    open_env = {"GRAPHMEM_NO_AUTH": "1", "GRAPHMEM_MAX_BATCH": "20"}
+    with ThreadPoolExecutor(2) as pool:
+        starting = [pool.submit(start_server, settings.neo4j_uri, env) for env in (open_env, keyed_env)]
+    started = [f.result() for f in starting if f.exception() is None]
+    if len(started) < 2:
+        for server in started:
+            server.stop()
+        raise next(e for f in starting if (e := f.exception()) is not None)
+    open_, keyed = started
+    yield open_, (keyed, group_a, group_b)
+    for server in started:
+        server.stop()
 
 
 @pytest.fixture(scope="module")
-def keyed_server(settings: Settings) -> Iterator[tuple[Server, str, str]]:
-    assert settings.neo4j_uri
-    group_a, group_b = f"sa-{uuid.uuid4().hex[:10]}", f"sb-{uuid.uuid4().hex[:10]}"
-    env = {"GRAPHMEM_API_KEYS": key_config(group_a, group_b), "GRAPHMEM_MAX_BODY_BYTES": "100000"}
-    server = start_server(settings.neo4j_uri, env)
-    yield server, group_a, group_b
-    server.stop()
+def open_server(servers: tuple[Server, tuple[Server, str, str]]) -> Server:
+    return servers[0]
+
+
+@pytest.fixture(scope="module")
+def keyed_server(servers: tuple[Server, tuple[Server, str, str]]) -> tuple[Server, str, str]:
+    return servers[1]
 
 
 def test_a_write_through_one_process_is_visible_through_the_other(
