@@ -363,3 +363,32 @@ def test_hearsay_of_a_named_person_is_inferred() -> None:
 @pytest.mark.parametrize("text", ["我在腾讯上班，上周回了趟老家。", "我在腾讯上班，周末回了南京。"])
 def test_a_trip_after_a_job_is_no_employer(text: str) -> None:
     assert timeline(text)[("小明", "works_at")] == ("腾讯", ["腾讯"])
+
+
+# --------------------------------------------------------------------------- the mistake owned after the right value
+
+LATE_MISTAKE = _cross(
+    [
+        ("之前说的{a}是口误，{s}住在{b}。", "lives_in", "b"),
+        ("{s}住的城市是{b}，不是{a}，之前说错了。", "lives_in", "b"),
+        ("{s}住在{b}，刚才写成{a}了。", "lives_in", "b"),
+        ("{s}在{b}住，之前说成{a}了。", "lives_in", "b"),
+    ],
+    PLACES,
+)
+
+
+@pytest.mark.parametrize("case", LATE_MISTAKE, ids=[c[0] for c in LATE_MISTAKE])
+def test_the_mistake_named_after_the_right_value(case: Case) -> None:
+    """Regression: …，之前说错了 / …，刚才写成X了 after the right value, and 之前说的X是口误, left the
+    mistaken value standing (no correction)."""
+    text, who, predicate, current, _ = case
+    found = [r for r in rows(text) if r[1] == predicate and r[0] == who]
+    assert found == [(who, predicate, current, "correct")], text
+
+
+@pytest.mark.parametrize("text", ["我纠正一下之前的话，我住在泰州。", "刚才打错字了，是泰州。"])
+def test_correction_openers(text: str) -> None:
+    """Regression: 之前的话 was read as the conditional 的话 (the sentence dropped); 打错字了 opened
+    no correction."""
+    assert [r for r in rows(text) if r[1] == "lives_in"] == [("小明", "lives_in", "泰州", "correct")]

@@ -147,9 +147,11 @@ def tokens(text: str) -> list[Tok]:
 _QUESTION = re.compile(
     r"[吗嘛]$|^[^我]{0,4}呢$|哪里|哪儿|哪个|哪家|什么|谁|怎么|为什么|为何|几时|多少|是不是|有没有|是否|对吧|好吗"
 )
-_HYPOTHETICAL = re.compile(r"如果|假如|要是|假设|万一|的话|假使|倘若|想象|但愿|要不是")
+_HYPOTHETICAL = re.compile(
+    r"如果|假如|要是|假设|万一|(?<!之前)(?<!刚才)(?<!上次)(?<!前面)(?<!说)(?<!说过)的话|假使|倘若|想象|但愿|要不是"
+)
 _MISTAKE = (
-    r"(?:我)?(?:之前|刚才|刚刚|前面|上次|先前|一开始)?(?:我)?(?:说错了|说错|搞错了|记错了|讲错了|打错了|写错了|弄错了|口误|"
+    r"(?:我)?(?:之前|刚才|刚刚|前面|上次|上回|先前|一开始)?(?:我)?(?:说错了|说错|搞错了|记错了|讲错了|打错字了|打错字|打错了|写错字了|写错了|弄错了|口误|笔误|说反了|"
     r"(?:说|讲|写)的(?:不对|有误|错了|不准确))"
 )
 _MARK = re.compile(
@@ -257,11 +259,18 @@ def _parse_zh(sentence: str, context: ZhContext | None) -> ParsedSentence:
         state.correcting = explicit
         text = text[mark.end() :]
     text = _glued_not(text)
+    late = _LATE_MISTAKE.search(text)  # …，之前说错了 / …，刚才说成扬州了: the mistake owned at the end
+    said_as = None
+    if late is not None and late.start() > 0:
+        said_as = clean(late.group("as"), place=True) if late.group("as") else None
+        explicit = state.correcting = True
+        text = text[: late.start()]
     wrong_tail = None
     tail = _NOT_TAIL.search(text)
     if tail is not None:
         wrong_tail = clean(tail.group("wrong"), place=True)
         text = text[: tail.start()]
+    wrong_tail = wrong_tail or said_as
     other = None
     compare = _COMPARE.match(text)
     if compare is not None:
@@ -315,6 +324,13 @@ def _glued_not(text: str) -> str:
             continue
         return text_of(toks[:n]) + "，" + text_of(toks[n:])
     return text
+
+
+_LATE_MISTAKE = re.compile(
+    r"[，,]\s*(?:我)?(?:之前|刚才|刚刚|上次|上回|前面|先前)?(?:我)?"
+    r"(?:(?:说|写|打|讲|记)成(?:了)?(?P<as>[^，,。！？]{2,12}?)(?:了|啦)?|说错了|记错了|搞错了|写错了|打错了|口误)"
+    r"[啦了哈哦]*$"
+)
 
 
 def _bare_right(clause: str, wrong: str) -> list[Claim]:
@@ -826,7 +842,7 @@ _INTRODUCE = re.compile(
 )
 _SAID_WRONG = re.compile(
     r"^(?:我)?(?:上次|之前|刚才|刚刚|前面|先前|以前|那天)?(?:跟你|和你|对你)?说(?:过)?的(?:那个)?(?P<wrong>[^，,]+?)"
-    r"(?:是错的|不对|有误|错了|说错了|不准确)$"
+    r"(?:是错的|不对|有误|错了|说错了|不准确|是口误|是笔误|是我说错了|是我记错了|搞错了|记错了)$"
 )
 _SAID = re.compile(
     r"^(?:我)?(?:上次|之前|刚才|刚刚|前面|先前|以前|那天)(?:跟你|和你|对你)?说(?:过)?(?:的是)?(?P<inner>.+)$"
