@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from graphmem.retrieval.tenant_index import persist
 from graphmem.retrieval.tenant_index.index import TenantIndex, View
 from graphmem.retrieval.tenant_index.persist import MAGIC, Expected, SnapshotError, Snapshots
 
@@ -118,8 +119,14 @@ def test_a_restored_index_answers_as_the_index_it_was_saved_from(tmp_path: Path)
     assert answers(copy) == answers(index)
 
 
-def test_writes_after_a_restore_land_as_on_the_index_it_was_saved_from(tmp_path: Path) -> None:
-    """The change feed applied to a restored index: a rewritten text, new nodes, an ended fact."""
+@pytest.mark.parametrize("mapped", [False, True])
+def test_writes_after_a_restore_land_as_on_the_index_it_was_saved_from(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mapped: bool
+) -> None:
+    """The change feed applied to a restored index (its arrays views of the file's bytes, read or
+    mapped copy-on-write): a rewritten text, new nodes, an ended fact; the file stays as saved."""
+    if mapped:
+        monkeypatch.setattr(persist, "MAP_BYTES", 0)
     index = built()
     copy = restored(index, tmp_path)
     saved = Snapshots(tmp_path).path("g1").read_bytes()

@@ -13,9 +13,10 @@ loads from Neo4j and writes a new snapshot.
 The file: ``MAGIC``, an 8-byte header length, a JSON header (format, group, seq, created_at,
 dimension, precision, ANN threshold, the pickle body's length and CRC-32, the buffers' lengths),
 the pickle body (protocol 5: the Python structures), then its out-of-band buffers (every numpy
-array and HNSW graph), each aligned to ``ALIGN`` bytes. A restore maps the file copy-on-write and
-hands the buffers to the unpickler as views of the map: the arrays are not copied, and several
-workers restoring one snapshot share its pages through the OS page cache. The CRC covers the body;
+array and HNSW graph), each aligned to ``ALIGN`` bytes. A restore reads the file once (a big one
+it maps copy-on-write) and hands the buffers to the unpickler as views of those bytes: the arrays
+are not copied again, and several workers restoring one big snapshot share its pages through the
+OS page cache. The CRC covers the body;
 the buffers are checked by length (a file is renamed into place whole; a disk that flips bits
 inside one is the file system's to catch). Files are written
 to a temporary name and renamed, so a reader never sees half a file, and several workers can share
@@ -46,6 +47,7 @@ from graphmem.retrieval.tenant_index.index import TenantIndex
 MAGIC = b"GMTI\x02\n"
 FORMAT = 2
 ALIGN = 64
+MAP_BYTES = 16 << 20  # files from this size on are mapped, smaller ones read (``Snapshots.load``)
 _ALLOWED = {
     "builtins": {"set", "frozenset", "dict", "list", "tuple", "bytearray", "int", "float", "str", "bool"},
     "collections": {"defaultdict", "OrderedDict"},
@@ -140,15 +142,22 @@ class Snapshots:
     def load(self, group_id: str, expected: Expected) -> TenantIndex | None:
         """The group's snapshot index; None when there is none. A file of another form or a corrupt
         one raises ``SnapshotError`` (the caller loads from Neo4j and overwrites it). The arrays
-        stay in the file's pages (a private copy-on-write map): workers restoring the same
-        snapshot share them in the page cache until one writes to a page."""
+        are views of the file's bytes: read into memory once, or for a file of ``MAP_BYTES`` or
+        more mapped copy-on-write, so that workers restoring the same big snapshot share its pages
+        in the page cache until one writes to a page. (A map holds a file descriptor while the
+        index lives: mapping only big files bounds them by the byte budget over ``MAP_BYTES``.)"""
         try:
             with self.path(group_id).open("rb") as f:
-                mapped = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_COPY)
+                size = os.fstat(f.fileno()).st_size
+                mapped: mmap.mmap | bytearray
+                if size >= MAP_BYTES:
+                    mapped = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_COPY)
+                else:
+                    mapped = bytearray(size)
+                    if f.readinto(mapped) != size:
+                        raise SnapshotError("the snapshot changed while it was read")
         except FileNotFoundError:
             return None
-        except ValueError as exc:  # an empty file cannot be mapped
-            raise SnapshotError("the snapshot is empty") from exc
         header, start = _header(mapped)
         form = (header.get("dimension"), header.get("precision"), header.get("ann_threshold"))
         if header.get("group") != group_id or form != (
@@ -187,7 +196,7 @@ def _pad(at: int) -> bytes:
     return bytes(-at % ALIGN)
 
 
-def _header(data: mmap.mmap) -> tuple[dict[str, Any], int]:
+def _header(data: mmap.mmap | bytearray) -> tuple[dict[str, Any], int]:
     """The header and where the pickle's body starts."""
     if len(data) < len(MAGIC) + 8 or data[: len(MAGIC)] != MAGIC:
         raise SnapshotError("not a tenant index snapshot")
