@@ -392,3 +392,10 @@ def test_correction_openers(text: str) -> None:
     """Regression: 之前的话 was read as the conditional 的话 (the sentence dropped); 打错字了 opened
     no correction."""
     assert [r for r in rows(text) if r[1] == "lives_in"] == [("小明", "lives_in", "泰州", "correct")]
+
+
+@pytest.mark.parametrize("text", ["我上周刚入职京东，还在熟悉。", "我搬到扬州了，还在适应呢。"])
+def test_still_doing_is_no_value(text: str) -> None:
+    """Regression: 还在熟悉 / 还在适应 (still getting used to it) became the value 熟悉 / 适应."""
+    values = {r[2] for r in rows(text) if r[1] in ("lives_in", "works_at")}
+    assert values <= {"京东", "扬州"}

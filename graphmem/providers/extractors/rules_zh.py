@@ -1298,7 +1298,7 @@ def _predicate(toks: list[Tok], i: int, state: _State, *, pro_drop: bool) -> lis
     if claims and not neg and _sated(toks, i):  # 在北京待腻了 / 在百度干够了: the stay is over
         return _held_before([c for c in claims if c.predicate in _STATES and not c.before])
     if not claims and (still or _lasted(toks, i)) and not neg:  # 我没搬，还在重庆 / 我在杭州都(五年)了
-        claims = bare_zai(toks, i)
+        claims = _named_zai(toks, i) if still else bare_zai(toks, i)  # 还在熟悉: doing, not where
     if not claims and not neg and (past or any(t.word in _NOW_AT for t in toks[start:i])):
         claims = _named_zai(toks, i)  # 我现在在重庆 / 我目前在腾讯 / 我本来在绵阳
     if future and claims and not neg:  # 我明年会搬到X: said ahead, a plan until it happens
