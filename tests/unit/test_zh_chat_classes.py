@@ -399,3 +399,34 @@ def test_still_doing_is_no_value(text: str) -> None:
     """Regression: 还在熟悉 / 还在适应 (still getting used to it) became the value 熟悉 / 适应."""
     values = {r[2] for r in rows(text) if r[1] in ("lives_in", "works_at")}
     assert values <= {"京东", "扬州"}
+
+
+STATE_FORMS = _cross(
+    [
+        ("{s}的住址在{a}。", "lives_in", "a"),
+        ("{a}是{s}现在住的地方。", "lives_in", "a"),
+        ("{s}所在的城市是{a}。", "lives_in", "a"),
+    ],
+    PLACES,
+)
+WORK_FORMS = [
+    ("我是京东员工。", "京东"),
+    ("京东是我的东家。", "京东"),
+    ("鹿鸣科技是我现在工作的地方。", "鹿鸣科技"),
+    ("我所在的公司是星汉集团。", "星汉集团"),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [(t, c) for t, w, p, c, _ in STATE_FORMS if w == "小明"] + [(t, v) for t, v in WORK_FORMS],
+)
+def test_inverse_and_noun_state_forms(text: str, value: str) -> None:
+    """Regression: X是我现在住的地方 / X是我的东家 (the value first), 我的住址在X, 我所在的公司是X and
+    是京东员工 (no 的) gave nothing."""
+    found = [r for r in rows(text) if r[1] in ("lives_in", "works_at")]
+    assert [r[2] for r in found] == [value], (text, found)
+
+
+def test_doing_things_at_a_company_is_no_title() -> None:
+    assert [r for r in rows("我在京东做事情。") if r[1] == "job_title"] == []

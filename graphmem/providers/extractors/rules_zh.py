@@ -495,6 +495,12 @@ def _clause_claims(clause: str, state: _State, *, last: bool) -> None:
     made = _MADE.match(clause)
     if made is not None and _made(made, state):  # 公司任命我为Y / 领导让我当Y
         return
+    where = _IS_MY_PLACE.match(clause)
+    if where is not None and well_formed(where.group("v")):  # 扬州是我现在住的地方 / 京东是我的东家
+        subject = state.subject[1] if state.subject else SPEAKER
+        predicate = "works_at" if where.group("job") else "lives_in"
+        state.claims.append(Claim(predicate, where.group("v"), subject=subject))
+        return
     home = _HOME_IS.match(clause)
     if home is not None and well_formed(home.group("v")):  # 成都是我现在的家
         subject = state.subject[1] if state.subject else SPEAKER
@@ -770,6 +776,10 @@ def _made(m: re.Match[str], state: _State) -> bool:
 
 _HOME_IS = re.compile(
     r"^(?:现在|目前|如今)?(?P<v>[^我你他她]{2,12}?)(?:现在|目前|如今)?(?:就)?是我(?:们)?(?:现在|目前)?的(?:新)?家了?$"
+)
+_IS_MY_PLACE = re.compile(
+    r"^(?:现在|目前|如今)?(?P<v>[^我你他她，,]{2,12}?)(?:现在|目前|如今)?(?:就)?是我(?:们)?(?:现在|目前|如今)?"
+    r"(?:(?:住|生活|居住)的(?:地方|城市)|(?P<job>(?:工作|上班)的(?:地方|公司|单位)|的(?:新)?(?:东家|雇主|公司|单位)))了?$"
 )
 _INTENT = re.compile(
     r"^(?:我|我们)?(?:有|还有|已经有)?(?P<what>.+?)的(?:打算|计划|想法|念头|意向|准备|意愿)$"
@@ -1470,7 +1480,15 @@ def _role(toks: list[Tok], i: int) -> list[Claim] | None:
     noun = toks[i + 1].word
     if toks[i + 2].word == "在":  # 我的新工作在X / 我的公司在X: where, not what
         value, _ = span(toks, i + 3)
-        where = {"工作": "works_at", "公司": "works_at", "单位": "works_at", "家": "lives_in"}.get(noun)
+        where = {
+            "工作": "works_at",
+            "公司": "works_at",
+            "单位": "works_at",
+            "家": "lives_in",
+            "住址": "lives_in",
+            "住处": "lives_in",
+            "居住地": "lives_in",
+        }.get(noun)
         return [Claim(where, value)] if where and well_formed(value) else None
     if noun in _ROLE:
         return title_claims(toks, i + 3)
@@ -1519,6 +1537,8 @@ def _where_of(toks: list[Tok], i: int) -> list[Claim] | None:
     if not (at(toks, i + 1, frozenset({"的"})) and at(toks, i + 2, _WHERE_NOUNS)):
         return None
     verb = toks[i].word if i < len(toks) else ""
+    if verb == "所在":  # 我所在的公司是X / 我所在的城市是X
+        verb = "住" if toks[i + 2].word in ("城市", "城", "地方") else "工作"
     predicate = (
         "lives_in"
         if verb in LIVE_V

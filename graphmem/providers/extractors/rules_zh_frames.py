@@ -185,7 +185,8 @@ def _zai(toks: list[Tok], i: int) -> list[Claim]:
     if verb in AS_V:
         title, _ = _title(toks, k + 1)
         claims = [Claim("works_at", place)]
-        return claims + ([Claim("job_title", title)] if title and (verb != "干" or is_job(title)) else [])
+        fits = title and title not in _NO_TITLE and (verb != "干" or is_job(title))
+        return claims + ([Claim("job_title", title)] if fits else [])
     return []
 
 
@@ -383,6 +384,9 @@ def _is(toks: list[Tok], i: int) -> list[Claim]:
     title, j = _title(toks, i)
     if not title:
         return []
+    staff = next((w for w in ("员工", "职员", "雇员") if title.endswith(w) and len(title) > len(w) + 1), "")
+    if staff and not at(toks, j, frozenset({"的"})):  # 是京东员工: the employer
+        return [Claim("works_at", title[: -len(staff)])]
     if at(toks, j, frozenset({"的"})):
         job, _ = _title(toks, j + 1)
         if job in _STAFF:  # 是华为的员工: the employer only
@@ -431,6 +435,7 @@ def frame_claims(toks: list[Tok], i: int) -> list[Claim]:
 
 
 _WITH = frozenset("跟 和 与 同".split())
+_NO_TITLE = frozenset("事 事情 事儿 生意 工作 项目 东西 买卖 活 活儿".split())
 _ENTER = frozenset({"进"})
 _PART_WAYS = frozenset("解约 解除合同 解除劳动合同 解除了 终止合同 终止了合同 分道扬镳".split())
 _OWN_ORG = frozenset("公司 单位 我们公司 我们单位 部门 我们部门 团队 我们团队 学校 医院".split())
