@@ -16,10 +16,6 @@ async def lock_group(tx: Tx, *, group_id: str, now: datetime) -> None:
     await run(tx, q.LOCK_GROUP, group_id=group_id, now=now)
 
 
-async def existing_episode_keys(tx: Tx, *, keys: list[str]) -> dict[str, dict[str, Any]]:
-    return _known(await run(tx, q.EXISTING_EPISODE_KEYS, keys=keys))
-
-
 def _known(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return {r["key"]: r for r in rows if r["id"] is not None or r["tombstoned"]}
 
@@ -35,37 +31,9 @@ async def peek_entities(store: Store, *, group_id: str, keys: list[str]) -> dict
     return _first_by_key(await store.read(q.FIND_ENTITIES, group_id=group_id, names=keys)) if keys else {}
 
 
-async def create_episodes(
-    tx: Tx, *, group_id: str, group_token: str, rows: list[dict[str, Any]], now: datetime
-) -> None:
-    if rows:
-        await run(tx, q.CREATE_EPISODES, group_id=group_id, group_token=group_token, rows=rows, now=now)
-
-
 async def relink_sessions(tx: Tx, *, group_id: str, session_ids: list[str]) -> None:
     if session_ids:
         await run(tx, q.RELINK_SESSIONS, group_id=group_id, sessions=session_ids)
-
-
-async def link_sessions(tx: Tx, *, group_id: str, since: dict[str, datetime]) -> None:
-    """Fit new episodes into their sessions' NEXT chains (``since``: session -> earliest new
-    episode), changing only the edges that differ from the ordered chain: the same chain as
-    ``relink_sessions`` gives, without rewriting the sessions' older part."""
-    if not since:
-        return
-    sessions = [{"id": sid, "since": at} for sid, at in sorted(since.items())]
-    drop: list[dict[str, str]] = []
-    add: list[dict[str, str]] = []
-    for row in await run(tx, q.SESSION_TAILS, group_id=group_id, sessions=sessions):
-        ids: list[str] = row["ids"]
-        wanted = set(pairwise(ids))
-        current = {(a, b) for a, targets in zip(ids, row["nexts"], strict=True) for b in targets}
-        drop.extend({"a": a, "b": b} for a, b in sorted(current - wanted))
-        add.extend({"a": a, "b": b} for a, b in sorted(wanted - current))
-    if drop:
-        await run(tx, q.UNLINK_NEXT, rows=drop)
-    if add:
-        await run(tx, q.LINK_NEXT, rows=add)
 
 
 @dataclass
@@ -195,11 +163,6 @@ async def add_aliases(tx: Tx, *, group_id: str, rows: list[dict[str, Any]]) -> N
         await run(tx, q.ADD_ALIASES, group_id=group_id, rows=rows)
 
 
-async def link_mentions(tx: Tx, *, group_id: str, rows: list[dict[str, str]]) -> None:
-    if rows:
-        await run(tx, q.LINK_MENTIONS, group_id=group_id, rows=rows)
-
-
 async def load_slots(tx: Tx, *, group_id: str, slots: list[str]) -> list[dict[str, Any]]:
     return await run(tx, q.LOAD_SLOTS, group_id=group_id, slots=slots) if slots else []
 
@@ -243,25 +206,6 @@ async def write_facts(
 
 async def link_correction(tx: Tx, *, group_id: str, old_id: str, new_id: str) -> None:
     await run(tx, q.LINK_CORRECTION, group_id=group_id, old_id=old_id, new_id=new_id)
-
-
-async def update_group_counts(
-    tx: Tx, *, group_id: str, episodes: int, facts: int, entities: int, now: datetime
-) -> None:
-    await run(
-        tx,
-        q.UPDATE_GROUP_COUNTS,
-        group_id=group_id,
-        episodes=episodes,
-        facts=facts,
-        entities=entities,
-        now=now,
-    )
-
-
-async def episodes_in_group(tx: Tx, *, group_id: str, ids: list[str]) -> set[str]:
-    rows = await run(tx, q.EPISODES_IN_GROUP, group_id=group_id, ids=ids) if ids else []
-    return {r["id"] for r in rows}
 
 
 async def fact_for_update(tx: Tx, *, group_id: str, fact_id: str) -> dict[str, Any] | None:

@@ -21,20 +21,6 @@ EXISTING_EPISODE_KEYS = (
     "RETURN k AS key, e.id AS id, e.content_hash AS content_hash, t.key IS NOT NULL AS tombstoned"
 )
 
-CREATE_EPISODES = """
-OPTIONAL MATCH (g:Group {id: $group_id})
-WITH g.lock_seq AS rev
-UNWIND $rows AS r
-CREATE (e:Episode {
-  id: r.id, group_id: $group_id, key: r.key, external_id: r.external_id, session_id: r.session_id,
-  source: r.source, speaker: r.speaker, content: r.content, reference_time: r.reference_time,
-  ingested_at: $now, content_hash: r.content_hash, search_text: r.search_text,
-  terms: r.terms, speaker_terms: r.speaker_terms, group_token: $group_token, access_count: 0, rev: rev})
-WITH e, r
-CALL db.create.setNodeVectorProperty(e, 'embedding', r.embedding)
-RETURN count(e) AS created
-"""
-
 RELINK_SESSIONS = """
 UNWIND $sessions AS sid
 CALL (sid) {
@@ -48,42 +34,6 @@ CALL (sid) {
   WITH chain[i] AS a, chain[i + 1] AS b
   CREATE (a)-[:NEXT]->(b)
 }
-"""
-
-# A session's chain from the last episode before ``since`` on: the part that new episodes (none
-# of them before ``since``) can change. Ordered as RELINK_SESSIONS orders, with each episode's
-# current NEXT targets. The hint keeps the planner off (group_id, reference_time), which would
-# scan every earlier episode of the group.
-SESSION_TAILS = """
-UNWIND $sessions AS s
-CALL (s) {
-  MATCH (e:Episode {group_id: $group_id, session_id: s.id})
-  USING INDEX e:Episode(group_id, session_id)
-  WHERE e.reference_time < s.since
-  WITH e ORDER BY e.reference_time DESC, e.external_id DESC, e.id DESC LIMIT 1
-  RETURN collect(e) AS head
-}
-CALL (s) {
-  MATCH (e:Episode {group_id: $group_id, session_id: s.id})
-  USING INDEX e:Episode(group_id, session_id)
-  WHERE e.reference_time >= s.since
-  WITH e ORDER BY e.reference_time, e.external_id, e.id
-  RETURN collect(e) AS tail
-}
-RETURN s.id AS session, [e IN head + tail | e.id] AS ids,
-       [e IN head + tail | [(e)-[:NEXT]->(n) | n.id]] AS nexts
-"""
-
-UNLINK_NEXT = """
-UNWIND $rows AS r
-MATCH (:Episode {id: r.a})-[n:NEXT]->(:Episode {id: r.b})
-DELETE n
-"""
-
-LINK_NEXT = """
-UNWIND $rows AS r
-MATCH (a:Episode {id: r.a}), (b:Episode {id: r.b})
-CREATE (a)-[:NEXT]->(b)
 """
 
 # Exact names through the (group_id, normalized_name) index; aliases only among :Aliased entities.
@@ -133,15 +83,6 @@ SET x:Aliased, x.aliases = coalesce(x.aliases, []) + r.alias,
     x.search_text = x.search_text + ' ' + r.search_text, x.rev = rev
 """
 
-LINK_MENTIONS = """
-OPTIONAL MATCH (g:Group {id: $group_id})
-WITH g.lock_seq AS rev
-UNWIND $rows AS r
-MATCH (e:Episode {id: r.episode_id}), (x:Entity {id: r.entity_id})
-MERGE (e)-[:MENTIONS]->(x)
-SET e.rev = rev
-"""
-
 LOAD_SLOTS = """
 UNWIND $slots AS s
 MATCH (f:Fact {group_id: $group_id, slot: s})
@@ -150,84 +91,11 @@ RETURN f.id AS id, f.slot AS slot, f.value AS value, f.value_key AS value_key, f
        f.expired_at AS expired_at, f.object_id AS object_id, f.version AS version
 """
 
-# ``rev`` in the unconditional SET: created and rewritten facts (supersession, expiry, new
-# evidence) alike; their EVIDENCED_BY edges are rebuilt in the same transaction.
-UPSERT_FACTS = """
-OPTIONAL MATCH (g:Group {id: $group_id})
-WITH g.lock_seq AS rev
-UNWIND $rows AS r
-MERGE (f:Fact {id: r.id})
-ON CREATE SET f.group_id = $group_id, f.slot = r.slot, f.subject_id = r.subject_id,
-  f.predicate = r.predicate, f.qualifier = r.qualifier, f.value = r.value, f.value_key = r.value_key,
-  f.object_id = r.object_id, f.statement = r.statement, f.recorded_at = $now, f.version = 0,
-  f.status = 'active', f.tier = r.tier, f.search_text = r.search_text, f.group_token = $group_token,
-  f.access_count = 0, f.importance = r.importance, f.new = true
-SET f.valid_from = r.valid_from, f.valid_to = r.valid_to, f.expired_at = r.expired_at,
-  f.claims = r.claims, f.confidence = r.confidence, f.source_kind = r.source_kind,
-  f.subject = r.subject, f.version = f.version + 1, f.updated_at = $now, f.rev = rev
-WITH f, r
-CALL (f, r) {
-  WITH f, r WHERE f.new = true
-  MATCH (s:Entity {id: r.subject_id})
-  CREATE (f)-[:SUBJECT]->(s)
-  WITH f, r
-  CALL db.create.setNodeVectorProperty(f, 'embedding', r.embedding)
-}
-CALL (f, r) {
-  WITH f, r WHERE f.new = true AND r.object_id IS NOT NULL
-  MATCH (o:Entity {id: r.object_id})
-  CREATE (f)-[:OBJECT]->(o)
-}
-REMOVE f.new
-RETURN count(f) AS written
-"""
-
-RESET_EVIDENCE = """
-UNWIND $fact_ids AS fid
-MATCH (:Fact {id: fid})-[ev:EVIDENCED_BY]->()
-DELETE ev
-"""
-
-CREATE_EVIDENCE = """
-UNWIND $rows AS r
-MATCH (f:Fact {id: r.fact_id}), (e:Episode {id: r.episode_id})
-CREATE (f)-[:EVIDENCED_BY {quote: r.quote, start: r.start, end: r.end, claim: r.claim}]->(e)
-"""
-
-RESET_SUPERSEDES = """
-UNWIND $slots AS s
-MATCH (:Fact {group_id: $group_id, slot: s})-[r:SUPERSEDES]->()
-DELETE r
-"""
-
-CREATE_SUPERSEDES = """
-UNWIND $rows AS r
-MATCH (n:Fact {id: r.new_id}), (o:Fact {id: r.old_id})
-CREATE (n)-[:SUPERSEDES {at: r.at}]->(o)
-"""
-
-# Facts merged away by re-resolution. No reset of the group on purpose: a routine write must not
-# force change-feed readers to reload a large tenant; they re-check every hit against the graph.
-DELETE_FACTS = "UNWIND $ids AS fid MATCH (f:Fact {id: fid}) DETACH DELETE f"
-
 # A correction (PATCH) links the expired fact and the one that corrected it, both ways.
 LINK_CORRECTION = """
 MATCH (old:Fact {group_id: $group_id, id: $old_id})
 MATCH (new:Fact {group_id: $group_id, id: $new_id})
 SET old.corrected_by = new.id, new.corrects = old.id
-"""
-
-UPDATE_GROUP_COUNTS = """
-MATCH (g:Group {id: $group_id})
-SET g.episodes = g.episodes + $episodes, g.facts = g.facts + $facts,
-    g.entities = g.entities + $entities, g.updated_at = $now
-"""
-
-EPISODES_IN_GROUP = """
-UNWIND $ids AS eid
-MATCH (e:Episode {id: eid})
-WHERE e.group_id = $group_id
-RETURN e.id AS id
 """
 
 FACT_FOR_UPDATE = """
@@ -242,16 +110,16 @@ RETURN f.id AS id, f.slot AS slot, f.subject_id AS subject_id, f.subject AS subj
 
 
 # ---- The ingest write in few round trips (graphmem.memory.ingestion._commit) ----------------
-# Each statement below does the work of several of the ones above in one round trip, in the same
-# order and with the same effect; empty parameter lists make their steps no-ops (a unit subquery
-# keeps the outer row whatever its UNWIND yields). Their lists travel in one map parameter ``$p``:
-# Neo4j keys its plan cache on the parameters' types, and an empty list types differently from a
-# list of maps, so separate list parameters gave each combination of empty steps its own plan, and
-# planning one of these statements takes seconds (a map parameter types as MAP whatever it holds).
+# Each statement below runs several steps in one round trip, in order; an empty list makes its
+# step a no-op (a unit subquery keeps the outer row whatever its UNWIND yields). Their lists
+# travel in one map parameter ``$p``: Neo4j keys its plan cache on the parameters' types, and an
+# empty list types differently from a list of maps, so separate list parameters gave each
+# combination of empty steps its own plan, and planning one of these statements takes seconds
+# (a map parameter types as MAP whatever it holds).
 
-# Lock the group (LOCK_GROUP), then, under the lock: the stored or tombstoned episode keys among
-# ``keys`` (EXISTING_EPISODE_KEYS), the entities named exactly or by alias (FIND_ENTITIES) and the
-# evidence episodes that are in the group (EPISODES_IN_GROUP).
+# Lock the group (as LOCK_GROUP), then, under the lock: the stored or tombstoned episode keys
+# among ``keys`` (as EXISTING_EPISODE_KEYS), the entities named exactly or by alias (as
+# FIND_ENTITIES) and which of ``evidence_ids`` are episodes of the group.
 BEGIN_INGEST = """
 MERGE (g:Group {id: $group_id})
 ON CREATE SET g.created_at = $now, g.episodes = 0, g.facts = 0, g.entities = 0
@@ -282,7 +150,10 @@ CALL () {
 RETURN seq, known, entities, evidence
 """
 
-# CREATE_EPISODES, then SESSION_TAILS of ``sessions`` (which see the new episodes).
+# Create the episodes (``rev``: the group's lock_seq), then read each of ``sessions``' chain from
+# the last episode before ``since`` (the session's earliest new episode) on: the part the new
+# episodes can change, ordered as RELINK_SESSIONS orders, with each episode's NEXT targets. The
+# hint keeps the planner off (group_id, reference_time), which would scan every earlier episode.
 CREATE_EPISODES_TAILS = """
 OPTIONAL MATCH (g:Group {id: $group_id})
 WITH g.lock_seq AS rev
@@ -315,8 +186,8 @@ RETURN s.id AS session, [e IN head + tail | e.id] AS ids,
        [e IN head + tail | [(e)-[:NEXT]->(n) | n.id]] AS nexts
 """
 
-# UNLINK_NEXT and LINK_NEXT (``unlink``, ``link``), REFRESH_AROUND (``ids``), then MERGE_ENTITIES
-# (``entities``), ADD_ALIASES (``aliases``) and LINK_MENTIONS (``mentions``: an episode and an entity
+# Drop and add NEXT edges (``unlink``, ``link``), REFRESH_AROUND (``ids``), then MERGE_ENTITIES
+# (``entities``), ADD_ALIASES (``aliases``), MENTIONS edges (``mentions``: an episode and an entity
 # id, or the normalised name of an entity this statement creates), then LOAD_SLOTS (``slots``).
 # Returns MERGE_ENTITIES' rows and LOAD_SLOTS' rows (as maps).
 LINK_EPISODES = (
@@ -380,9 +251,12 @@ RETURN merged, slot_rows
 """
 )
 
-# Resolved slot plans (DELETE_FACTS, UPSERT_FACTS, RESET_EVIDENCE, CREATE_EVIDENCE,
-# RESET_SUPERSEDES, CREATE_SUPERSEDES), then the change records (``change_rows``, changes.APPEND)
-# and the group's counters (``counts``: {episodes, facts, entities}, or null: UPDATE_GROUP_COUNTS).
+# Resolved slot plans: delete merged-away facts (``delete_ids``), upsert facts (``rows``; ``rev`` in
+# the unconditional SET: created and rewritten facts alike), rebuild their EVIDENCED_BY edges
+# (``evidence``) and the slots' SUPERSEDES edges (``slots``, ``supersedes``); then the change
+# records (``change_rows``, changes.APPEND) and the group's counters (``counts``: {episodes,
+# facts, entities}, or null). Facts merged away by re-resolution do not reset the group on
+# purpose: a routine write must not force change-feed readers to reload a large tenant.
 WRITE_FACTS = (
     """
 CALL () {
