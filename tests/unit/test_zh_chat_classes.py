@@ -275,7 +275,7 @@ MORE_FORMS = [
     ("我现在常驻南京。", "lives_in", ("南京", ["南京"])),
     ("自从搬到南京，我就没回过苏州。", "lives_in", ("南京", ["南京"])),
     ("苏州那边我已经不住了。", "lives_in", (None, ["苏州"])),
-    ("我2020年加入腾讯，2023年离开。", "works_at", (None, ["腾讯"])),
+    ("我2020年加入腾讯，2023年离开了。", "works_at", (None, ["腾讯"])),
     ("我在南京住了三年，去年离开了。", "lives_in", (None, ["南京"])),
     ("我2020年进的腾讯。", "works_at", ("腾讯", ["腾讯"])),
     ("我是2020年进鹿鸣科技的。", "works_at", ("鹿鸣科技", ["鹿鸣科技"])),
@@ -430,3 +430,13 @@ def test_inverse_and_noun_state_forms(text: str, value: str) -> None:
 
 def test_doing_things_at_a_company_is_no_title() -> None:
     assert [r for r in rows("我在京东做事情。") if r[1] == "job_title"] == []
+
+
+@pytest.mark.parametrize("text", ["我在复旦读书，明年毕业。", "我在百度上班，下个月辞职。"])
+def test_an_unnamed_end_not_yet_made_ends_nothing(text: str) -> None:
+    """Regression: 明年毕业 (its time cut) ended the school as the value 明年复旦."""
+    assert [r for r in rows(text) if r[3] == "end"] == []
+
+
+def test_admitted_to_a_school() -> None:
+    assert ("小明", "studies_at", "浙江大学", "assert") in rows("我今年考上了浙江大学。")

@@ -686,6 +686,10 @@ def _unnamed_end(clause: str, state: _State) -> list[Claim]:
         return []
     if any(t.word in NEG or t.word in PLAN or t.word in FUTURE for t in toks[:i]):
         return []  # 我在百度上班，打算辞职 / 没辞职: nothing ends
+    if not (
+        at(toks, i + 1, frozenset({"了"})) or any(t.word in ("已经", "已", "早就", "早已") for t in toks[:i])
+    ):
+        return []  # 明年毕业 / 下个月辞职 (their time cut): not yet
     out = []
     for predicate in ends:
         told = next(

@@ -271,6 +271,9 @@ def _move(toks: list[Tok], i: int) -> list[Claim]:
     if at(toks, i, WORK_TO):
         org, _, _ = _value(toks, skip(toks, i + 1, frozenset({"了"})))
         return [Claim("works_at", trim_org(org))] if org else []
+    if at(toks, i, _ADMITTED):  # 考上了浙江大学: a school
+        school, _, _ = _value(toks, skip(toks, i + 1, frozenset({"了"})))
+        return [Claim("studies_at", school)] if school else []
     if at(toks, i, _ENTER):  # 进腾讯 / 2020年进的腾讯: an employer (进城 / 进山 are no job)
         org, _, flags = _value(toks, skip(toks, i + 1, frozenset({"了", "的"})))
         employer = org and len(org) >= 2 and kind_of(org, flags) in ("organization", "")
@@ -437,6 +440,7 @@ def frame_claims(toks: list[Tok], i: int) -> list[Claim]:
 _WITH = frozenset("跟 和 与 同".split())
 _NO_TITLE = frozenset("事 事情 事儿 生意 工作 项目 东西 买卖 活 活儿".split())
 _ENTER = frozenset({"进"})
+_ADMITTED = frozenset("考上 考进 考入 考取 考到".split())
 _PART_WAYS = frozenset("解约 解除合同 解除劳动合同 解除了 终止合同 终止了合同 分道扬镳".split())
 _OWN_ORG = frozenset("公司 单位 我们公司 我们单位 部门 我们部门 团队 我们团队 学校 医院".split())
 _SERIAL = QUIT | MOVED_OUT | GRADUATE
