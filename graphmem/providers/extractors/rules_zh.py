@@ -21,7 +21,14 @@ mistaken value; inside one sentence 哦不对/说错了 retracts the claim befor
 (是Y, 是在Y, or a whole clause) replaces it with the same predicate; 不是X，是Y reads X's frame when it
 has one. A bare 是Y with nothing before it in the sentence borrows its predicate from an earlier
 sentence of the episode (``from_context``), else from Y's kind (a job title, a school, an
-organisation, a place). jieba is loaded lazily, on the first Chinese sentence.
+organisation, a place). A mistake owned after the right value (…，之前说错了 / 刚才写成X了) corrects too.
+
+Values a clause does not name: a quit or a move with no object (辞职了, 被裁了, 退休了, 搬走了, a bare
+离开) ends the state told before it in the sentence, once done (了 or 已经); a start with no object
+(已经入职了, 就搬过去了) starts what the sentence named before it (X的offer, 在X买了房); a bare 去了X
+takes the predicate of the change told after it. ``ZhContext`` carries the person and the states
+of an episode's earlier sentences to the next (a 他/她 opening it, a 辞职了 in it) when the caller
+passes one per episode. jieba is loaded lazily, on the first Chinese sentence.
 """
 
 from __future__ import annotations
