@@ -439,3 +439,17 @@ def test_a_verb_phrase_between_zai_and_gongzuo_is_not_an_employer() -> None:
     """Regression: 我在想要不要换工作 ("I'm wondering whether to change jobs") gave works_at 想要不要换."""
     assert extract("我在想要不要换工作。").facts == []
     assert rows("我在上海工作。") == [("Alice", "works_at", "上海", "assert")]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("我表哥陈静住在南宁。他去年搬到了桂林。", ("陈静", "lives_in", "桂林", "assert")),
+        ("我在百度干了三年。上周辞职了。", ("Alice", "works_at", "百度", "end")),
+    ],
+)
+def test_a_chinese_episode_reads_its_earlier_sentences(text: str, expected: Row) -> None:
+    """Regression: each Chinese sentence was parsed alone, so a 他/她 opening the next sentence had no
+    person and an unnamed quit (辞职了) ended nothing; the extractor now hands one ZhContext through
+    the episode's sentences."""
+    assert expected in rows(text)

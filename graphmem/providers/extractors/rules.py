@@ -47,7 +47,7 @@ from graphmem.providers.extractors.rules_en_gates import (
 from graphmem.providers.extractors.rules_en_objects import NOT_NAMES, leading_name
 from graphmem.providers.extractors.rules_en_parse import Speakers, parse_claims
 from graphmem.providers.extractors.rules_en_repair import find_repair, fits
-from graphmem.providers.extractors.rules_zh import parse_zh, zh_entities
+from graphmem.providers.extractors.rules_zh import ZhContext, parse_zh, zh_entities
 from graphmem.providers.extractors.timeparse import TimeMatch, find_times, is_duration, is_until
 
 if TYPE_CHECKING:
@@ -182,9 +182,14 @@ def _episode(request: ExtractRequest, sentences: list[_Sentence], docs: dict[str
     other = (request.other_speaker or "").strip()[:200] or None
     speakers = Speakers(speaker_name, other if other != speaker_name else None)
     facts: list[ExtractedFact] = []
+    zh_context = ZhContext()  # a 他/她 or an unnamed quit reads the episode's earlier sentences
     for s in sentences:
         future = any(t.future for t in s.times)
-        parsed = parse_zh(s.text) if s.zh else _parse_english(s.text, docs.get(s.text), speakers, future)
+        parsed = (
+            parse_zh(s.text, zh_context)
+            if s.zh
+            else _parse_english(s.text, docs.get(s.text), speakers, future)
+        )
         facts.extend(_sentence_facts(request.content, s, parsed, speaker_name, ref, facts))
     facts = merge_duplicates(gate_facts(_same_moment_corrections(facts), speakers))
     return Extraction(entities=_entities(request.content, facts, ref), facts=facts)
