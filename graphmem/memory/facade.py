@@ -169,7 +169,12 @@ class GraphMemory:
         and writes ``queued`` now."""
         gate = self.ctx.write_gate
         s = gate.stats
-        return {"transactions": s.transactions, "writes": s.writes, "fallbacks": s.fallbacks, "queued": gate.queued}
+        return {
+            "transactions": s.transactions,
+            "writes": s.writes,
+            "fallbacks": s.fallbacks,
+            "queued": gate.queued,
+        }
 
     async def ping(self) -> None:
         await self.ctx.store.ping()

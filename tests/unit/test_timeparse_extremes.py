@@ -16,7 +16,11 @@ from tests.unit.test_timeparse import CHINESE, ENGLISH, FOUND
 FIRST = datetime(1, 1, 1, tzinfo=UTC)
 LAST = datetime(9999, 12, 31, 23, 59, 59, 999999, tzinfo=UTC)
 PHRASES = [p for p, _ in ENGLISH + CHINESE] + ["in two weeks", "next month", "next year", "a year ago"]
-SENTENCES = [s for s, _ in FOUND] + ["I moved to Paris last week.", "I fly to Rome tomorrow.", "我上周搬到了北京。"]
+SENTENCES = [s for s, _ in FOUND] + [
+    "I moved to Paris last week.",
+    "I fly to Rome tomorrow.",
+    "我上周搬到了北京。",
+]
 
 
 @pytest.mark.parametrize("ref", [FIRST, LAST])

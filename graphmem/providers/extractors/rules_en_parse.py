@@ -313,7 +313,9 @@ def _clause(verb: Token, speakers: Speakers) -> list[Claim]:
     framed = _framed(verb, subject_token, speakers)
     if framed is not None:
         return framed
-    return [c for c in _open_clause(verb, subject_token, speakers) if keep_open(verb, subject_token, c.predicate)]
+    return [
+        c for c in _open_clause(verb, subject_token, speakers) if keep_open(verb, subject_token, c.predicate)
+    ]
 
 
 def _open_clause(verb: Token, subject_token: Token | None, speakers: Speakers) -> list[Claim]:
