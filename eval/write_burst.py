@@ -76,7 +76,8 @@ async def burst(store: Store, embedder: Embedder, *, batch_max: int, ahead: bool
     }
 
 
-async def run(n: int, rounds: int) -> list[dict[str, Any]]:
+def open_store_and_embedder() -> tuple[Settings, Store, Embedder]:
+    """The store at NEO4J_URI and the loaded MiniLM embedder, for the in-process write probes."""
     from graphmem.providers.embedders.minilm_onnx import MiniLMOnnxEmbedder
 
     settings = Settings()
@@ -87,6 +88,11 @@ async def run(n: int, rounds: int) -> list[dict[str, Any]]:
     )
     embedder = MiniLMOnnxEmbedder()
     embedder.load()
+    return settings, store, embedder
+
+
+async def run(n: int, rounds: int) -> list[dict[str, Any]]:
+    _, store, embedder = open_store_and_embedder()
     out: list[dict[str, Any]] = []
     try:
         await burst(store, embedder, batch_max=32, ahead=True, n=8)  # warm-up: model, parser, pool

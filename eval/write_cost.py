@@ -26,7 +26,7 @@ from urllib.parse import urlparse
 
 from eval.load import _episode
 from eval.proc_cpu import PROC, cpu_s, listening_pid
-from graphmem.config import Settings
+from eval.write_burst import open_store_and_embedder
 from graphmem.memory import GraphMemory
 from graphmem.memory.write_gate import WriteGate
 from graphmem.models import EpisodeIn
@@ -127,16 +127,7 @@ async def measure(
 
 
 async def main_async(args: argparse.Namespace) -> None:
-    from graphmem.providers.embedders.minilm_onnx import MiniLMOnnxEmbedder
-
-    settings = Settings()
-    if not settings.neo4j_uri:
-        raise SystemExit("set NEO4J_URI")
-    store = Store.connect(
-        settings.neo4j_uri, auth=settings.neo4j_auth_tuple, database=settings.neo4j_database
-    )
-    embedder = MiniLMOnnxEmbedder()
-    embedder.load()
+    settings, store, embedder = open_store_and_embedder()
     _count_calls()
     neo4j_pid = listening_pid(urlparse(settings.neo4j_uri).port or 7687)
     mem = await GraphMemory.open(

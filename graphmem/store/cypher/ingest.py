@@ -54,9 +54,9 @@ RETURN q.key AS key, node.id AS id, node.name AS name, node.normalized_name AS n
        node.embedding AS embedding
 """
 
-MERGE_ENTITIES = """
-OPTIONAL MATCH (g:Group {id: $group_id})
-WITH g.lock_seq AS rev
+# The merge of entity rows ``$rows`` (at revision ``rev``), shared by MERGE_ENTITIES and the combined
+# ingest statement below; it leaves ``x``, ``r`` and ``created`` in scope.
+_MERGE_ENTITY_ROWS = """
 UNWIND $rows AS r
 MERGE (x:Entity {group_id: $group_id, normalized_name: r.normalized_name})
 ON CREATE SET x.id = r.id, x.name = r.name, x.kind = r.kind, x.aliases = [], x.alias_keys = [],
@@ -69,8 +69,16 @@ CALL (x, r) {
 }
 WITH x, r, x.new IS NOT NULL AS created
 REMOVE x.new
-RETURN r.normalized_name AS key, x.id AS id, x.name AS name, created
 """
+
+MERGE_ENTITIES = (
+    """
+OPTIONAL MATCH (g:Group {id: $group_id})
+WITH g.lock_seq AS rev"""
+    + _MERGE_ENTITY_ROWS
+    + """RETURN r.normalized_name AS key, x.id AS id, x.name AS name, created
+"""
+)
 
 ADD_ALIASES = """
 OPTIONAL MATCH (g:Group {id: $group_id})
@@ -207,20 +215,9 @@ CALL () {"""
     + """}
 OPTIONAL MATCH (g:Group {id: $group_id})
 WITH g.lock_seq AS rev
-CALL (rev) {
-  UNWIND $p.entities AS r
-  MERGE (x:Entity {group_id: $group_id, normalized_name: r.normalized_name})
-  ON CREATE SET x.id = r.id, x.name = r.name, x.kind = r.kind, x.aliases = [], x.alias_keys = [],
-                x.summary = '', x.created_at = $now, x.search_text = r.search_text,
-                x.group_token = $group_token, x.rev = rev, x.new = true
-  WITH x, r
-  CALL (x, r) {
-    WITH x, r WHERE x.new = true
-    CALL db.create.setNodeVectorProperty(x, 'embedding', r.embedding)
-  }
-  WITH x, r, x.new IS NOT NULL AS created
-  REMOVE x.new
-  RETURN collect({key: r.normalized_name, id: x.id, name: x.name, created: created}) AS merged
+CALL (rev) {"""
+    + _MERGE_ENTITY_ROWS.replace("$rows", "$p.entities")
+    + """  RETURN collect({key: r.normalized_name, id: x.id, name: x.name, created: created}) AS merged
 }
 CALL (rev) {
   UNWIND $p.aliases AS r
