@@ -192,7 +192,8 @@ async def test_the_proof_of_forgetting_route_is_admin_only_and_reports_every_sto
     body = proof.json()
     assert body["forgotten"] and body["probes"] == 2  # as given, and tokenised
     assert {s["store"] for s in body["stores"]} == {
-        "graph", "fulltext", "vector", "tenant_index", "change_log", "vault", "export_dir", "tombstones"
+        "graph", "fulltext", "vector", "tenant_index", "index_snapshot", "change_log", "vault",
+        "export_dir", "tombstones",
     }  # fmt: skip
     bad = await papi.call("admin", "POST", url, json={"probes": ["x"], "unknown": 1})
     assert bad.status_code == 422

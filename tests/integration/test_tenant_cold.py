@@ -14,6 +14,7 @@ from graphmem.config import Settings
 from graphmem.memory import GraphMemory
 from graphmem.models import EpisodeIn
 from graphmem.models.fact import FactIn
+from graphmem.models.privacy import ForgetProof, StoreCheck
 from graphmem.models.search import SearchRequest, SearchResult
 from graphmem.providers.embedders.minilm_onnx import MiniLMOnnxEmbedder
 from graphmem.providers.extractors.rules import RulesExtractor
@@ -247,6 +248,10 @@ def _files(directory: Path) -> list[Path]:
     return list(directory.glob("*.tix"))
 
 
+def _snapshot_check(proof: ForgetProof) -> StoreCheck:
+    return next(s for s in proof.stores if s.store == "index_snapshot")
+
+
 def _snapshot_stats(worker: GraphMemory) -> dict[str, int]:
     assert worker.searcher.indexes is not None
     return worker.searcher.indexes.snapshot_stats
@@ -263,7 +268,8 @@ async def test_a_worker_restoring_a_snapshot_answers_as_a_load_from_neo4j(
     """Issue 22: a cold worker restores the tenant's snapshot instead of loading it from Neo4j; its
     first searches give the same hits in the same order as a worker that loaded from Neo4j. The
     change feed since the snapshot's revision is applied on restore: a turn written after the
-    snapshot is found, ranked as the warm worker ranks it. A forget removes the file."""
+    snapshot is found, ranked as the warm worker ranks it. A forget removes the file, and the proof of
+    forgetting looks in it."""
     saver = await _worker(settings, embedder, tmp_path)
     restorer = await _worker(settings, embedder, tmp_path)
     try:
@@ -289,7 +295,10 @@ async def test_a_worker_restoring_a_snapshot_answers_as_a_load_from_neo4j(
         assert _snapshot_stats(after_write)["restored"] == 1
         assert found.ranked[0].id == written
         assert _ranking(found) == _ranking(await fresh.search(seeded, "red kayak"))  # warm, caught up
+        assert _snapshot_check(await after_write.forget_proof(seeded)).found > 0  # the file holds the group
         await after_write.forget_episode(seeded, written)
         assert not _files(tmp_path)
+        gone = _snapshot_check(await after_write.forget_proof(seeded, probes=[turn.content]))
+        assert gone.checked and gone.found == 0
     finally:
         await after_write.close()

@@ -4,7 +4,8 @@ id of it, look in every store its content could live in and say what each still 
 Stores: ``graph`` (episodes, facts, entities; by id, and by the probe texts), ``fulltext`` (the
 three Lucene indexes, by the group's token or by the probes), ``vector`` (the group's embedded
 nodes; for probes, near-identical neighbours of their embeddings), ``tenant_index`` (this
-process's in-memory index of the group, brought current first), ``change_log`` (records whose
+process's in-memory index of the group, brought current first), ``index_snapshot`` (the group's
+tenant index snapshot file, when a snapshot directory is configured), ``change_log`` (records whose
 payload still holds content), ``vault`` (PII originals that no remaining text names) and
 ``export_dir`` (JSONL exports and backups under a configured directory: copies a forget cannot
 reach, listed so that their owner can). ``tombstones`` are listed too: keys and content hashes
@@ -25,7 +26,8 @@ from pathlib import Path
 from graphmem.memory.context import MemoryContext
 from graphmem.models.privacy import ForgetProof, StoreCheck
 from graphmem.privacy import tokens_in
-from graphmem.retrieval.tenant_index.index import TARGETS, Target
+from graphmem.retrieval.tenant_index.index import TARGETS, Target, TenantIndex
+from graphmem.retrieval.tenant_index.persist import SnapshotError
 from graphmem.retrieval.tenant_index.registry import TenantIndexes
 from graphmem.store import privacy as repo
 from graphmem.temporal.normalize import group_token
@@ -57,6 +59,7 @@ async def prove(
         await _fulltext(ctx, group_id, texts, scoped),
         await _vector(ctx, group_id, texts, scoped),
         await _tenant_index(indexes, group_id, texts, scoped),
+        await _index_snapshot(indexes, group_id, texts, scoped),
         await _changes(ctx, group_id, external_id, texts),
         await _vault(ctx, group_id, texts, scoped),
         _exports(export_dir, group_id, external_id, texts),
@@ -164,17 +167,43 @@ async def _tenant_index(
     async with indexes.acquire(group_id, await indexes.state(group_id)) as index:
         if index is None:
             return StoreCheck(store="tenant_index", detail="no index of the group is held")
-        held = [(t, node_id, text) for t in TARGETS for node_id, text in _entries(index.targets[t])]
-    if scoped:
-        hits = sorted({node_id for _, node_id, text in held if any(p in text for p in texts)})
+        held = _held(index)
+    return _held_check("tenant_index", held, texts, scoped, "held in this process")
+
+
+async def _index_snapshot(
+    indexes: TenantIndexes | None, group_id: str, texts: list[str], scoped: bool
+) -> StoreCheck:
+    if indexes is None or indexes.snapshots is None:
+        return StoreCheck(store="index_snapshot", checked=False, detail="no snapshot directory configured")
+    path = indexes.snapshots.path(group_id)
+    try:
+        saved = await indexes.read_snapshot(group_id)
+    except (SnapshotError, OSError) as exc:  # there, but unreadable: it may hold anything
         return StoreCheck(
-            store="tenant_index", found=len(hits), ids=hits, detail="held texts holding a probe"
+            store="index_snapshot", found=1, ids=[str(path)], detail=f"an unreadable snapshot file ({exc})"
         )
+    if saved is None:
+        return StoreCheck(store="index_snapshot", detail="no snapshot file of the group")
+    return _held_check("index_snapshot", _held(saved), texts, scoped, f"in {path}")
+
+
+def _held(index: TenantIndex) -> list[tuple[str, str]]:
+    """(node id, text) of every node an index holds."""
+    return [(node_id, text) for t in TARGETS for node_id, text in _entries(index.targets[t])]
+
+
+def _held_check(
+    store: str, held: list[tuple[str, str]], texts: list[str], scoped: bool, where: str
+) -> StoreCheck:
+    if scoped:
+        hits = sorted({node_id for node_id, text in held if any(p in text for p in texts)})
+        return StoreCheck(store=store, found=len(hits), ids=hits, detail=f"texts holding a probe, {where}")
     return StoreCheck(
-        store="tenant_index",
+        store=store,
         found=len(held),
-        ids=sorted({i for _, i, _ in held})[:100],
-        detail="nodes of the group held in this process",
+        ids=sorted({i for i, _ in held})[:100],
+        detail=f"nodes of the group {where}",
     )
 
 

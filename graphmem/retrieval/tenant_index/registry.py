@@ -191,6 +191,14 @@ class TenantIndexes:
         if self.snapshots is not None:
             self.snapshots.discard(group_id)
 
+    async def read_snapshot(self, group_id: str) -> TenantIndex | None:
+        """The group's snapshot as saved (for the proof of forgetting; never installed); None when
+        there is no file. An unreadable file raises ``SnapshotError``."""
+        if self.snapshots is None:
+            return None
+        expected = Expected(self.dimension, self.vector_precision, self.ann_threshold)
+        return await asyncio.to_thread(self.snapshots.load, group_id, expected)
+
     async def _restore(self, group_id: str, state: GroupState) -> TenantIndex | None:
         """The group's snapshot when one exists that ``state`` can be caught up from (no reset
         since it was saved, the same group incarnation, not ahead of the group); else None."""
