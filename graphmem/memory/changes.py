@@ -221,26 +221,6 @@ async def append(
         await repo.append(tx, group_id=group_id, rows=rows, now=now)
 
 
-async def record_ingest(
-    tx: Tx,
-    ctx: MemoryContext,
-    group_id: str,
-    *,
-    episodes: list[dict[str, Any]],
-    aliases: list[dict[str, str]],
-    out: FactWrites,
-    sources: set[str],
-    extracted: bool,
-    now: datetime,
-) -> None:
-    """Append the records of one ingestion write (``ingest_records``)."""
-    rows = ingest_records(
-        ctx, episodes=episodes, aliases=aliases, out=out, sources=sources, extracted=extracted, now=now
-    )
-    if rows:
-        await repo.append(tx, group_id=group_id, rows=rows, now=now)
-
-
 def ingest_records(
     ctx: MemoryContext,
     *,
