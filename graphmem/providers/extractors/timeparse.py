@@ -179,7 +179,71 @@ def _en_next_unit_any(m: re.Match[str], ref: datetime) -> datetime:
     return shift(ref, unit, 1)
 
 
+_EDGE = r"(?:(?:back )?(?:in|since|during|from|at|by|around|over)|until|till|up until|up to) "
+_PARTS_OF_YEAR = {"start": 1, "beginning": 1, "middle": 7, "end": 12}
+
+
+def _en_season_year(m: re.Match[str], ref: datetime) -> datetime | None:
+    """ "the spring of 2021", "in fall 2022": the first day of that season in that year."""
+    return make_date(int(m.group("year")), _SEASON_MONTH[m.group("season")])
+
+
+def _en_seasons_ago(m: re.Match[str], ref: datetime) -> datetime | None:
+    """ "two summers ago": the most recent such season before this one, n-1 years further back."""
+    last = _en_last_season(m, ref)
+    return None if last is None else make_date(last.year - (_n(m) - 1), last.month)
+
+
+def _en_this_season(m: re.Match[str], ref: datetime) -> datetime | None:
+    """ "this spring", "in the summer", "over the summer": the most recent such season start."""
+    return past_date(ref, _SEASON_MONTH[m.group("season")])
+
+
+def _relative_year(m: re.Match[str], ref: datetime) -> int:
+    year = m.group("year")
+    if year:
+        return int(year)
+    return ref.year - (1 if m.group("rel") == "last" else 2 if m.group("rel") == "before" else 0)
+
+
+def _en_part_of_year(m: re.Match[str], ref: datetime) -> datetime | None:
+    """ "at the end of last year" (December), "the start of 2022" (January), "the middle of 2020"."""
+    return make_date(_relative_year(m, ref), _PARTS_OF_YEAR[m.group("edge")])
+
+
+def _en_before_last(m: re.Match[str], ref: datetime) -> datetime | None:
+    return make_date(ref.year - 2, _PARTS_OF_YEAR[m.group("edge")])
+
+
+def _en_part_relative(m: re.Match[str], ref: datetime) -> datetime | None:
+    """ "early last year", "late last year", "mid-2020" (no preposition)."""
+    return make_date(_relative_year(m, ref), _PART_MONTH[m.group("part")])
+
+
 _EN_RULES: tuple[TimeRule, ...] = (
+    TimeRule(
+        rf"(?:{_EDGE})?(?:the )?(?:(?:early|late|mid)[- ])?{_SEASONS}(?: of)? (?P<year>(?:19|20)\d{{2}})",
+        _en_season_year,
+    ),
+    TimeRule(rf"{_NUM} (?P<season>spring|summer|fall|autumn|winter)s ago", _en_seasons_ago),
+    TimeRule(
+        rf"(?:{_EDGE})?the {_SEASONS} before last",
+        lambda m, ref: (lambda d: None if d is None else make_date(d.year - 1, d.month))(
+            _en_last_season(m, ref)
+        ),
+    ),
+    TimeRule(
+        rf"(?:{_EDGE})?(?:the )?(?P<edge>start|beginning|middle|end) of "
+        r"(?:(?P<rel>last|this) year|the year before last(?P<before>)|(?P<year>(?:19|20)\d{2}))",
+        lambda m, ref: _en_part_of_year(m, ref) if m.group("before") is None else _en_before_last(m, ref),
+    ),
+    TimeRule(
+        rf"(?:{_EDGE})?(?P<part>early|late|mid)[- ](?:(?P<rel>last|this) year|(?P<year>(?:19|20)\d{{2}}))",
+        _en_part_relative,
+    ),
+    TimeRule(rf"(?:{_EDGE})?the year before last", lambda m, ref: shift(ref, "year", -2)),
+    TimeRule(rf"{_NUM} {_UNIT} back", lambda m, ref: shift(ref, m.group("unit"), -_n(m))),
+    TimeRule(rf"(?:this|over the|during the) {_SEASONS}", _en_this_season),
     TimeRule(r"(?:the )?day before yesterday", _en_offset(-2)),
     TimeRule(r"yesterday(?: (?:morning|afternoon|evening|night))?|last night", _en_offset(-1)),
     TimeRule(r"today|tonight|this (?:morning|afternoon|evening)", _en_offset(0)),
