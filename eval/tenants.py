@@ -75,7 +75,8 @@ class TenantsConfig:
     index_max_bytes: int | None = None  # GRAPHMEM_INDEX_MAX_BYTES of the server this starts
     seeding: str = "copies"  # or "library": every tenant through the library (slow)
     passes: int = 1  # each a fresh server driving the same traffic (2: cold workers, tenants seen)
-    snapshots: bool = False  # the servers share a temporary GRAPHMEM_INDEX_SNAPSHOT_DIR
+    snapshots: bool = False  # the servers share a temporary GRAPHMEM_INDEX_SNAPSHOT_DIR (else: off)
+    snapshot_max_bytes: int | None = None  # its GRAPHMEM_INDEX_SNAPSHOT_MAX_BYTES (None: the default)
     timeout_s: float = 60.0
 
 
@@ -399,7 +400,11 @@ async def run_tenants(
             env = {**env, "GRAPHMEM_INDEX_MAX_BYTES": str(cfg.index_max_bytes)}
         if cfg.snapshots:
             snapshot_dir = tempfile.mkdtemp(prefix="graphmem-tenants-snapshots-")
-            env = {**env, "GRAPHMEM_INDEX_SNAPSHOT_DIR": snapshot_dir}
+            env = {**env, "GRAPHMEM_INDEX_SNAPSHOTS": "true", "GRAPHMEM_INDEX_SNAPSHOT_DIR": snapshot_dir}
+            if cfg.snapshot_max_bytes is not None:
+                env = {**env, "GRAPHMEM_INDEX_SNAPSHOT_MAX_BYTES": str(cfg.snapshot_max_bytes)}
+        else:  # every cold load from Neo4j (the service's default directory left alone)
+            env = {**env, "GRAPHMEM_INDEX_SNAPSHOTS": "false"}
         passes = []
         for number in range(1, cfg.passes + 1):
             with server(LoadConfig(url=cfg.url, workers=cfg.workers), env) as base:
@@ -436,6 +441,7 @@ async def run_tenants(
         "workers": cfg.workers,
         "index_max_bytes": cfg.index_max_bytes,
         "snapshots": cfg.snapshots,
+        "snapshot_max_bytes": cfg.snapshot_max_bytes,
         "clients": cfg.clients,
         "zipf": cfg.zipf,
         "seed_seconds": round(seed_s, 1),

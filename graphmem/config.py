@@ -144,8 +144,11 @@ class Settings(BaseSettings):
     # the index's vector matrices: int8 rows + an int8 residual for rescoring (half of f32), or f32
     index_vectors: Literal["i8", "f32"] = "i8"
     # tenant index snapshots (graphmem/retrieval/tenant_index/persist.py): a cold load reads the
-    # group's file and catches up from the change feed instead of loading from Neo4j; None: off
-    index_snapshot_dir: Path | None = None
+    # group's file and catches up from the change feed instead of loading from Neo4j; on by
+    # default in home/index-snapshots, the coldest files evicted past index_snapshot_max_bytes
+    index_snapshots: bool = True
+    index_snapshot_dir: Path | None = None  # None: home / "index-snapshots"
+    index_snapshot_max_bytes: int = Field(default=2 << 30, gt=0)
     search_default_k: int = 10
     # the change log (graphmem/memory/changes.py): a :Change record per state change, written in
     # the change's own transaction; false = none are written (reads of the log return what exists)
@@ -161,6 +164,13 @@ class Settings(BaseSettings):
     decay_half_life_days: float = 90.0
     archive_threshold: float = 0.05
     archive_min_idle_days: float = 180.0
+
+    @property
+    def index_snapshot_path(self) -> Path | None:
+        """The tenant index snapshot directory; None when snapshots are off."""
+        if not self.index_snapshots:
+            return None
+        return self.index_snapshot_dir or (self.home / "index-snapshots")
 
     @property
     def neo4j_data_dir(self) -> Path:

@@ -104,7 +104,14 @@ def _sizes(value: str | None) -> list[int] | None:
     "--snapshots",
     is_flag=True,
     help="Give the servers this command starts a tenant index snapshot directory (a temporary one, "
-    "removed at the end): with --passes 2 the second pass restores what the first saved.",
+    "removed at the end): with --passes 2 the second pass restores what the first saved. "
+    "Without it the servers run with snapshots off.",
+)
+@click.option(
+    "--snapshot-max-bytes",
+    type=click.IntRange(min=1),
+    default=None,
+    help="With --snapshots: GRAPHMEM_INDEX_SNAPSHOT_MAX_BYTES of the servers (default: its own setting).",
 )
 @click.option(
     "--seeding",
@@ -140,6 +147,7 @@ def tenants(
     index_max_bytes: int | None,
     passes: int,
     snapshots: bool,
+    snapshot_max_bytes: int | None,
     seeding: str,
     profile_sizes: str | None,
     repeats: int,
@@ -178,6 +186,7 @@ def tenants(
         seeding=seeding,
         passes=passes,
         snapshots=snapshots,
+        snapshot_max_bytes=snapshot_max_bytes,
     )
     sizes = _sizes(profile_sizes)
 

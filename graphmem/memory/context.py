@@ -31,6 +31,7 @@ class MemoryContext:
     index_max_bytes: int | None = None
     index_vectors: str = "i8"  # the tenant index's vector matrices: i8 (+ residual) or f32
     index_snapshot_dir: Path | None = None  # tenant index snapshots (tenant_index.persist); None: off
+    index_snapshot_max_bytes: int | None = None  # the snapshot directory's budget (None: none)
     query_batch_window_s: float = 0.0
     query_batch: bool = True  # concurrent searches share query-embedding calls (CoalescingEmbedder)
     write_gate: WriteGate = field(default_factory=WriteGate)

@@ -76,7 +76,11 @@ class GraphMemory:
                 ann_threshold=ctx.index_ann_threshold,
                 max_bytes=ctx.index_max_bytes,
                 vector_precision=ctx.index_vectors,
-                snapshots=Snapshots(ctx.index_snapshot_dir) if ctx.index_snapshot_dir else None,
+                snapshots=(
+                    Snapshots(ctx.index_snapshot_dir, ctx.index_snapshot_max_bytes)
+                    if ctx.index_snapshot_dir
+                    else None
+                ),
             )
             if ctx.search_index
             else None
@@ -124,7 +128,8 @@ class GraphMemory:
                 index_ann_threshold=settings.index_ann_threshold,
                 index_max_bytes=settings.index_max_bytes,
                 index_vectors=settings.index_vectors,
-                index_snapshot_dir=settings.index_snapshot_dir,
+                index_snapshot_dir=settings.index_snapshot_path,
+                index_snapshot_max_bytes=settings.index_snapshot_max_bytes,
                 query_batch_window_s=settings.query_batch_window_ms / 1000,
                 query_batch=settings.query_batch,
                 write_embed_ahead=settings.write_embed_ahead,

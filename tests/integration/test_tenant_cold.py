@@ -276,12 +276,32 @@ async def test_a_worker_restoring_a_snapshot_answers_as_a_load_from_neo4j(
         saved = [_ranking(await saver.search(seeded, q)) for q in QUERIES]
         assert _snapshot_stats(saver)["saved"] == 1 and _files(tmp_path)
         restored = [_ranking(await restorer.search(seeded, q)) for q in QUERIES]
-        assert _snapshot_stats(restorer) == {"restored": 1, "missed": 0, "saved": 0, "rejected": 0}
+        assert _snapshot_stats(restorer) == {
+            "restored": 1,
+            "missed": 0,
+            "saved": 0,
+            "rejected": 0,
+            "too_big": 0,
+        }
         loaded = [_ranking(await fresh.search(seeded, q)) for q in QUERIES]  # no snapshots: Neo4j
         assert restored == saved == loaded
     finally:
         await saver.close()
         await restorer.close()
+    (path,) = _files(tmp_path)
+    path.write_bytes(path.read_bytes()[:-100])  # torn (a crash mid-copy): refused, loaded, saved again
+    torn = await _worker(settings, embedder, tmp_path)
+    try:
+        assert [_ranking(await torn.search(seeded, q)) for q in QUERIES] == saved
+        assert _snapshot_stats(torn) | {"restored": 0} == {
+            "restored": 0,
+            "missed": 0,
+            "saved": 1,
+            "rejected": 1,
+            "too_big": 0,
+        }
+    finally:
+        await torn.close()
     turn = EpisodeIn(
         content="I bought a red kayak for the river",
         speaker="Dana",

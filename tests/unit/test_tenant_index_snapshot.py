@@ -1,17 +1,22 @@
 """Tenant index snapshots (issue 22): a restored index answers as the one it was saved from, takes
-later writes as it would, and a damaged or foreign file is refused (``tenant_index.persist``)."""
+later writes as it would, a damaged or foreign file is refused, and the directory keeps its byte
+budget by evicting the coldest files (``tenant_index.persist``)."""
 
 from __future__ import annotations
 
 import json
+import os
 import pickle
+import time
 import zlib
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from graphmem.config import Settings
 from graphmem.retrieval.tenant_index import persist
 from graphmem.retrieval.tenant_index.index import TenantIndex, View
 from graphmem.retrieval.tenant_index.persist import MAGIC, Expected, SnapshotError, Snapshots
@@ -187,3 +192,92 @@ def test_a_snapshot_naming_another_callable_is_refused(tmp_path: Path) -> None:
     path.write_bytes(MAGIC + len(head).to_bytes(8, "big") + head + payload)
     with pytest.raises(SnapshotError, match=r"may not name builtins\.print"):
         snapshots.load("g1", EXPECTED)
+
+
+def _of(group: str) -> TenantIndex:
+    """A small index of ``group`` (the same content as ``built``)."""
+    index = TenantIndex(group, DIM, ann_threshold=4, seq=7, created_at=T[0])
+    index.apply("episode", episodes(12))
+    index.apply("fact", facts(10))
+    index.finish()
+    return index
+
+
+def _held(snapshots: Snapshots) -> set[str]:
+    return {p.name for p in snapshots.directory.glob("*.tix")}
+
+
+def test_the_directory_keeps_its_budget_evicting_the_coldest_file(tmp_path: Path) -> None:
+    """Past ``max_bytes`` a save removes the file idle longest (equal sizes; the window's bytes x
+    idle time), never the file just saved; a restore touches its file, so a file used recently
+    stays however old its save."""
+    probe = Snapshots(tmp_path / "probe")
+    one = probe.save(_of("g1"))
+    snapshots = Snapshots(tmp_path / "dir", max_bytes=one * 5 // 2)  # two files fit, three do not
+    for group in ("g1", "g2"):
+        snapshots.save(_of(group))
+    now = time.time()
+    os.utime(snapshots.path("g1"), (now - 300, now - 300))
+    os.utime(snapshots.path("g2"), (now - 200, now - 200))
+    snapshots.touch("g1")  # restored just now: g2 is the colder
+    snapshots.save(_of("g3"))
+    assert _held(snapshots) == {persist.file_name("g1"), persist.file_name("g3")}
+    assert snapshots.evictions == 1 and snapshots.fit() <= snapshots.max_bytes
+    assert snapshots.load("g2", EXPECTED) is None  # evicted: a miss, loaded from Neo4j
+    tight = Snapshots(tmp_path / "dir", max_bytes=one // 2)  # no file fits: none is kept
+    assert tight.save(_of("g1")) == 0 and not tight.path("g1").exists()
+
+
+def test_the_budget_counts_and_removes_only_the_directory_s_own_files(tmp_path: Path) -> None:
+    """A foreign file is neither counted nor removed; a young temporary file (another worker's
+    save in flight) is counted, a dead writer's old one removed."""
+    snapshots = Snapshots(tmp_path, max_bytes=10**9)
+    size = snapshots.save(_of("g1"))
+    foreign = tmp_path / "notes.txt"
+    foreign.write_bytes(b"x" * 1000)
+    young, dead = tmp_path / ".tmp-young.tix", tmp_path / ".tmp-dead.tix"
+    young.write_bytes(b"y" * 100)
+    dead.write_bytes(b"z" * 100)
+    old = time.time() - persist.STALE_TMP_S - 10
+    os.utime(dead, (old, old))
+    assert snapshots.fit() == size + 100
+    assert foreign.exists() and young.exists() and not dead.exists()
+    snapshots.max_bytes = 1  # nothing fits: the group's file goes, the foreign one stays
+    snapshots.fit()
+    assert not snapshots.path("g1").exists() and foreign.exists()
+
+
+def test_workers_saving_and_restoring_side_by_side_read_whole_files_and_keep_the_budget(
+    tmp_path: Path,
+) -> None:
+    """Several workers (threads here) share one directory without locks: a restore reads a whole
+    file or none (replaced and removed files stay readable to who opened them), and once every
+    save is done the directory fits its budget."""
+    one = Snapshots(tmp_path / "probe").save(_of("g0"))
+    budget = one * 3
+
+    def worker(n: int) -> list[object]:
+        mine, seen = Snapshots(tmp_path / "dir", max_bytes=budget), []
+        for i in range(4):
+            mine.save(_of(f"g{(n + i) % 5}"))
+            seen.append(mine.load(f"g{(n + 2 * i) % 5}", EXPECTED))
+        return seen
+
+    with ThreadPoolExecutor(3) as pool:
+        results = [x for seen in pool.map(worker, range(3)) for x in seen]
+    assert all(r is None or isinstance(r, TenantIndex) for r in results)
+    assert Snapshots(tmp_path / "dir").fit() <= budget
+    assert not list((tmp_path / "dir").glob(".tmp-*"))
+
+
+def test_snapshots_are_on_by_default_under_the_home_directory(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("GRAPHMEM_INDEX_SNAPSHOTS", "GRAPHMEM_INDEX_SNAPSHOT_DIR", "GRAPHMEM_HOME"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("GRAPHMEM_HOME", "/srv/gm")
+    settings = Settings()
+    assert settings.index_snapshot_path == Path("/srv/gm/index-snapshots")
+    assert settings.index_snapshot_max_bytes == 2 << 30
+    monkeypatch.setenv("GRAPHMEM_INDEX_SNAPSHOT_DIR", "/var/tix")
+    assert Settings().index_snapshot_path == Path("/var/tix")
+    monkeypatch.setenv("GRAPHMEM_INDEX_SNAPSHOTS", "false")
+    assert Settings().index_snapshot_path is None

@@ -20,7 +20,14 @@ OS page cache. The CRC covers the body;
 the buffers are checked by length (a file is renamed into place whole; a disk that flips bits
 inside one is the file system's to catch). Files are written
 to a temporary name and renamed, so a reader never sees half a file, and several workers can share
-one directory (each reads; the last writer wins). Unpickling admits only the index's own classes,
+one directory (each reads; the last writer wins). The directory has a byte budget
+(``max_bytes``): after each save the coldest files go, of the ``EVICTION_WINDOW`` least recently
+used the one with the most bytes x idle time (``memory.victim``, the memory budget's rule), where
+a file's last use is its modification time (a save writes it, a restore touches it, so every
+worker's use counts). Only the directory's own names are counted or removed: ``<hash>.tix`` files
+and the temporary files of a writer that died (older than ``STALE_TMP_S``); any other file is left
+alone. Workers need no lock: a file is replaced or removed whole, a reader keeps what it opened,
+and at worst two workers evicting at once remove one file more than needed. Unpickling admits only the index's own classes,
 numpy's array reconstruction and a few builtins (``_Unpickler.find_class``): a file swapped in the
 directory cannot name arbitrary callables.
 """
@@ -33,7 +40,9 @@ import json
 import mmap
 import os
 import pickle
+import re
 import tempfile
+import time
 import zlib
 from dataclasses import dataclass
 from datetime import datetime
@@ -43,11 +52,15 @@ from typing import Any
 import numpy as np
 
 from graphmem.retrieval.tenant_index.index import TenantIndex
+from graphmem.retrieval.tenant_index.memory import EVICTION_WINDOW, victim
 
 MAGIC = b"GMTI\x02\n"
 FORMAT = 2
 ALIGN = 64
 MAP_BYTES = 16 << 20  # files from this size on are mapped, smaller ones read (``Snapshots.load``)
+STALE_TMP_S = 3_600  # a temporary file this old is a dead writer's (a save takes seconds)
+_OWN_FILE = re.compile(r"[0-9a-f]{32}\.tix")
+_TMP_PREFIX = ".tmp-"
 _ALLOWED = {
     "builtins": {"set", "frozenset", "dict", "list", "tuple", "bytearray", "int", "float", "str", "bool"},
     "collections": {"defaultdict", "OrderedDict"},
@@ -97,16 +110,21 @@ def _micros(when: datetime | None) -> int | None:
 
 
 class Snapshots:
-    """The snapshot directory (``GRAPHMEM_INDEX_SNAPSHOT_DIR``): save, load and discard by group."""
+    """The snapshot directory (``GRAPHMEM_INDEX_SNAPSHOT_DIR``): save, load and discard by group,
+    within ``max_bytes`` on disk (None: no budget)."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, max_bytes: int | None = None) -> None:
         self.directory = directory
+        self.max_bytes = max_bytes
+        self.evictions = 0  # files this process removed for the budget
 
     def path(self, group_id: str) -> Path:
         return self.directory / file_name(group_id)
 
     def save(self, index: TenantIndex) -> int:
-        """Write ``index`` (flushed, not stale) as the group's snapshot; returns the file's bytes."""
+        """Write ``index`` (flushed, not stale) as the group's snapshot, then evict the coldest
+        files until the directory fits its budget; returns the file's bytes, 0 when the file alone
+        would not fit the budget (then the group keeps no file: an older one is about as big)."""
         buffers: list[pickle.PickleBuffer] = []
         body = pickle.dumps(index, protocol=5, buffer_callback=buffers.append)
         raws = [b.raw() for b in buffers]
@@ -124,6 +142,11 @@ class Snapshots:
                 "buffers": [r.nbytes for r in raws],
             }
         ).encode()
+        head = len(MAGIC) + 8 + len(header) + len(body)
+        size = head + sum(len(_pad(at)) + r.nbytes for at, r in zip(_offsets(head, raws), raws, strict=True))
+        if self.max_bytes is not None and size > self.max_bytes:
+            self.discard(index.group_id)
+            return 0
         self.directory.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=self.directory, prefix=".tmp-", suffix=".tix")
         try:
@@ -132,12 +155,49 @@ class Snapshots:
                 for raw in raws:
                     out.write(_pad(out.tell()))
                     out.write(raw)
-                size = out.tell()
             os.replace(tmp, self.path(index.group_id))
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
+        self.fit(keep=file_name(index.group_id))
         return size
+
+    def fit(self, *, keep: str | None = None) -> int:
+        """Remove the coldest snapshot files (never ``keep``) until the directory's own files fit
+        ``max_bytes``, and dead writers' temporary files; returns the bytes the directory's files
+        hold after. A file's last use is its modification time (``load`` touches it)."""
+        files: list[tuple[str, int, int]] = []  # (name, bytes, last use in ns)
+        total, now = 0, time.time_ns()
+        try:
+            entries = list(os.scandir(self.directory))
+        except FileNotFoundError:
+            return 0
+        for entry in entries:
+            try:
+                stat = entry.stat(follow_symlinks=False)
+            except FileNotFoundError:  # removed by another worker meanwhile
+                continue
+            if entry.name.startswith(_TMP_PREFIX) and entry.name.endswith(".tix"):
+                if now - stat.st_mtime_ns > STALE_TMP_S * 1_000_000_000:
+                    Path(entry.path).unlink(missing_ok=True)
+                else:
+                    total += stat.st_size  # another worker's save in flight
+            elif _OWN_FILE.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
+                files.append((entry.name, stat.st_size, min(stat.st_mtime_ns, now)))
+                total += stat.st_size
+        if self.max_bytes is None:
+            return total
+        files.sort(key=lambda f: f[2])  # the least recently used first
+        while total > self.max_bytes:
+            window = [f for f in files if f[0] != keep][:EVICTION_WINDOW]
+            if not window:
+                break
+            name = victim(window, now)
+            (self.directory / name).unlink(missing_ok=True)
+            self.evictions += 1
+            total -= next(f[1] for f in window if f[0] == name)
+            files = [f for f in files if f[0] != name]
+        return total
 
     def load(self, group_id: str, expected: Expected) -> TenantIndex | None:
         """The group's snapshot index; None when there is none. A file of another form or a corrupt
@@ -186,6 +246,13 @@ class Snapshots:
             raise SnapshotError("the snapshot does not hold the index its header names")
         return index
 
+    def touch(self, group_id: str) -> None:
+        """Mark the group's file as used now (its modification time: the eviction's last use)."""
+        try:
+            os.utime(self.path(group_id))
+        except OSError:  # evicted or replaced meanwhile, or a read-only directory
+            pass
+
     def discard(self, group_id: str) -> None:
         """Remove the group's snapshot (forget: no copy of forgotten text stays on disk)."""
         self.path(group_id).unlink(missing_ok=True)
@@ -194,6 +261,15 @@ class Snapshots:
 def _pad(at: int) -> bytes:
     """Zero bytes that align the next buffer to ``ALIGN`` (numpy's arrays want aligned data)."""
     return bytes(-at % ALIGN)
+
+
+def _offsets(at: int, raws: list[memoryview]) -> list[int]:
+    """Where each buffer's padding starts, the first at ``at`` (the end of the body)."""
+    out = []
+    for raw in raws:
+        out.append(at)
+        at += len(_pad(at)) + raw.nbytes
+    return out
 
 
 def _header(data: mmap.mmap | bytearray) -> tuple[dict[str, Any], int]:

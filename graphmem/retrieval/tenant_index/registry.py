@@ -72,7 +72,7 @@ class TenantIndexes:
         self.max_bytes = max_bytes
         self.vector_precision = vector_precision
         self.snapshots = snapshots  # the snapshot directory (tenant_index.persist); None: off
-        self.snapshot_stats = {"restored": 0, "missed": 0, "saved": 0, "rejected": 0}
+        self.snapshot_stats = {"restored": 0, "missed": 0, "saved": 0, "rejected": 0, "too_big": 0}
         self.bytes: dict[str, int] = {}  # group -> its index's estimated bytes
         self.reserved: dict[str, int] = {}  # group -> bytes set aside for its load in flight
         self.evictions = 0
@@ -206,7 +206,7 @@ class TenantIndexes:
             return None
         expected = Expected(self.dimension, self.vector_precision, self.ann_threshold)
         try:
-            index = await asyncio.to_thread(self.snapshots.load, group_id, expected)
+            index = await asyncio.to_thread(_restore, self.snapshots, group_id, expected)
         except (SnapshotError, OSError) as exc:
             log.warning(
                 "the tenant index snapshot of %s is not usable (%s): loading from Neo4j", group_id, exc
@@ -219,34 +219,37 @@ class TenantIndexes:
         self.snapshot_stats["restored"] += 1
         return index
 
-    async def _save(self, index: TenantIndex) -> None:
-        """Write ``index`` as the group's snapshot (it is this load's alone: not installed yet)."""
+    async def _save(self, index: TenantIndex) -> bool:
+        """Write ``index`` as the group's snapshot (it is this load's alone: not installed yet);
+        whether a file was written."""
         if self.snapshots is None or index.stale:
-            return
+            return False
         try:
-            await asyncio.to_thread(_save, self.snapshots, index)
-            self.snapshot_stats["saved"] += 1
+            written = await asyncio.to_thread(_save, self.snapshots, index)
         except OSError:  # a full disk or a read-only directory: serve, and log it
             log.exception("saving the tenant index snapshot of %s failed", index.group_id)
+            return False
+        self.snapshot_stats["saved" if written else "too_big"] += 1
+        return written > 0
 
-    async def _load(self, group_id: str, state: GroupState) -> tuple[TenantIndex, bool]:
-        """The group's index, not yet installed, and whether it was restored: from its snapshot and
-        the change feed since it up to ``state``, when it has a usable one, else from Neo4j (and
-        then saved as its snapshot)."""
+    async def _load(self, group_id: str, state: GroupState) -> tuple[TenantIndex, bool, bool]:
+        """The group's index, not yet installed, whether it was restored and whether a snapshot was
+        saved: from its snapshot and the change feed since it up to ``state``, when it has a usable
+        one, else from Neo4j (and then saved as its snapshot)."""
         index = await self._restore(group_id, state)
         restore = self.restores.get(group_id)
         if restore is not None and not restore.done():
             restore.set_result(index is not None)
+        saved = False
         if index is not None:
             if state.seq > index.seq:  # the rest (written since ``state``) is caught up on install
                 applied = await self._catch_up(index, state.seq)
                 if applied > max(RESAVE_NODES, RESAVE_SHARE * index.size):
-                    await self._save(index)
+                    saved = await self._save(index)
             if not index.stale:  # stale: more changed than a catch-up reads, load it whole
-                return index, True
+                return index, True, saved
         index = await self._build(group_id, state)
-        await self._save(index)
-        return index, False
+        return index, False, await self._save(index)
 
     async def _build(self, group_id: str, state: GroupState) -> TenantIndex:
         index = TenantIndex(
@@ -308,13 +311,17 @@ class TenantIndexes:
 
         async def run() -> None:
             try:
-                index, restored = await self._load(group_id, state)
+                index, restored, saved = await self._load(group_id, state)
                 async with self.locks.setdefault(group_id, asyncio.Lock()):
-                    if not restored:  # a load takes seconds: catch up on what it missed
+                    if not restored or saved:  # a load takes seconds: catch up on what it missed
                         latest = await self.state(group_id)
-                        if latest is None:
-                            return
-                        index.stale = _reset(index, latest)  # deleted from while it loaded: again
+                        if latest is None or _reset(index, latest):
+                            # forgotten from while it loaded (the forget's discard may have come
+                            # before this save): no file of forgotten text stays, and load again
+                            self.discard_snapshot(group_id)
+                            if latest is None:
+                                return
+                            index.stale = True
                         if latest.seq > index.seq:
                             await self._catch_up(index, latest.seq)
                     self._install(index)  # (a restore took milliseconds: each search catches up)
@@ -380,8 +387,16 @@ def _reset(index: TenantIndex, state: GroupState) -> bool:
     return state.reset_seq > index.seq or state.seq < index.seq or state.created_at != index.created_at
 
 
-def _save(snapshots: Snapshots, index: TenantIndex) -> None:
+def _save(snapshots: Snapshots, index: TenantIndex) -> int:
     """Save with the episode fields' postings built (what the first field-weighted search would
     build anyway), so a restored index answers its first search without building them."""
     index.fields.activate()
-    snapshots.save(index)
+    return snapshots.save(index)
+
+
+def _restore(snapshots: Snapshots, group_id: str, expected: Expected) -> TenantIndex | None:
+    """The group's snapshot, its file marked as used (the directory's eviction goes by last use)."""
+    index = snapshots.load(group_id, expected)
+    if index is not None:
+        snapshots.touch(group_id)
+    return index
