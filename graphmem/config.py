@@ -82,6 +82,8 @@ class Settings(BaseSettings):
     # join a call (0 = none, so a lone search pays nothing)
     query_batch_window_ms: float = Field(default=0.0, ge=0, le=50)
     query_batch: bool = True  # false: every search embeds its query alone (to measure the batching)
+    # query vectors of the most recently searched texts, kept per process (0 = no cache)
+    query_cache_size: int = Field(default=1024, ge=0)
     # write admission (graphmem/memory/write_gate.py): writes to one group queue in the process, FIFO;
     # past these depths, or after waiting this long, a write gets 429 overloaded with Retry-After
     write_queue_per_group: int = Field(default=256, ge=1)

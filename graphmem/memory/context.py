@@ -34,6 +34,7 @@ class MemoryContext:
     index_snapshot_max_bytes: int | None = None  # the snapshot directory's budget (None: none)
     query_batch_window_s: float = 0.0
     query_batch: bool = True  # concurrent searches share query-embedding calls (CoalescingEmbedder)
+    query_cache_size: int = 1024  # query vectors of repeated texts, per process (QueryCache; 0: off)
     write_gate: WriteGate = field(default_factory=WriteGate)
     write_embed_ahead: bool = True  # embed new names and statements before the group lock (ingestion)
     change_log: bool = True  # append a :Change record per state change (graphmem.memory.changes)

@@ -53,6 +53,7 @@ from graphmem.ports import Embedder, Extractor
 from graphmem.privacy import redactor_from_settings
 from graphmem.providers.embedders.coalescing import CoalescingEmbedder
 from graphmem.providers.embedders.factory import embedder_from_settings
+from graphmem.providers.embedders.query_cache import QueryCache
 from graphmem.providers.extractors.factory import build_extractor
 from graphmem.retrieval.pipeline import Searcher
 from graphmem.retrieval.tenant_index.persist import Snapshots
@@ -86,11 +87,13 @@ class GraphMemory:
             else None
         )
         # queries arriving while one is embedded share the next model call (no wait unless configured)
-        queries = (
+        queries: Embedder = (
             CoalescingEmbedder(ctx.embedder, window_s=ctx.query_batch_window_s)
             if ctx.query_batch
             else ctx.embedder
         )
+        if ctx.query_cache_size:  # a repeated query text is answered from memory (bounded LRU)
+            queries = QueryCache(queries, size=ctx.query_cache_size)
         self.searcher = Searcher(ctx.store, queries, ctx.clock, ctx.vector_exact_threshold, indexes)
 
     @classmethod
@@ -132,6 +135,7 @@ class GraphMemory:
                 index_snapshot_max_bytes=settings.index_snapshot_max_bytes,
                 query_batch_window_s=settings.query_batch_window_ms / 1000,
                 query_batch=settings.query_batch,
+                query_cache_size=settings.query_cache_size,
                 write_embed_ahead=settings.write_embed_ahead,
                 change_log=settings.change_log,
                 redactor=redactor_from_settings(settings),
