@@ -29,10 +29,16 @@ from graphmem.clock import as_utc
 from graphmem.models.common import SourceKind
 from graphmem.models.extraction import ExtractedEntity, ExtractedFact, Extraction
 from graphmem.models.predicates import lookup
-from graphmem.providers.extractors.en_parse import parse_many
+from graphmem.providers.extractors.en_parse import parse, parse_many
 from graphmem.providers.extractors.rules_base import Claim, ParsedSentence
 from graphmem.providers.extractors.rules_en import parse_en
 from graphmem.providers.extractors.rules_en_chat import chat_claims
+from graphmem.providers.extractors.rules_en_context import (
+    EnContext,
+    rewrite,
+    settle_episode,
+    with_passing_values,
+)
 from graphmem.providers.extractors.rules_en_gates import (
     can_hold_claim,
     gate_facts,
@@ -183,15 +189,20 @@ def _episode(request: ExtractRequest, sentences: list[_Sentence], docs: dict[str
     speakers = Speakers(speaker_name, other if other != speaker_name else None)
     facts: list[ExtractedFact] = []
     zh_context = ZhContext()  # a 他/她 or an unnamed quit reads the episode's earlier sentences
+    en_context = EnContext()  # "I left it", "lived there": the value an earlier sentence named
     for s in sentences:
         future = any(t.future for t in s.times)
-        parsed = (
-            parse_zh(s.text, zh_context)
-            if s.zh
-            else _parse_english(s.text, docs.get(s.text), speakers, future)
-        )
+        if s.zh:
+            parsed = parse_zh(s.text, zh_context)
+        else:
+            text = rewrite(s.text, en_context)
+            parsed = _parse_english(
+                text, docs.get(s.text) if text == s.text else parse(text), speakers, future
+            )
+            parsed.claims = with_passing_values(text, parsed.claims)
+            en_context.remember(text, parsed.claims)
         facts.extend(_sentence_facts(request.content, s, parsed, speaker_name, ref, facts))
-    facts = merge_duplicates(gate_facts(_same_moment_corrections(facts), speakers))
+    facts = merge_duplicates(gate_facts(_same_moment_corrections(settle_episode(facts, ref)), speakers))
     return Extraction(entities=_entities(request.content, facts, ref), facts=facts)
 
 
@@ -279,6 +290,8 @@ def _sentence_facts(
         if claim.keeps_time and plan_words:  # a plan keeps its own (future) time phrase
             claim.obj = f"{plan_words}{claim.obj}" if zh else f"{claim.obj} {plan_words}"
         valid_from = ref if when is None else when
+        if claim.kind == "end" and when is None and until is not None and until <= ref:
+            valid_from = until  # "Leeds was home until 2019": the end is then
         if claim.before:  # the old value of a change said in the same clause (从X搬到Y) comes first,
             # also when only its successor is dated (在厦门住了三年，去年搬到了福州)
             after = _successor_time(parsed.claims, claim, sentence, starts)

@@ -1,0 +1,234 @@
+"""What the earlier English sentences of one episode hand to the next, and values told in passing.
+
+``EnContext`` (one per episode, sentences in order, like ``rules_zh.ZhContext``) keeps the last
+value the speaker named per slot (lives_in, works_at) and which slot was named last. ``rewrite``
+puts that value in place of a pronoun or an ellipsis before the sentence is read:
+
+- "I joined Globex in 2019. I left it last spring." → "I left Globex";
+- "I lived in Leeds. I lived there until 2019." / "There since 2020." → "lived in Leeds" /
+  "I have been in Leeds"; "worked there" → "worked at X";
+- "Leeds was home until 2019. Now it's Lisbon." → "I live in Lisbon now";
+- "I got laid off from Umbrella. These days I'm at Globex." → "I work at Globex": "I'm at X" /
+  "I'm in X" with "now" or "these days" is the slot named last, not a visit.
+
+``passing_values`` reads values said in passing, in a noun phrase or a subordinate clause, as the
+value before (when the sentence names a new value of the same slot) or as an end: "my ex-employer
+Initech", "my former company X", "my old place in X", "back when I lived in X", "X was home",
+"home used to be X (now it's Y)", "I sold our house in A and bought one in B" (A before, B new).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from graphmem.models.extraction import ExtractedFact
+from graphmem.providers.extractors.rules_base import SPEAKER, Claim
+from graphmem.providers.extractors.rules_en_parse import probe_label
+
+_NAME = r"(?P<{g}>[A-Z][\w&'-]*(?: (?:of |de |&  ?)?[A-Z][\w&'-]*){{0,3}})"
+_SLOTS = ("lives_in", "works_at")
+_PREP = {"lives_in": "in", "works_at": "at"}
+_VERB = {"lives_in": "live in", "works_at": "work at"}
+
+
+_WAS_AT = re.compile(
+    r"\bI (?i:was|worked|was working|have been|'ve been|spent \w+ \w+) (?P<prep>(?i:at|with|for|in)) "
+    + _NAME.format(g="value")
+)
+_WAS_SLOT = {"at": "works_at", "with": "works_at", "for": "works_at", "in": "lives_in"}
+
+
+@dataclass
+class EnContext:
+    """The speaker's last named value per slot in this episode, and the slot named last."""
+
+    values: dict[str, str] = field(default_factory=dict)
+    last: str | None = None
+
+    def remember(self, text: str, claims: list[Claim]) -> None:
+        """The speaker's values this sentence named (any kind: a past or ended value is named too;
+        "I was at Umbrella for years", no claim of its own, names an employer)."""
+        if not any(c.subject == SPEAKER and c.predicate in _SLOTS for c in claims):
+            for m in _WAS_AT.finditer(text):
+                self.values[_WAS_SLOT[m.group("prep").lower()]] = m.group("value")
+                self.last = _WAS_SLOT[m.group("prep").lower()]
+        for claim in claims:
+            if claim.subject == SPEAKER and claim.predicate in _SLOTS and claim.obj:
+                self.values[claim.predicate] = claim.obj
+                self.last = claim.predicate
+
+
+_LEFT_IT = re.compile(
+    r"\b(?P<verb>left|quit|leave|leaving|quitting|departed)\s+(?:it|there|that place)\b", re.I
+)
+_VERB_THERE = re.compile(
+    r"\b(?P<verb>lived|live|living|lives|stayed|stay|worked|work|working|works|been)\s+there\b", re.I
+)
+_THERE_SINCE = re.compile(r"^(?:and |but )?(?:still )?there\b[\s.!]*$", re.I)
+_NOW_ITS = re.compile(
+    r"^(?i:and |but )?(?i:(?:now|these days|today),? )?(?i:it's|it is|home is) "
+    + _NAME.format(g="value")
+    + r"(?: now| these days)?[\s.!)]*$"
+)
+_NOW_ITS_INLINE = re.compile(r"\((?i:now|these days),? (?i:it's|it is) " + _NAME.format(g="value") + r"\)")
+_BE_AT = re.compile(r"\bI(?:'m| am) (?P<prep>at|in|with) " + _NAME.format(g="value"))
+_NOW = re.compile(r"\b(?:now|these days|nowadays|currently)\b", re.I)
+_WORK_VERBS = frozenset({"worked", "work", "working", "works"})
+_HOME_VERBS = frozenset({"lived", "live", "living", "lives", "stayed", "stay"})
+
+
+def rewrite(text: str, context: EnContext) -> str:
+    """``text`` with a pronoun or an ellipsis standing for a value of ``context`` spelled out (the
+    same text when there is none)."""
+    if context.last is None:
+        return _employer_now(text)
+    last = context.last
+    value = context.values[last]
+    if (m := _NOW_ITS_INLINE.search(text)) is not None:  # "Home used to be X (now it's Y)"
+        return text
+    if (m := _LEFT_IT.search(text)) is not None:
+        slot = "works_at" if m.group("verb").lower().startswith("quit") else last
+        return text[: m.start()] + f"{m.group('verb')} {context.values.get(slot, value)}" + text[m.end() :]
+    if (m := _VERB_THERE.search(text)) is not None:
+        verb = m.group("verb").lower()
+        slot = "works_at" if verb in _WORK_VERBS else "lives_in" if verb in _HOME_VERBS else last
+        if slot in context.values:
+            spelled = f"{m.group('verb')} {_PREP[slot]} {context.values[slot]}"
+            return text[: m.start()] + spelled + text[m.end() :]
+    if _THERE_SINCE.match(text):  # "There since 2020." (its time already cut)
+        return f"I have been {_PREP[last]} {value}."
+    if (m := _NOW_ITS.match(text)) is not None:
+        return f"I {_VERB[last]} {m.group('value')} now."
+    if (m := _BE_AT.search(text)) is not None and _NOW.search(text) and m.group("prep") != "in":
+        if last == "works_at" or m.group("prep") == "with":
+            return text[: m.start()] + f"I work at {m.group('value')}" + text[m.end() :]
+    if (
+        (m := _BE_AT.search(text)) is not None
+        and _NOW.search(text)
+        and last == "lives_in"
+        and m.group("prep") == "in"
+    ):
+        return text[: m.start()] + f"I live in {m.group('value')}" + text[m.end() :]
+    return text
+
+
+def _employer_now(text: str) -> str:
+    """ "These days I'm at Stark Industries": "at" a name that the recogniser does not read as a
+    place, said of the present, is an employer (a visit is "I'm at X" without "now")."""
+    m = _BE_AT.search(text)
+    if m is None or m.group("prep") != "at" or not _NOW.search(text):
+        return text
+    if probe_label(m.group("value")) in ("GPE", "LOC", "FAC"):
+        return text
+    return text[: m.start()] + f"I work at {m.group('value')}" + text[m.end() :]
+
+
+_FORMER_JOB = re.compile(
+    r"\b[Mm]y (?:ex-? ?|former |old |previous |last )(?:employer|company|firm|job|workplace|boss)"
+    r"(?: at)?,? " + _NAME.format(g="value")
+)
+_FORMER_HOME = re.compile(
+    r"\b[Mm]y (?:old|former|previous) (?:place|house|flat|apartment|home|neighbourhood|neighborhood|city|town)"
+    r" (?:in|at) " + _NAME.format(g="value")
+)
+_BACK_WHEN = re.compile(
+    r"\b(?:[Bb]ack )?when I (?:lived|was living|was based|worked|was working) (?P<prep>in|at|for) "
+    + _NAME.format(g="value")
+)
+_WAS_HOME = re.compile(_NAME.format(g="value") + r" (?:was|used to be) (?:my |our )?home\b")
+_HOME_WAS = re.compile(r"\b(?:[Hh]ome|[Mm]y home) (?:was|used to be) " + _NAME.format(g="value"))
+_SOLD_BOUGHT = re.compile(
+    r"\bsold (?:my|our|the) (?:house|home|flat|apartment|place|condo) in "
+    + _NAME.format(g="old")
+    + r",? and (?:then )?bought (?:one|a (?:new )?(?:house|home|flat|apartment|place|condo)|another) in "
+    + _NAME.format(g="new")
+)
+
+
+def with_passing_values(text: str, claims: list[Claim]) -> list[Claim]:
+    """``claims`` with the values said in passing: values before first, so a dated successor
+    dates them."""
+    passing = _passing_values(text, claims)
+    return [c for c in passing if c.before] + claims + [c for c in passing if not c.before]
+
+
+def _passing_values(text: str, claims: list[Claim]) -> list[Claim]:
+    """Values said in passing (module docstring): the value before a new value of the same slot
+    told in the sentence, else an end; "sold our house in A and bought one in B" gives both."""
+    found: list[tuple[str, str]] = []
+    if (m := _SOLD_BOUGHT.search(text)) is not None:
+        return [Claim("lives_in", m.group("old"), before=True), Claim("lives_in", m.group("new"))]
+    for pattern, predicate in (
+        (_FORMER_JOB, "works_at"),
+        (_FORMER_HOME, "lives_in"),
+        (_WAS_HOME, "lives_in"),
+    ):
+        found += [(predicate, m.group("value")) for m in pattern.finditer(text)]
+    found += [("lives_in", m.group("value")) for m in _HOME_WAS.finditer(text)]
+    for m in _BACK_WHEN.finditer(text):
+        found.append(("works_at" if m.group("prep") != "in" else "lives_in", m.group("value")))
+    out: list[Claim] = []
+    for predicate, value in found:
+        if any(c.predicate == predicate and c.obj.casefold() == value.casefold() for c in claims):
+            continue
+        new = [c for c in claims if c.predicate == predicate and c.subject == SPEAKER and c.kind == "assert"]
+        out.append(Claim(predicate, value, before=True) if new else Claim(predicate, value, kind="end"))
+    if (m := _NOW_ITS_INLINE.search(text)) is not None and out:
+        out.append(Claim(out[-1].predicate, m.group("value")))
+        out[0].before, out[0].kind = True, "assert"
+    return out
+
+
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+_SLOT_PREDICATES = frozenset({"lives_in", "works_at", "job_title"})
+
+
+def settle_episode(facts: list[ExtractedFact], ref: datetime) -> list[ExtractedFact]:
+    """The English facts of one episode, read together (before duplicates merge, first one first).
+
+    An end said without a time ("I used to work at Umbrella.") beside a new value of the same slot
+    dated earlier in the episode ("I came on board at Globex last month.") is the value before that
+    one: it held up to just before the new value began. A value stated twice keeps the earliest
+    start either sentence gives ("I live in Leeds. There since 2019.")."""
+    out = _undated_ends(facts, ref)
+    for n, fact in enumerate(out):
+        if fact.claim != "assert" or fact.predicate not in _SLOT_PREDICATES or _CJK.search(fact.quote or ""):
+            continue
+        same = [
+            f.valid_from
+            for f in out[n + 1 :]
+            if f.claim == "assert"
+            and (f.subject, f.predicate, f.literal.casefold())
+            == (fact.subject, fact.predicate, fact.literal.casefold())
+            and f.valid_from is not None
+            and f.valid_to is None
+        ]
+        if same and fact.valid_from is not None and fact.valid_to is None and min(same) < fact.valid_from:
+            out[n] = fact.model_copy(update={"valid_from": min(same)})
+    return out
+
+
+def _undated_ends(facts: list[ExtractedFact], ref: datetime) -> list[ExtractedFact]:
+    out = list(facts)
+    for n, fact in enumerate(out):
+        if fact.claim != "end" or fact.predicate not in _SLOT_PREDICATES or fact.valid_from != ref:
+            continue
+        if _CJK.search(fact.quote or ""):
+            continue
+        starts = [
+            f.valid_from
+            for f in out
+            if f.claim == "assert"
+            and f.subject == fact.subject
+            and f.predicate == fact.predicate
+            and f.literal.casefold() != fact.literal.casefold()
+            and f.valid_from is not None
+            and f.valid_from < ref
+        ]
+        if starts:
+            out[n] = fact.model_copy(
+                update={"claim": "assert", "valid_from": min(starts) - timedelta(seconds=1)}
+            )
+    return out

@@ -1,0 +1,110 @@
+"""English temporal statements: a third paraphrase bank (``en_temporal_kit``), written from
+scratch by class, with shapes the first two banks do not have:
+
+- a pronoun or an ellipsis standing for a value an earlier sentence of the same message named
+  ("I joined {A} in 2015. I left it in {year}.", "I lived in {A}. I lived there until {year}.",
+  "There since {year}.", "{A} was home until {year}. Now it's {B}.");
+- values said in passing, in a noun phrase or a subordinate clause ("my ex-employer {A}", "my
+  former company {A}", "my old place in {A}", "back when I lived in {A}", "home used to be {A}
+  (now it's {B})", "I sold our house in {A} and bought one in {B}");
+- "I'm at {B}" with "these days" or "now" after an employer was named: the employer, not a visit;
+- an undated end ("I used to work at {A}.") beside a dated new value: the value before it.
+
+Regression: each template here gave no fact, a located_at visit, or the old value after the new
+one before ``rules_en_context`` (EnContext, passing values, undated ends).
+"""
+
+from __future__ import annotations
+
+import zlib
+
+import pytest
+
+from tests.unit.en_temporal_kit import T0, T1, Said, Timeline, compose, timeline
+from tests.unit.test_en_temporal_paraphrases import STATE
+
+CHANGE: dict[str, list[str]] = {
+    "lives_in": [
+        "Home used to be {A} (now it's {B}).",
+        "{A} was home until {year}. Now it's {B}.",
+        "I sold our house in {A} and bought one in {B}.",
+        "Back when I lived in {A}, rent was cheap. Now I'm in {B}.",
+        "My old place in {A} was bigger; I live in {B} now.",
+        "I lived in {A} for ages. I lived there until {year}. I live in {B} now.",
+    ],
+    "works_at": [
+        "My ex-employer {A} was awful; I'm at {B} now.",
+        "My former company {A} was fine, but I've been with {B} since {year}.",
+        "I joined {A} in 2015. I left it in {year}. Now I'm at {B}.",
+        "I used to work at {A}. I came on board at {B}{when}.",
+        "I got laid off from {A}. These days I'm at {B}.",
+        "I worked at {A} for years. I worked there until {year}, then {B} hired me.",
+    ],
+}
+
+ENDS: dict[str, list[str]] = {
+    "lives_in": [
+        "Back when I lived in {A}, I cycled everywhere.",
+        "My old place in {A} was huge.",
+        "{A} was home until last month.",
+        "My home used to be {A}.",
+    ],
+    "works_at": [
+        "My ex-employer {A} still emails me.",
+        "My former company {A} is hiring again.",
+        "Back when I worked at {A}, I had a long commute.",
+        "I was at {A} for years. I left it{when}.",
+    ],
+}
+
+DURATION: dict[str, list[str]] = {
+    "lives_in": ["I moved to {A} in {year}. There since then, honestly.", "I live in {A}. There since {year}."],
+    "works_at": ["I started at {A} in {year}. Still there.", "I joined {A} in the spring of {year}."],
+}
+
+
+def _draw(template: str) -> int:
+    return zlib.crc32(template.encode()) % 997
+
+
+def _told(templates: list[str], predicate: str, *, after_state: bool) -> list[tuple[str, list[Timeline], dict]]:
+    out = []
+    for template in templates:
+        n = _draw(template)
+        text, v = compose(template, predicate, n, when=" last month" if n % 2 else "", chatter=n)
+        if after_state:
+            first, _ = compose(STATE[predicate], predicate, n)
+            orders = [[Said(first, T0), Said(text, T1)], [Said(text, T1), Said(first, T0)]]
+        else:
+            orders = [[Said(text, T1)]]
+        out.append((text, [timeline(o, predicate) for o in orders], v))
+    return out
+
+
+def _bad(results: list[tuple[str, list[Timeline], dict]], expect: object) -> list[object]:
+    return [
+        (text, g.current, g.history)
+        for text, got, v in results
+        for g in got[:1] + [g for g in got[1:] if (g.current, g.history) != expect(v)]  # type: ignore[operator]
+        if (g.current, g.history) != expect(v)  # type: ignore[operator]
+    ]
+
+
+@pytest.mark.parametrize("predicate", sorted(CHANGE))
+def test_a_change_told_with_pronouns_and_passing_values_gives_old_then_new(predicate: str) -> None:
+    got = _told(CHANGE[predicate], predicate, after_state=False)
+    assert _bad(got, lambda v: ([v["B"]], [v["A"], v["B"]])) == []
+
+
+@pytest.mark.parametrize("predicate", sorted(ENDS))
+def test_a_value_said_in_passing_as_former_ends_it(predicate: str) -> None:
+    got = _told(ENDS[predicate], predicate, after_state=True)
+    assert _bad(got, lambda v: ([], [v["A"]])) == []
+
+
+@pytest.mark.parametrize("predicate", sorted(DURATION))
+def test_an_ellipsis_after_a_dated_start_keeps_the_value(predicate: str) -> None:
+    got = _told(DURATION[predicate], predicate, after_state=False)
+    bad = [(t, g[0].current) for t, g, v in got if g[0].current != [v["A"]] or g[0].runs[0].valid_from is None]
+    assert bad == []
+    assert all(g[0].runs[0].valid_from.year == 2019 for _, g, _ in got)  # type: ignore[union-attr]
