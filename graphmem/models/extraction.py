@@ -10,6 +10,9 @@ from pydantic import BaseModel, Field
 from graphmem.models.common import SourceKind
 
 ClaimKind = Literal["assert", "end", "correct"]
+# The value of an ``end`` claim that names none ("I quit", 我辞职了, in an episode that does not name
+# the employer): it ends whatever value of the slot holds at the claim's time (``temporal.chain``).
+WHATEVER_HOLDS = "(current)"
 
 
 class ExtractedEntity(BaseModel):

@@ -11,7 +11,8 @@ in its place. Inferred claims form a separate history, so they never supersede s
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass, field
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from graphmem.temporal.claims import Claim
@@ -64,14 +65,14 @@ class SlotPlan:
     expired_runs: list[Run]
 
 
-def _order(claim: Claim) -> tuple[bool, datetime, int, str, str]:
+def _order(claim: Claim, early: AbstractSet[str] = frozenset()) -> tuple[bool, datetime, int, str, str]:
     """The order claims are applied in. Undated claims come first; claims made at the same instant
     are applied ``end`` before ``assert`` (an end at t closes what held up to t, so a value asserted
     at t starts after it), then by value and ref, so the outcome never depends on arrival order: of two
     values asserted at one instant, the later in this order holds and the earlier keeps an empty
-    interval [t, t)."""
+    interval [t, t). An assert in ``early`` (``_held_up_to_its_end``) comes before the ends."""
     at = claim.at.replace(tzinfo=None) if claim.at else _MIN
-    rank = {"end": 0, "assert": 1}.get(claim.kind, 1)
+    rank = -1 if claim.ref in early else {"end": 0, "assert": 1}.get(claim.kind, 1)
     return (claim.at is not None, at, rank, claim.value_key, claim.ref)
 
 
@@ -116,6 +117,29 @@ def _apply_corrections(claims: list[Claim], *, functional: bool) -> tuple[list[C
     return plain, expired
 
 
+def _place_open_ends(claims: list[Claim], *, functional: bool) -> tuple[list[Claim], list[Run]]:
+    """An ``end`` naming no value (``WHATEVER_HOLDS``: 我辞职了 in an episode that does not name the
+    employer) ends the run of its tier that holds at its time, else the last one started by then
+    (the claim stays with it); it takes that run's value for the chain (the stored claim keeps its
+    own). With no run started by then it waits on an empty, expired fact: when an earlier value
+    arrives, resolving again places it. Placed from all of the slot's claims on every resolution,
+    so the outcome does not depend on the order in which the claims arrived."""
+    plain = [c for c in claims if not c.ends_whatever_holds]
+    waiting: list[Run] = []
+    for claim in sorted((c for c in claims if c.ends_whatever_holds), key=_order):
+        runs = _walk([c for c in plain if c.tier == claim.tier], functional=functional)
+        started = [r for r in runs if r.valid_from is None or claim.at is None or r.valid_from <= claim.at]
+        holding = [r for r in started if _holds(r, claim.at)]
+        target = holding[-1] if holding else started[-1] if started else None
+        if target is None:
+            waiting.append(Run(claim.value, claim.value_key, claim.tier, None, claim.at, claim.at, [claim]))
+            continue
+        plain.append(
+            replace(claim, value=target.value, value_key=target.value_key, object_id=target.object_id)
+        )
+    return plain, waiting
+
+
 def _corrects(claim: Claim, run: Run) -> bool:
     """Whether ``claim`` declares ``run`` mistaken: the run of the named wrong value that had started
     by the claim's time, or, when no value is named ("correction: I live in X"), whatever other
@@ -137,7 +161,9 @@ def _walk(claims: list[Claim], *, functional: bool) -> list[Run]:
     """Turn one tier's claims into consecutive runs."""
     runs: list[Run] = []
     cur: Run | None = None
-    for claim in sorted(claims, key=_order):
+    early = _held_up_to_its_end(claims)
+    claims = [replace(c, at=early[c.ref]) if c.ref in early else c for c in claims]
+    for claim in sorted(claims, key=lambda c: _order(c, early.keys())):
         if claim.kind == "end":
             cur = _end(runs, cur, claim, functional=functional)
             continue
@@ -147,7 +173,8 @@ def _walk(claims: list[Claim], *, functional: bool) -> list[Run]:
             continue
         if cur is not None and _holds(cur, claim.at):
             cur.valid_to = claim.at
-        new = Run(claim.value, claim.value_key, claim.tier, claim.object_id, claim.at, claims=[claim])
+        start = None if claim.ref in early and not runs else claim.at  # held since before we know
+        new = Run(claim.value, claim.value_key, claim.tier, claim.object_id, start, claims=[claim])
         if functional and cur is not None:  # the next value of the slot replaces the previous one,
             new.previous = cur  # also after a gap ("I quit Acme" ... "I joined Beta")
             if cur.value_key == claim.value_key and cur.valid_from == cur.valid_to:
@@ -156,6 +183,37 @@ def _walk(claims: list[Claim], *, functional: bool) -> list[Run]:
         runs.append(new)
         cur = new
     return runs
+
+
+def _held_up_to_its_end(claims: list[Claim]) -> dict[str, datetime]:
+    """The asserts that an end of the same value in the same episode follows, with that end's time:
+    an episode that tells a value without a time and then its end (我在腾讯工作。上周我辞职了。)
+    says the value held up to the end, so the assert is applied at the end's time, just before it,
+    not after it. The end follows the assert at the same time, or later in the episode's text (an
+    end told first, 去年离开了腾讯，现在又回腾讯了, is a value ended and taken up again)."""
+    ends = [c for c in claims if c.kind == "end" and c.episode_id is not None and c.at is not None]
+    out: dict[str, datetime] = {}
+    for claim in claims:
+        if claim.kind != "assert" or claim.at is None or claim.episode_id is None:
+            continue
+        times = [
+            e.at
+            for e in ends
+            if e.at is not None
+            and (e.value_key, e.episode_id) == (claim.value_key, claim.episode_id)
+            and (
+                e.at == claim.at
+                or (
+                    e.at < claim.at
+                    and claim.start is not None
+                    and e.start is not None
+                    and claim.start < e.start
+                )
+            )
+        ]
+        if times:
+            out[claim.ref] = max(times)
+    return out
 
 
 def _apply_until(run: Run, claim: Claim) -> None:
@@ -222,6 +280,8 @@ def resolve_slot(existing: list[SlotFact], new_claims: list[Claim], *, functiona
     claims = [c for f in existing for c in f.claims] + list(fresh.values())
     originals = {c.ref: c for c in claims}
     chain_claims, expired_runs = _apply_corrections(claims, functional=functional)
+    chain_claims, unplaced = _place_open_ends(chain_claims, functional=functional)
+    expired_runs += unplaced
     runs = _runs(chain_claims, functional=functional)
     for run in runs + expired_runs:  # stored claims keep their own kind and time
         run.claims = [originals.get(c.ref, c) for c in run.claims]

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from graphmem.clock import parse_iso
+from graphmem.models.extraction import WHATEVER_HOLDS
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,10 @@ class Claim:
     start: int | None = None
     end: int | None = None
     replaces: str | None = None
+
+    @property
+    def ends_whatever_holds(self) -> bool:
+        return self.kind == "end" and self.value == WHATEVER_HOLDS
 
     @property
     def tier(self) -> str:

@@ -12,6 +12,7 @@ import itertools
 
 import pytest
 
+from graphmem.models.extraction import WHATEVER_HOLDS
 from graphmem.providers.extractors.rules_zh import ZhContext, parse_zh
 from tests.unit.test_zh_paraphrase_bank import timeline
 from tests.unit.zh_support import rows
@@ -76,7 +77,9 @@ def test_an_unnamed_quit_ends_employer_and_title_on_retirement() -> None:
 
 
 def test_an_unnamed_quit_alone_asserts_nothing() -> None:
-    assert [r for r in rows("我辞职了，想休息一阵。") if r[1] == "works_at"] == []
+    """It ends whatever employer the graph holds (WHATEVER_HOLDS), and asserts none."""
+    got = [r for r in rows("我辞职了，想休息一阵。") if r[1] == "works_at"]
+    assert got == [("小明", "works_at", WHATEVER_HOLDS, "end")]
 
 
 # --------------------------------------------------------------------------- 现在在X / 本来在X

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from graphmem.clock import as_utc
 from graphmem.models.common import SourceKind
-from graphmem.models.extraction import ExtractedEntity, ExtractedFact, Extraction
+from graphmem.models.extraction import WHATEVER_HOLDS, ExtractedEntity, ExtractedFact, Extraction
 from graphmem.models.predicates import lookup
 from graphmem.providers.extractors.en_parse import parse, parse_many
 from graphmem.providers.extractors.rules_base import Claim, ParsedSentence
@@ -419,7 +419,8 @@ def _fact(
     end: int,
 ) -> ExtractedFact:
     info = lookup(claim.predicate)
-    entity_object = info.object_is_entity or claim.object_kind is not None
+    # an end naming no value (WHATEVER_HOLDS) is no entity
+    entity_object = (info.object_is_entity or claim.object_kind is not None) and claim.obj != WHATEVER_HOLDS
     source: SourceKind
     if parsed.hedged or claim.inferred or claim.predicate == "plans":  # a plan may not happen
         source, confidence = "inferred", 0.5

@@ -39,7 +39,7 @@ import threading
 from dataclasses import dataclass, field, replace
 from types import ModuleType
 
-from graphmem.models.extraction import ClaimKind
+from graphmem.models.extraction import WHATEVER_HOLDS, ClaimKind
 from graphmem.models.predicates import lookup
 from graphmem.providers.extractors.rules_base import SPEAKER, Claim, ParsedSentence
 from graphmem.providers.extractors.rules_zh_frames import bare_zai, frame_claims, is_job, title_claims
@@ -240,6 +240,7 @@ def parse_zh(sentence: str, context: ZhContext | None = None) -> ParsedSentence:
     """Claims made by one Chinese sentence (time phrases already removed); ``context`` carries the
     person and the states of the episode's earlier sentences, and is updated with this one's."""
     parsed = _parse_zh(sentence, context)
+    parsed.claims = _open_end_with_successor(parsed.claims)
     if context is not None:
         named = [
             c.obj if c.predicate == "knows" else c.subject
@@ -249,6 +250,23 @@ def parse_zh(sentence: str, context: ZhContext | None = None) -> ParsedSentence:
         context.person = named[-1] if named else context.person
         context.claims.extend(c for c in parsed.claims if c.predicate in _STATES and c.kind != "end")
     return parsed
+
+
+def _open_end_with_successor(claims: list[Claim]) -> list[Claim]:
+    """An end naming no value (我搬家了 / 我辞职了) followed by the new value in the same sentence
+    (…，搬到了昆明 / …，去了搜狐) needs no claim of its own: the new value replaces the old one."""
+    return [
+        c
+        for n, c in enumerate(claims)
+        if not (
+            c.kind == "end"
+            and c.obj == WHATEVER_HOLDS
+            and any(
+                d.kind != "end" and d.predicate == c.predicate and d.subject == c.subject
+                for d in claims[n + 1 :]
+            )
+        )
+    ]
 
 
 def _parse_zh(sentence: str, context: ZhContext | None) -> ParsedSentence:
@@ -523,12 +541,9 @@ def _clause_claims(clause: str, state: _State, *, last: bool) -> None:
     pending = _PENDING.match(clause) or _PENDING.match(_after_subject(clause))
     if pending is not None:  # 我换工作了，去了Y: Y is the new employer
         state.pending = _pending_predicate(pending.group("what"))
-    claims = (
-        _clause(clause, state)
-        or _continuation(clause, state)
-        or _unnamed_end(clause, state)
-        or _unnamed_start(clause, state)
-    )
+    claims = _clause(clause, state)
+    if all(c.predicate == "knows" for c in claims):  # 我表姐孙悦辞职了: the relative, then the end
+        claims += _continuation(clause, state) or _unnamed_end(clause, state) or _unnamed_start(clause, state)
     _remember_named(clause, state)
     claims = _after_gone(clause, claims, state)
     if state.pending == "lives_in" or _left_home(
@@ -711,10 +726,14 @@ def _unnamed_end(clause: str, state: _State) -> list[Claim]:
         )
         if told is None and predicate in ("works_at", "lives_in"):
             state.pending = predicate  # 我辞职了，然后去了阿里: what follows is the next one
-        if told is not None and not told.before:
-            if told in state.claims:
+        if told is None and predicate:  # named in another episode: the graph's current value ends
+            out.append(Claim(predicate, WHATEVER_HOLDS, subject=subject[1], kind="end"))
+        elif told is not None and not told.before:
+            mine = told in state.claims
+            if mine:
                 told.before = True  # it held up to the end told after it
-            out.append(Claim(told.predicate, told.obj, subject=told.subject, kind="end", keeps_time=True))
+            # the end takes this sentence's time when the value is another sentence's
+            out.append(Claim(told.predicate, told.obj, subject=told.subject, kind="end", keeps_time=mine))
     return out
 
 
@@ -736,6 +755,16 @@ def _employer_thread(claims: list[Claim], state: _State) -> None:
             and not _homely(claim.obj)
         ):
             claim.predicate = "works_at"
+
+
+def _doing(value: str) -> bool:
+    """家休息 / 家带孩子 (辞职了，现在在家休息): a spot and what one does there, no value."""
+    toks = tokens(value)
+    return (
+        len(toks) > 1
+        and toks[0].word in ("家", "家里", "老家")
+        and any(t.flag.startswith("v") for t in toks[1:])
+    )
 
 
 def _homely(value: str) -> bool:
@@ -829,7 +858,7 @@ def _continuation(clause: str, state: _State) -> list[Claim]:
     if m is None:
         return []
     value = clean(m.group("v"), place=True)
-    if value is None or not well_formed(value):
+    if value is None or not well_formed(value) or _doing(value):
         return []
     if previous is not None and previous.kind == "end":
         return [Claim(previous.predicate, value, subject=previous.subject, inferred=previous.inferred)]

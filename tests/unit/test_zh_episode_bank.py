@@ -1,0 +1,139 @@
+"""Chinese temporal statements told over several episodes, a bank written from scratch by class.
+
+Each case is a short conversation (episodes with their own reference times, in the order told and
+reversed: ingestion order must not matter) and what the graph should say afterwards about one
+subject and predicate: the current value, the value held at a date, and the history. Episodes go
+through the rules extractor and the slot resolver without a database (``zh_temporal_kit``).
+Subjects vary (the speaker 李娜, a named person, a relative with a name), and so do the values
+(names jieba knows and unseen ones).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+import pytest
+
+from graphmem.models.extraction import WHATEVER_HOLDS
+from graphmem.temporal.chain import resolve_slot
+from graphmem.temporal.claims import Claim
+from tests.unit.zh_temporal_kit import SPEAKER, Said, day, timeline
+
+WHO = ((("我", SPEAKER)), ("周涛", "周涛"), ("我表姐孙悦", "孙悦"))
+ORGS = (("腾讯", "华为"), ("鹿鸣科技", "星汉集团"), ("瑞丰银行", "青禾集团"))
+PLACES = (("南京", "苏州"), ("绵阳", "德阳"), ("蔚湾市", "青溪镇"))
+
+
+@dataclass(frozen=True)
+class Case:
+    episodes: tuple[Said, ...]
+    subject: str
+    predicate: str
+    current: str | None
+    history: tuple[str, ...]
+    held: tuple[tuple[datetime, str | None], ...] = ()
+
+    @property
+    def name(self) -> str:
+        return " / ".join(e.text for e in self.episodes)
+
+
+def _check(case: Case) -> None:
+    for episodes in (list(case.episodes), list(case.episodes)[::-1]):
+        got = timeline(episodes, case.predicate, case.subject)
+        assert (got.current, got.history) == (case.current, list(case.history)), case.name
+        for when, value in case.held:
+            assert got.at(when) == value, (case.name, when)
+
+
+def _said(template: str, s: str, a: str, b: str = "") -> str:
+    return template.format(s=s, a=a, b=b, t=("他" if s != "我" else "我"))
+
+
+# --------------------------------------------------------------------------- an end in a later episode
+
+LATER_END = [
+    ("{s}在{a}上班。", "{s}辞职了。", "works_at"),
+    ("{s}在{a}工作，挺忙的。", "{s}上个月离职了。", "works_at"),
+    ("{s}现在在{a}做开发。", "唉，{s}被裁了。", "works_at"),
+    ("{s}在{a}干了三年了。", "{s}前几天已经离职了，想歇一阵。", "works_at"),
+    ("{s}住在{a}。", "{s}上周搬走了。", "lives_in"),
+]
+
+
+def _later_end() -> list[Case]:
+    out = []
+    for n, (first, second, predicate) in enumerate(LATER_END):
+        for m, (said, who) in enumerate(WHO):
+            a, _ = (ORGS if predicate == "works_at" else PLACES)[(n + m) % 3]
+            eps = (Said(_said(first, said, a), day(2022, 3)), Said(_said(second, said, a), day(2023, 9)))
+            out.append(Case(eps, who, predicate, None, (a,), ((day(2022, 6), a), (day(2023, 10), None))))
+    return out
+
+
+@pytest.mark.parametrize("case", _later_end(), ids=lambda c: c.name)
+def test_an_end_naming_no_value_ends_what_an_earlier_episode_named(case: Case) -> None:
+    """Regression: 我辞职了 in an episode after the one naming the employer ended nothing (the
+    extractor reads one episode; the end must be resolved against the slot)."""
+    _check(case)
+
+
+def test_an_end_naming_no_value_then_a_new_value_is_the_next_one() -> None:
+    eps = [
+        Said("我在腾讯上班。", day(2021, 4)),
+        Said("我辞职了。", day(2022, 8)),
+        Said("我加入了华为。", day(2023, 2)),
+    ]
+    for order in (eps, eps[::-1]):
+        got = timeline(order, "works_at")
+        assert (got.current, got.history) == ("华为", ["腾讯", "华为"])
+        assert got.at(day(2022, 10)) is None
+
+
+def test_an_end_naming_no_value_with_nothing_known_waits_on_an_expired_fact() -> None:
+    """Ingested before the episode naming the value, the end must survive to be placed later."""
+    end = Claim("r1", "end", WHATEVER_HOLDS, WHATEVER_HOLDS, day(2023, 1), "user_stated", day(2023, 1))
+    plan = resolve_slot([], [end], functional=True)
+    assert plan.runs == [] and [r.claims for r in plan.expired_runs] == [[end]]
+    start = Claim("r2", "assert", "腾讯", "腾讯", day(2022, 1), "user_stated", day(2023, 2))
+    again = resolve_slot([], [end, start], functional=True)
+    assert [(r.value, r.valid_to) for r in again.runs] == [("腾讯", day(2023, 1))]
+    assert again.expired_runs == []
+
+
+def test_a_quit_alone_asserts_no_value() -> None:
+    assert timeline([Said("我辞职了，在家带孩子。", day(2023, 1))], "works_at").history == []
+
+
+# --------------------------------------------------------------------------- an undated value and its end, one episode
+
+SAME_EPISODE = [
+    ("{s}在{a}上班。{s}辞职了。", "works_at"),
+    ("{s}以前在{a}工作。后来{s}被裁了。", "works_at"),
+    ("{s}在{a}住。不过{s}已经搬走了。", "lives_in"),
+    ("{s}在{a}做销售。上周{s}离职了。", "works_at"),
+]
+
+
+def _same_episode() -> list[Case]:
+    out = []
+    for n, (text, predicate) in enumerate(SAME_EPISODE):
+        for m, (said, who) in enumerate(WHO):
+            a, _ = (ORGS if predicate == "works_at" else PLACES)[(n + m) % 3]
+            eps = (Said(_said(text, said, a), day(2023, 9)),)
+            out.append(Case(eps, who, predicate, None, (a,), ((day(2023, 10), None),)))
+    return out
+
+
+@pytest.mark.parametrize("case", _same_episode(), ids=lambda c: c.name)
+def test_an_undated_value_and_its_end_in_one_episode_leave_nothing_current(case: Case) -> None:
+    """Regression: 我在腾讯上班。我辞职了。 kept 腾讯 current: the value and its end had the same time
+    and the chain applied the end first, so the value started again after it."""
+    _check(case)
+
+
+def test_an_undated_value_ended_later_follows_the_value_before_it() -> None:
+    eps = [Said("我在百度上班。", day(2021, 4)), Said("我后来在腾讯上班。我上周辞职了。", day(2023, 9))]
+    got = timeline(eps, "works_at")
+    assert (got.current, got.history) == (None, ["百度", "腾讯"])
