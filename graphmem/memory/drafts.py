@@ -29,6 +29,7 @@ class Draft:
     confidence: float
     until: datetime | None = None
     replaces: str | None = None
+    guessed: bool = False
     episode_id: str | None = None
     quote: str | None = None
     start: int | None = None
@@ -56,6 +57,7 @@ def from_extracted(fact: ExtractedFact, *, ref: str, episode_id: str, at: dateti
         at=as_utc(fact.valid_from) if fact.valid_from else at,
         until=as_utc(fact.valid_to) if fact.valid_to else None,
         replaces=fact.replaces,
+        guessed=fact.guessed,
         source_kind=fact.source_kind,
         confidence=fact.confidence,
         episode_id=episode_id,

@@ -61,6 +61,7 @@ def build_claims(drafts: list[Draft], entities: ResolvedEntities, *, now: dateti
                 start=d.start,
                 end=d.end,
                 replaces=value_key(d.replaces) if d.replaces else None,
+                guessed=d.guessed or None,
             )
         )
     return slots

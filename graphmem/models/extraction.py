@@ -23,7 +23,9 @@ class ExtractedEntity(BaseModel):
 class ExtractedFact(BaseModel):
     """One claim. ``claim``: ``assert`` (holds from ``valid_from``), ``end`` (the value stops holding
     at ``valid_from``, e.g. "I no longer work at X"), ``correct`` (``value`` replaces the mistaken
-    ``replaces`` value, e.g. "actually it was X, not Y")."""
+    ``replaces`` value, e.g. "actually it was X, not Y"). ``guessed``: a correction whose predicate
+    the extractor could not tell ("Actually it's Initech, not Globex" in a later message): it
+    applies only in a slot where the value it replaces held (``temporal.chain``)."""
 
     subject: str = Field(min_length=1, max_length=200)
     subject_kind: str = "person"
@@ -34,6 +36,7 @@ class ExtractedFact(BaseModel):
     qualifier: str = ""
     claim: ClaimKind = "assert"
     replaces: str | None = None
+    guessed: bool = False
     valid_from: datetime | None = None
     valid_to: datetime | None = None
     confidence: float = Field(default=0.8, ge=0.0, le=1.0)

@@ -95,6 +95,9 @@ def _apply_corrections(claims: list[Claim], *, functional: bool) -> tuple[list[C
 
     They are re-applied from all of the slot's claims on every resolution (they stay stored with
     their own kind), so the outcome does not depend on the order in which claims arrived.
+    A ``guessed`` correction (its predicate was the extractor's guess) corrects only a slot where
+    its mistake held.
+
     Returns (claims for the chain, expired runs)."""
     plain = [c for c in claims if c.kind not in REPLACING]
     expired: list[Run] = []
@@ -108,11 +111,12 @@ def _apply_corrections(claims: list[Claim], *, functional: bool) -> tuple[list[C
             plain = [c for c in plain if c.ref not in refs]
             target.previous = None
             expired.append(target)
-        if claim.kind == "correct":
+        if claim.kind == "correct" and (target is not None or not claim.guessed):
             plain.append(claim.moved_to(start))
         elif target is not None:
             target.claims.append(claim)
-        else:  # nothing to retract (yet): keep the claim on an empty, expired fact
+        else:  # nothing to retract (yet), or a guessed slot where the mistake never held: keep
+            # the claim on an empty, expired fact, so the mistake told later still meets it
             expired.append(Run(claim.value, claim.value_key, claim.tier, None, claim.at, claim.at, [claim]))
     return plain, expired
 

@@ -33,6 +33,7 @@ class Claim:
     start: int | None = None
     end: int | None = None
     replaces: str | None = None
+    guessed: bool | None = None  # a correction of a guessed slot: only where its mistake held
 
     @property
     def ends_whatever_holds(self) -> bool:

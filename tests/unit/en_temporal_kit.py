@@ -95,6 +95,7 @@ def _claims(episodes: list[Said], predicate: str, subject: str) -> list[Claim]:
                     recorded_at=T2,
                     until=f.valid_to,
                     replaces=value_key(f.replaces) if f.replaces else None,
+                    guessed=f.guessed or None,
                 )
             )
     return claims

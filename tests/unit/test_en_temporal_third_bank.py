@@ -58,7 +58,10 @@ ENDS: dict[str, list[str]] = {
 }
 
 DURATION: dict[str, list[str]] = {
-    "lives_in": ["I moved to {A} in {year}. There since then, honestly.", "I live in {A}. There since {year}."],
+    "lives_in": [
+        "I moved to {A} in {year}. There since then, honestly.",
+        "I live in {A}. There since {year}.",
+    ],
     "works_at": ["I started at {A} in {year}. Still there.", "I joined {A} in the spring of {year}."],
 }
 
@@ -67,7 +70,9 @@ def _draw(template: str) -> int:
     return zlib.crc32(template.encode()) % 997
 
 
-def _told(templates: list[str], predicate: str, *, after_state: bool) -> list[tuple[str, list[Timeline], dict]]:
+def _told(
+    templates: list[str], predicate: str, *, after_state: bool
+) -> list[tuple[str, list[Timeline], dict]]:
     out = []
     for template in templates:
         n = _draw(template)
@@ -105,6 +110,54 @@ def test_a_value_said_in_passing_as_former_ends_it(predicate: str) -> None:
 @pytest.mark.parametrize("predicate", sorted(DURATION))
 def test_an_ellipsis_after_a_dated_start_keeps_the_value(predicate: str) -> None:
     got = _told(DURATION[predicate], predicate, after_state=False)
-    bad = [(t, g[0].current) for t, g, v in got if g[0].current != [v["A"]] or g[0].runs[0].valid_from is None]
+    bad = [
+        (t, g[0].current) for t, g, v in got if g[0].current != [v["A"]] or g[0].runs[0].valid_from is None
+    ]
     assert bad == []
     assert all(g[0].runs[0].valid_from.year == 2019 for _, g, _ in got)  # type: ignore[union-attr]
+
+
+CORR_LATER: dict[str, list[str]] = {
+    "lives_in": [
+        "Actually it's {B}, not {A}.",
+        "Correction: {B}.",
+        "I meant {B}.",
+        "Sorry, {B}, not {A}.",
+        "Wait, I meant {B}, not {A}.",
+    ],
+    "works_at": [
+        "Actually it's {B}, not {A}.",
+        "Sorry, {B}, not {A}.",
+        "My mistake: {B}, not {A}.",
+        "Oops, I meant {B}, not {A}.",
+    ],
+}
+
+
+@pytest.mark.parametrize("predicate", sorted(CORR_LATER))
+def test_a_later_correction_by_name_alone_replaces_the_mistake(predicate: str) -> None:
+    """A later message naming the right value (and maybe the mistake) with no verb: the slot where
+    the mistake held takes it, in either ingestion order; the other slot gets nothing."""
+    got = _told(CORR_LATER[predicate], predicate, after_state=True)
+    assert _bad(got, lambda v: ([v["B"]], [v["B"]])) == []
+    other = "works_at" if predicate == "lives_in" else "lives_in"
+    for template in CORR_LATER[predicate]:
+        n = _draw(template)
+        text, _ = compose(template, predicate, n)
+        first, _ = compose(STATE[predicate], predicate, n)
+        wrong_slot = timeline([Said(first, T0), Said(text, T1)], other)
+        assert (wrong_slot.current, wrong_slot.history) == ([], []), text
+
+
+def test_a_guessed_correction_applies_only_where_its_mistake_held() -> None:
+    """``Claim.guessed``: expired on an empty fact where the mistake never held, so the mistake
+    told later (out of order) still meets it."""
+    from graphmem.temporal.chain import resolve_slot
+    from graphmem.temporal.claims import Claim
+
+    fix = Claim("c", "correct", "Initech", "initech", T1, "user_stated", T1, replaces="globex", guessed=True)
+    said = Claim("s", "assert", "Globex", "globex", T0, "user_stated", T1)
+    alone = resolve_slot([], [fix], functional=True)
+    assert alone.runs == [] and [r.value for r in alone.expired_runs] == ["Initech"]
+    both = resolve_slot([], [fix, said], functional=True)
+    assert [(r.value, r.valid_from) for r in both.runs] == [("Initech", T0)]

@@ -35,6 +35,9 @@ from graphmem.providers.extractors.rules_en import parse_en
 from graphmem.providers.extractors.rules_en_chat import chat_claims
 from graphmem.providers.extractors.rules_en_context import (
     EnContext,
+    guess_slot,
+    guessed_copies,
+    names_correction,
     rewrite,
     settle_episode,
     with_passing_values,
@@ -235,7 +238,7 @@ def _parse_english(text: str, doc: Doc | None, speakers: Speakers, future: bool)
     fix = find_repair(text)
     if fix is not None and fix.start == 0:  # "Sorry, I mean Lyon." after "I live in Paris."
         return ParsedSentence(claims=[Claim("", fix.value, from_context=True)], correction=True)
-    if fix is None and not can_hold_claim(text):  # "Hey Mel!", "That's awesome!": nothing to parse
+    if fix is None and not can_hold_claim(text) and not names_correction(text):  # "Hey Mel!", "That's awesome!": nothing to parse
         return ParsedSentence(claims=[])
     parsed = parse_en(text)
     parsed.claims = [c for c in parsed.claims if future or not c.needs_future]
@@ -306,6 +309,7 @@ def _sentence_facts(
                 facts.append(fact.model_copy(update={"valid_from": until - timedelta(seconds=1)}))
                 fact = fact.model_copy(update={"claim": "end", "valid_from": until})
         facts.append(fact)
+        facts.extend(guessed_copies(fact))
     return facts
 
 
@@ -393,19 +397,19 @@ def _from_context(claim: Claim, parsed: ParsedSentence, earlier: list[ExtractedF
 
 
 def _guess(claim: Claim, wrong: str | None) -> bool:
-    """For "I meant Lisbon, not Atlanta" alone: two names, so a place or an employer was misstated.
+    """For "I meant Lisbon, not Atlanta" / "Correction: Lisbon." alone: a name, so a place or an
+    employer told in an earlier message was misstated.
 
     works_at when either name carries a company suffix ("Globex Corp"), studies_at for a school
-    ("Yale University"), else lives_in, the value people most often restate; nothing when either
-    value is not a capitalised name ("I meant tea, not coffee", "I meant Tuesday, not Monday").
-    A person's name ("I meant Bob, not Tom") cannot be told from a place and reads as lives_in."""
-    if not wrong or leading_name(claim.obj) != claim.obj or leading_name(wrong) != wrong:
+    ("Yale University"), else a guessed slot (``rules_en_context.guess_slot``: the correction
+    applies only where its mistake held); nothing when either value is not a capitalised name
+    ("I meant tea, not coffee", "I meant Tuesday, not Monday")."""
+    if leading_name(claim.obj) != claim.obj or (wrong and leading_name(wrong) != wrong):
         return False
-    names = f"{claim.obj} {wrong}"
-    claim.predicate = (
-        "works_at" if _WORK_HINT.search(names) else "studies_at" if _SCHOOL_HINT.search(names) else "lives_in"
-    )
-    claim.kind, claim.replaces = "correct", wrong
+    names = f"{claim.obj} {wrong or ''}"
+    hint = "works_at" if _WORK_HINT.search(names) else "studies_at" if _SCHOOL_HINT.search(names) else None
+    claim.predicate = hint or guess_slot(claim.obj, wrong)
+    claim.kind, claim.replaces, claim.guessed = "correct", wrong, hint is None
     return True
 
 
@@ -438,6 +442,7 @@ def _fact(
         qualifier=claim.qualifier,
         claim=claim.kind,
         replaces=claim.replaces if claim.kind == "correct" else None,
+        guessed=claim.guessed,
         valid_from=valid_from,
         confidence=confidence,
         source_kind=source,

@@ -45,6 +45,7 @@ class Claim:
     before: bool = False
     framed: bool = False
     past: bool = False
+    guessed: bool = False  # a correction whose predicate is a guess (``ExtractedFact.guessed``)
 
 
 @dataclass(slots=True)

@@ -232,3 +232,42 @@ def _undated_ends(facts: list[ExtractedFact], ref: datetime) -> list[ExtractedFa
                 update={"claim": "assert", "valid_from": min(starts) - timedelta(seconds=1)}
             )
     return out
+
+
+GUESS_SLOTS = ("lives_in", "works_at")
+
+
+def guess_slot(value: str, wrong: str | None) -> str:
+    """The slot of "I meant X, not Y" / "Correction: X." told with no earlier fact of the episode
+    about Y (the mistake came in an earlier message): with Y named, lives_in, spread over the other
+    slots by ``guessed_copies`` (the slot where Y held takes it, ``temporal.chain``); with no Y,
+    the slot the entity recogniser's reading of X suggests (a place: lives_in, else works_at)."""
+    if wrong:
+        return "lives_in"
+    return "lives_in" if probe_label(value) in ("GPE", "LOC") else "works_at"
+
+
+def guessed_copies(fact: ExtractedFact) -> list[ExtractedFact]:
+    """A guessed correction naming its mistake, for each other slot it may be about."""
+    if not fact.guessed or not fact.replaces or fact.predicate not in GUESS_SLOTS:
+        return []
+    kinds = {"lives_in": "place", "works_at": "organization"}
+    return [
+        fact.model_copy(update={"predicate": other, "object_kind": kinds[other]})
+        for other in GUESS_SLOTS
+        if other != fact.predicate
+    ]
+
+
+_NAME_CORRECTION = re.compile(
+    r"^(?i:sorry|oops|whoops|my mistake|my bad|correction|actually|wait|no)\b[,:!]*\s*(?i:it's\s+|it is\s+)?"
+    + _NAME.format(g="right")
+    + r",?\s+(?i:not)\s+"
+    + _NAME.format(g="wrong")
+    + r"[\s.!]*$"
+)
+
+
+def names_correction(text: str) -> bool:
+    """ "Sorry, Bristol, not Seattle.": a correction made of two names, no verb."""
+    return _NAME_CORRECTION.match(text.strip()) is not None
