@@ -5,8 +5,9 @@ embedding is most of a search's own CPU (a MiniLM query on ONNX Runtime costs se
 of a search a few). ``QueryCache`` wraps an embedder: ``embed_query`` answers a text it has seen
 among the last ``size`` from memory and asks the inner embedder otherwise; ``embed`` (passages:
 episodes, facts, names) passes through uncached. The key is the exact query text: a vector depends
-only on the text and the model, and the model is fixed for the wrapper's life. Cached vectors are
-read-only, so no caller can change another's. Thread-safe: searches embed in worker threads.
+only on the text and the model, and the model is fixed for the wrapper's life. Every caller gets
+its own copy (callers normalise their vector in place), so no caller can change what the next one
+is given. Thread-safe: searches embed in worker threads.
 """
 
 from __future__ import annotations
@@ -49,19 +50,18 @@ class QueryCache:
         return self.inner.embed(texts)
 
     def embed_query(self, text: str) -> np.ndarray:
-        """One query's vector (1 x dimension), read-only."""
+        """One query's vector (1 x dimension), the caller's own copy."""
         with self._lock:
             vector = self._vectors.get(text)
             if vector is not None:
                 self._vectors.move_to_end(text)
                 self.hits += 1
-                return vector
+                return vector.copy()
             self.misses += 1
         vector = np.array(embed_query(self.inner, text), copy=True).reshape(1, -1)
-        vector.flags.writeable = False
         with self._lock:
             self._vectors[text] = vector
             self._vectors.move_to_end(text)
             while len(self._vectors) > self.size:
                 self._vectors.popitem(last=False)
-        return vector
+        return vector.copy()
