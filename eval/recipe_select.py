@@ -125,6 +125,26 @@ def candidates() -> dict[str, SearchConfig]:
             update["time_weight"] = when
         out[name] = base.model_copy(update=update)
     out.update(evidence_candidates(base))
+    out.update(calibration_candidates(base))
+    return out
+
+
+def calibration_candidates(base: SearchConfig) -> dict[str, SearchConfig]:
+    """The default's fields with the fusion's calibration varied: the vector weight, BM25 and the
+    graph z-scored on log(1 + score) (``log_scores``: "log") or raw, and the fact rows' type weight
+    (tf; 0: facts reach the ranking only as keys of their evidence turns, the facts field)."""
+    out: dict[str, SearchConfig] = {}
+    for vector in (0.7, 0.85, 1.0):
+        for logged in ((), ("bm25", "graph")):
+            for fact in (0.5, 0.3, 0.0):
+                name = f"zscore v{vector:g}" + (" log" if logged else "") + f" tf{fact:g}"
+                out[name] = base.model_copy(
+                    update={
+                        "weights": {**base.weights, "vector": vector},
+                        "log_scores": logged,
+                        "type_weights": {**base.type_weights, "fact": fact},
+                    }
+                )
     return out
 
 

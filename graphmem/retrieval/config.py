@@ -44,6 +44,9 @@ class SearchConfig(BaseModel):
     # summed by weight (a candidate missing from a channel gets that channel's lowest z) and squashed
     # into (0, 1) by a logistic, so the rerank's multiplicative boosts keep their meaning
     fusion: Literal["rrf", "zscore"] = "zscore"
+    # channel kinds z-scored on log(1 + score) (fusion.compressed): sums of term weights have a
+    # long right tail that lets their first hit outvote every other channel; () keeps raw scores
+    log_scores: tuple[str, ...] = ()
     rrf_k: int = 60
     # episode BM25 by field (tenant_index.fields: "own", "context", "facts"); None: one merged bag
     field_weights: dict[str, float] | None = Field(

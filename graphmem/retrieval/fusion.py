@@ -88,20 +88,39 @@ def fuse(
     if how.fusion == "rrf":
         return rrf(rankings, weights, k=how.rrf_k)
     by_channel = {name: {key: scores[key][name] for key in items} for name, items in rankings.items()}
-    return zscore(by_channel, weights)
+    return zscore(by_channel, weights, log_channels=how.log_scores)
 
 
-def zscore(channels: Mapping[str, Mapping[Key, float]], weights: Mapping[str, float]) -> dict[Key, float]:
+def compressed(values: Sequence[float]) -> list[float]:
+    """log(1 + max(score, 0)): a sum of term weights (BM25, the graph's path counts) has a long
+    right tail, and its best hit would otherwise sit several standard deviations out whatever
+    the other channels say; a bounded score (cosine) needs no such care."""
+    return [math.log1p(max(v, 0.0)) for v in values]
+
+
+def zscore(
+    channels: Mapping[str, Mapping[Key, float]],
+    weights: Mapping[str, float],
+    *,
+    log_channels: Sequence[str] = (),
+) -> dict[Key, float]:
     """Σ_channel weight × z, z = (score − mean) / std over the channel's candidates; a candidate the
     channel did not return gets its lowest z. A channel's z-scores are shrunk by n / (n + ZSCORE_PRIOR)
     for its n candidates: over two or three candidates z is always about ±1, which would turn a near
-    tie into a gap no rerank boost can close. Returned through a logistic: in (0, 1), same order."""
+    tie into a gap no rerank boost can close. Channels whose kind (the name's part before ":") is in
+    ``log_channels`` are z-scored on ``compressed`` scores. Returned through a logistic: in (0, 1),
+    same order."""
     summed: dict[Key, float] = {}
     floors = 0.0  # Σ weight × lowest z: what every candidate gets from channels that miss it
-    for name, found in channels.items():
+    for name, raw in channels.items():
         w = weights.get(name, 1.0)
-        if w <= 0 or not found:
+        if w <= 0 or not raw:
             continue
+        found = (
+            dict(zip(raw, compressed(list(raw.values())), strict=True))
+            if name.split(":")[0] in log_channels
+            else raw
+        )
         values = list(found.values())
         mu = sum(values) / len(values)
         sd = math.sqrt(sum((v - mu) ** 2 for v in values) / len(values)) or 1.0
@@ -110,7 +129,11 @@ def zscore(channels: Mapping[str, Mapping[Key, float]], weights: Mapping[str, fl
         floors += w * low
         for key, v in found.items():
             summed[key] = summed.get(key, 0.0) + w * ((v - mu) / sd - low)
-    return {key: 1.0 / (1.0 + math.exp(-(s + floors))) for key, s in summed.items()}
+    return {key: _logistic(s + floors) for key, s in summed.items()}
+
+
+def _logistic(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-max(min(x, 60.0), -60.0)))
 
 
 def evidence_ranking(

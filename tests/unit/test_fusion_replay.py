@@ -1,0 +1,48 @@
+"""eval.fusion_replay: a captured question replayed under a recipe (pure, no database)."""
+
+from __future__ import annotations
+
+from eval.fusion_replay import Captured, channel_rankings, replay
+from graphmem.retrieval.config import RECIPES
+from graphmem.retrieval.fusion import Features
+
+E1, E2, E3, F1 = ("episode", "e1"), ("episode", "e2"), ("episode", "e3"), ("fact", "f1")
+
+
+def question() -> Captured:
+    when = 1.7e9
+    return Captured(
+        dataset="locomo",
+        index=0,
+        rankings={
+            "bm25:fact": [(F1, 9.0)],
+            "bm25:episode": [(E1, 8.0), (E2, 3.0), (E3, 2.5)],
+            "vector:episode": [(E2, 0.7), (E1, 0.4), (E3, 0.3)],
+        },
+        merged=[(E2, 5.0), (E1, 4.0)],
+        features={
+            E1: Features(when, 0.0, False, "ana paints sunsets"),
+            E2: Features(when, 0.0, False, "ben bakes bread"),
+            E3: Features(when, 0.0, False, "a walk by the lake"),
+            F1: Features(when, 0.9, False, "ana likes lakes"),
+        },
+        evidence={"f1": ("e3",)},
+        external={E1: ("D1:1",), E2: ("D1:2",), E3: ("D1:3",), F1: ("D1:3",)},
+    )
+
+
+def test_a_recipe_takes_its_own_channels_and_bm25_shape() -> None:
+    q = question()
+    assert set(channel_rankings(q, RECIPES["vector"])) == {"vector:episode"}
+    assert channel_rankings(q, RECIPES["hybrid"])["bm25:episode"] == q.merged  # one merged bag
+    assert channel_rankings(q, RECIPES["default"])["bm25:episode"] == q.rankings["bm25:episode"]
+    ev = RECIPES["default"].model_copy(update={"weights": {"bm25": 1.0, "evidence": 1.0}})
+    assert channel_rankings(q, ev)["evidence:episode"][0][0] == E3  # the fact's evidence turn
+
+
+def test_replay_maps_hits_to_external_ids_once() -> None:
+    q = question()
+    ranked = replay(q, RECIPES["default"], k=5)
+    assert sorted(ranked) == ["D1:1", "D1:2", "D1:3"]  # the fact's turn counted once
+    assert replay(q, RECIPES["vector"], k=5)[0] == "D1:2"
+    assert replay(q, RECIPES["bm25"].model_copy(update={"field_weights": None}), k=5)[0] in {"D1:2", "D1:3"}
