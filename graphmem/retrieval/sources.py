@@ -201,7 +201,7 @@ class IndexSource:
         targets = probe.vector_targets()
         if not targets:
             return {}
-        query = np.asarray(matrix[0], dtype=np.float32)
+        query = np.array(matrix[0], dtype=np.float32)  # a copy: the caller's vector may be shared
         query /= max(float(np.linalg.norm(query)), 1e-12)
         n, view = probe.cfg.candidates, probe.view
 
@@ -244,7 +244,7 @@ def _index_evidence(index: TenantIndex, view: View, fact_ids: list[str]) -> dict
         if slot is None:
             continue
         shown = []
-        for episode_id in index.fields.evidence_of.get(slot, ()):
+        for episode_id in index.fields.evidence(slot):
             e = episodes.get(episode_id)
             if e is not None and (visible is None or bool(visible[e])):
                 shown.append(episode_id)

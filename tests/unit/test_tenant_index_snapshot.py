@@ -18,6 +18,7 @@ import pytest
 
 from graphmem.config import Settings
 from graphmem.retrieval.tenant_index import persist
+from graphmem.retrieval.tenant_index.graph import Adjacency
 from graphmem.retrieval.tenant_index.index import TenantIndex, View
 from graphmem.retrieval.tenant_index.persist import MAGIC, Expected, SnapshotError, Snapshots
 
@@ -121,7 +122,12 @@ def test_a_restored_index_answers_as_the_index_it_was_saved_from(tmp_path: Path)
     assert index.targets["episode"].vectors.hnsw  # the HNSW graphs travel too
     copy = restored(index, tmp_path)
     assert (copy.seq, copy.created_at, copy.size) == (7, T[0], index.size)
+    assert set(copy.targets["episode"].vectors.viewed) == {0}  # the graph reads the file's bytes
     assert answers(copy) == answers(index)
+    assert copy.fields.frozen is not None  # the write-side maps stay columns while only read
+    facts = range(len(index.targets["fact"].slots))
+    assert [copy.fields.evidence(f) for f in facts] == [index.fields.evidence(f) for f in facts]
+    assert copy.fields.entries() == index.fields.entries()
 
 
 @pytest.mark.parametrize("mapped", [False, True])
@@ -142,6 +148,10 @@ def test_writes_after_a_restore_land_as_on_the_index_it_was_saved_from(
         target.apply("fact", [ended])
         target.finish()
     assert answers(copy) == answers(index)
+    assert not copy.targets["episode"].vectors.viewed  # written: copied into usearch first
+    assert copy.fields.frozen is None and copy.fields.evidence_of == index.fields.evidence_of
+    assert copy.fields.fact_text == index.fields.fact_text and copy.fields.slot_of == index.fields.slot_of
+    assert copy.fields.facts_of == index.fields.facts_of
     assert copy.bm25("episode", ["zoo"], 5, View())[0][0] == "e000"
     assert Snapshots(tmp_path).path("g1").read_bytes() == saved  # the map is copy-on-write
     again = restored(copy, tmp_path / "again")  # a restored, then written, index saves whole
@@ -281,3 +291,32 @@ def test_snapshots_are_on_by_default_under_the_home_directory(monkeypatch: pytes
     assert Settings().index_snapshot_path == Path("/var/tix")
     monkeypatch.setenv("GRAPHMEM_INDEX_SNAPSHOTS", "false")
     assert Settings().index_snapshot_path is None
+
+
+def test_adjacency_restored_as_columns_reads_and_takes_writes_as_the_dicts_it_was_saved_from() -> None:
+    """The graph channel's adjacency pickles as ``FrozenAdjacency`` columns and is read from them
+    until written: after a restore and after the same rewrites on both, every node's entities
+    (in order) and every entity's nodes are those of the adjacency built by writes alone."""
+    rng = np.random.default_rng(3)
+    names = [f"n{i}" for i in range(12)]
+
+    def writes(adjacency: Adjacency, n: int) -> None:
+        for _ in range(n):
+            picked = [names[int(i)] for i in rng.integers(0, len(names), int(rng.integers(0, 4)))]
+            adjacency.set(int(rng.integers(0, 40)), [*picked, None])
+
+    built_ = Adjacency()
+    writes(built_, 120)
+    copy = pickle.loads(pickle.dumps(built_))
+    assert copy.frozen is not None and not copy.of_node
+    assert [copy.node(s) for s in range(0, 40, 3)] == [built_.node(s) for s in range(0, 40, 3)]
+    state = rng.bit_generator.state
+    writes(built_, 60)
+    rng.bit_generator.state = state
+    writes(copy, 60)
+    again = pickle.loads(pickle.dumps(copy))  # partly moved, then pickled whole
+    for adjacency in (copy, again):
+        assert [adjacency.node(s) for s in range(41)] == [built_.node(s) for s in range(41)]
+        assert [sorted(adjacency.entity(e)) for e in [*names, "absent"]] == [
+            sorted(built_.entity(e)) for e in [*names, "absent"]
+        ]

@@ -21,11 +21,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from graphmem.retrieval.tenant_index.lexical import Lexical
+from graphmem.retrieval.tenant_index.lexical import Lexical, Strings
 
 FIELDS = ("own", "context", "facts")
 
@@ -39,7 +40,81 @@ def split_fields(row: Mapping[str, Any]) -> tuple[str, str]:
     return " ".join(own), " ".join(tokens[len(own) :])
 
 
+@dataclass
+class FrozenMaps:
+    """The maps a write reads, as columns (what a snapshot holds): episode ``ids[i]`` is at slot
+    ``slots[i]``; fact ``fact_slots[j]`` is evidenced by ``names[codes[starts[j]:starts[j + 1]]]``
+    (in order) and, when unexpired, has the text ``texts[j]`` (``has_text[j]``). ``facts_of`` is
+    the inverse of the evidence, rebuilt."""
+
+    ids: Strings
+    slots: np.ndarray
+    names: Strings
+    fact_slots: np.ndarray
+    starts: np.ndarray
+    codes: np.ndarray
+    has_text: np.ndarray
+    texts: Strings
+
+    @classmethod
+    def of(cls, fields: EpisodeFields) -> FrozenMaps:
+        facts = sorted(set(fields.evidence_of) | set(fields.fact_text))
+        names = sorted({e for evidence in fields.evidence_of.values() for e in evidence})
+        code = {e: i for i, e in enumerate(names)}
+        evidence = [fields.evidence_of.get(f, ()) for f in facts]
+        starts = np.zeros(len(facts) + 1, dtype=np.int64)
+        np.cumsum([len(e) for e in evidence], out=starts[1:])
+        return cls(
+            Strings(list(fields.slot_of)),
+            np.fromiter(fields.slot_of.values(), dtype=np.int64, count=len(fields.slot_of)),
+            Strings(names),
+            np.asarray(facts, dtype=np.int64),
+            starts,
+            np.fromiter((code[e] for ev in evidence for e in ev), dtype=np.int64, count=int(starts[-1])),
+            np.fromiter((f in fields.fact_text for f in facts), dtype=np.bool_, count=len(facts)),
+            Strings([fields.fact_text.get(f, "") for f in facts]),
+        )
+
+    def thaw(self, fields: EpisodeFields) -> None:
+        """Set ``fields``' maps from the columns."""
+        fields.slot_of = dict(zip(_strings(self.ids), self.slots.tolist(), strict=True))
+        names = _strings(self.names)
+        bounds = self.starts.tolist()
+        codes = self.codes.tolist()
+        slots = self.fact_slots.tolist()
+        fields.evidence_of = {
+            f: tuple(names[c] for c in codes[bounds[j] : bounds[j + 1]]) for j, f in enumerate(slots)
+        }
+        fields.facts_of = defaultdict(set)
+        for f, evidence in fields.evidence_of.items():
+            for e in evidence:
+                fields.facts_of[e].add(f)
+        texts = _strings(self.texts)
+        fields.fact_text = {f: texts[j] for j, f in enumerate(slots) if self.has_text[j]}
+
+    def evidence(self, slot: int) -> tuple[str, ...]:
+        j = int(np.searchsorted(self.fact_slots, slot))
+        if j == len(self.fact_slots) or self.fact_slots[j] != slot:
+            return ()
+        return tuple(self.names[int(c)] for c in self.codes[self.starts[j] : self.starts[j + 1]])
+
+    def entries(self) -> int:
+        return len(self.slots) + 2 * len(self.fact_slots)
+
+    def nbytes(self) -> int:
+        arrays = (self.slots, self.fact_slots, self.starts, self.codes, self.has_text)
+        return sum(a.nbytes for a in arrays) + self.ids.nbytes() + self.names.nbytes() + self.texts.nbytes()
+
+
+def _strings(values: Strings) -> list[str]:
+    return [values[i] for i in range(len(values))]
+
+
 class EpisodeFields:
+    """Pickled (``tenant_index.persist``), the maps only writes read (``slot_of``, ``facts_of``,
+    ``evidence_of``, ``fact_text``) travel as ``FrozenMaps`` columns, turned back into dicts by the
+    first write: a restore builds none of them, and a search reads only the postings."""
+
     def __init__(self) -> None:
         self.lexical = {name: Lexical() for name in FIELDS}
         self.texts: dict[str, dict[int, str]] = {name: {} for name in FIELDS}
@@ -48,8 +123,37 @@ class EpisodeFields:
         self.facts_of: defaultdict[str, set[int]] = defaultdict(set)  # episode id -> fact slots
         self.evidence_of: dict[int, tuple[str, ...]] = {}  # fact slot -> episode ids
         self.fact_text: dict[int, str] = {}  # fact slot -> search_text (unexpired facts only)
+        self.frozen: FrozenMaps | None = None  # a restored index's maps, until its first write
+
+    def __getstate__(self) -> dict[str, Any]:
+        self._thaw()
+        state = dict(vars(self))
+        state.update(slot_of={}, facts_of=defaultdict(set), evidence_of={}, fact_text={})
+        state["frozen"] = FrozenMaps.of(self)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.frozen = None
+        vars(self).update(state)
+
+    def _thaw(self) -> None:
+        if self.frozen is not None:
+            frozen, self.frozen = self.frozen, None
+            frozen.thaw(self)
+
+    def evidence(self, slot: int) -> tuple[str, ...]:
+        """The episode ids fact ``slot`` is evidenced by (read in place from the columns)."""
+        if self.frozen is not None:
+            return self.frozen.evidence(slot)
+        return self.evidence_of.get(slot, ())
+
+    def entries(self) -> int:
+        """Entries of the maps (in columns or dicts), for the memory estimate."""
+        held = len(self.slot_of) + len(self.evidence_of) + len(self.fact_text)
+        return held + (0 if self.frozen is None else self.frozen.entries())
 
     def set_episode(self, slot: int, episode_id: str, row: Mapping[str, Any]) -> None:
+        self._thaw()
         own, context = split_fields(row)
         self.slot_of[episode_id] = slot
         self._set("own", slot, own)
@@ -58,6 +162,7 @@ class EpisodeFields:
 
     def set_fact(self, slot: int, row: Mapping[str, Any], *, live: bool) -> None:
         """A fact's evidence and text; ``live`` False (expired, retracted) takes it out of its keys."""
+        self._thaw()
         before = self.evidence_of.get(slot, ())
         after = tuple(dict.fromkeys(str(e) for e in row.get("evidence_ids") or []))
         for episode_id in before:

@@ -68,14 +68,19 @@ def index_bytes(index: TenantIndex) -> int:
     for target in index.targets.values():
         total += len(target.slots) * ID_ENTRY + _texts(target.texts)
         total += _lexical(target.lexical)
-        total += len(target.adjacency.of_node) * ADJACENCY
+        adjacency = target.adjacency
+        total += adjacency.nodes() * ADJACENCY
+        total += 0 if adjacency.frozen is None else adjacency.frozen.nbytes()
         vectors = target.vectors
-        total += _arrays(vectors) + sum(int(g.memory_usage) for g in vectors.hnsw.values())
+        total += _arrays(vectors) + sum(
+            len(vectors.viewed[p]) if p in vectors.viewed else int(g.memory_usage)  # a view: its bytes
+            for p, g in vectors.hnsw.items()
+        )
         if vectors.subset is not None:
             total += vectors.subset[1].nbytes + vectors.subset[2].nbytes
     fields = index.fields
     total += sum(_texts(t) for t in fields.texts.values())
     if fields.active:
         total += sum(_lexical(lex) for lex in fields.lexical.values())
-    total += (len(fields.slot_of) + len(fields.evidence_of) + len(fields.fact_text)) * ID_ENTRY
+    total += fields.entries() * ID_ENTRY
     return total

@@ -61,6 +61,9 @@ class Vectors:
         self.held = Column(np.int8, NOWHERE)  # the part whose HNSW graph holds the slot
         self.size = 0
         self.hnsw: dict[int, Index] = {}
+        # a restored graph reads its snapshot's bytes in place (usearch's view): part -> those
+        # bytes, until the graph's first write copies it into usearch (``_writable``)
+        self.viewed: dict[int, Any] = {}
         self.pending: set[int] = set()  # slots to (re)place in the HNSW graphs at the next flush
         self.subset: tuple[Hashable, np.ndarray, np.ndarray] | None = None  # key, rows, their vectors
 
@@ -71,25 +74,31 @@ class Vectors:
             raise ValueError("flush the vectors before pickling them")
         state = dict(vars(self))
         state["hnsw"] = {  # out of band: a snapshot keeps them as buffers beside the pickle
-            part: pickle.PickleBuffer(bytearray(graph.save() or b"")) for part, graph in self.hnsw.items()
+            part: pickle.PickleBuffer(
+                bytearray(self.viewed[part] if part in self.viewed else graph.save() or b"")
+            )
+            for part, graph in self.hnsw.items()
         }
+        state.pop("viewed", None)
         state["subset"] = None
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
+        """A graph restores as a view of its saved bytes (a snapshot's buffer, kept alive here):
+        no copy until its first write."""
         graphs = state.pop("hnsw")
         vars(self).update(state)
-        self.hnsw = {}
+        self.hnsw, self.viewed = {}, {}
         for part, saved in graphs.items():
-            graph = Index.restore(  # the search parameters are not in usearch's file
-                saved,
-                connectivity=CONNECTIVITY,
-                expansion_add=EXPANSION_ADD,
-                expansion_search=EXPANSION_SEARCH,
-            )
-            if graph is None:
-                raise ValueError("an HNSW graph did not restore")
-            self.hnsw[part] = graph
+            self.hnsw[part] = _restore(saved, view=True)
+            self.viewed[part] = saved
+
+    def _writable(self, part: int) -> Index:
+        """The part's graph, copied into usearch first if it is a view of a snapshot's bytes."""
+        saved = self.viewed.pop(part, None)
+        if saved is not None:
+            self.hnsw[part] = _restore(saved, view=False)
+        return self.hnsw[part]
 
     def set_many(
         self, slots: list[int], vectors: list[list[float] | None], parts: Sequence[int] | None = None
@@ -144,12 +153,15 @@ class Vectors:
             return
         slots = np.fromiter(self.pending, dtype=np.int64, count=len(self.pending))
         self.pending.clear()
-        for part, graph in self.hnsw.items():
+        for part in list(self.hnsw):
             gone = slots[self.held.data[slots] == part]
+            add = slots[(self.part.data[slots] == part) & self.present.data[slots]]
+            if not len(gone) and not len(add):
+                continue
+            graph = self._writable(part)
             for slot in gone.tolist():
                 graph.remove(slot)
             self.held.data[gone] = NOWHERE
-            add = slots[(self.part.data[slots] == part) & self.present.data[slots]]
             if len(add):
                 graph.add(add, self.floats(add))
                 self.held.data[add] = part
@@ -163,9 +175,12 @@ class Vectors:
             slots = np.flatnonzero(present & (part == p))
             if len(slots) <= self.ann_threshold:
                 continue
-            for other, graph in self.hnsw.items():  # slots that moved here from another part
-                for slot in slots[self.held.data[slots] == other].tolist():
-                    graph.remove(slot)
+            for other in list(self.hnsw):  # slots that moved here from another part
+                moved = slots[self.held.data[slots] == other].tolist()
+                if moved:
+                    graph = self._writable(other)
+                    for slot in moved:
+                        graph.remove(slot)
             graph = Index(
                 ndim=self.dimension,
                 metric="cos",
@@ -246,6 +261,20 @@ class Vectors:
         """The int8 scan's best candidates scored again with their residual rows (near f32)."""
         rows = np.fromiter((s for s, _ in coarse), dtype=np.int64, count=len(coarse))
         return _top(rows, self.floats(rows) @ np.asarray(query, dtype=np.float32), k)
+
+
+def _restore(saved: Any, *, view: bool) -> Index:
+    """An HNSW graph from usearch's saved bytes: a view reads them in place, else a copy."""
+    graph = Index.restore(  # the search parameters are not in usearch's file
+        saved,
+        view=view,
+        connectivity=CONNECTIVITY,
+        expansion_add=EXPANSION_ADD,
+        expansion_search=EXPANSION_SEARCH,
+    )
+    if graph is None:
+        raise ValueError("an HNSW graph did not restore")
+    return graph
 
 
 def _quantize(block: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
