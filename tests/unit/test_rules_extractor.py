@@ -124,7 +124,11 @@ EN_ASSERTS: list[tuple[str, list[Row]]] = [
     ("Mr. Smith works at Pfizer.", [("Mr. Smith", "works_at", "Pfizer", "assert")]),
     (
         "My sister Emma works at Google.",
-        [("Emma", "works_at", "Google", "assert"), ("Alice", "knows", "Emma", "assert")],
+        [
+            ("Emma", "works_at", "Google", "assert"),
+            ("Alice", "knows", "Emma", "assert"),
+            ("Alice", "has", "sister named Emma", "assert"),
+        ],
     ),
     (
         "I live in Paris and work at Google.",

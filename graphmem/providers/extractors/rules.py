@@ -55,6 +55,7 @@ from graphmem.providers.extractors.rules_en_gates import (
 )
 from graphmem.providers.extractors.rules_en_objects import NOT_NAMES, leading_name
 from graphmem.providers.extractors.rules_en_parse import Speakers, parse_claims
+from graphmem.providers.extractors.rules_en_readers import kin_claims, reader_claims
 from graphmem.providers.extractors.rules_en_repair import find_repair, fits
 from graphmem.providers.extractors.rules_zh import ZhContext, parse_zh, zh_entities
 from graphmem.providers.extractors.timeparse import TimeMatch, find_times, is_duration, is_until
@@ -202,7 +203,7 @@ def _episode(request: ExtractRequest, sentences: list[_Sentence], docs: dict[str
             parsed = _parse_english(
                 text, docs.get(s.text) if text == s.text else parse(text), speakers, future
             )
-            parsed.claims = with_passing_values(text, parsed.claims)
+            parsed.claims = with_passing_values(text, parsed.claims, en_context)
             en_context.remember(text, parsed.claims)
         facts.extend(_sentence_facts(request.content, s, parsed, speaker_name, ref, facts))
     facts = merge_duplicates(gate_facts(_same_moment_corrections(settle_episode(facts, ref)), speakers))
@@ -238,17 +239,30 @@ def _parse_english(text: str, doc: Doc | None, speakers: Speakers, future: bool)
     fix = find_repair(text)
     if fix is not None and fix.start == 0:  # "Sorry, I mean Lyon." after "I live in Paris."
         return ParsedSentence(claims=[Claim("", fix.value, from_context=True)], correction=True)
-    if fix is None and not can_hold_claim(text) and not names_correction(text):  # "Hey Mel!", "That's awesome!": nothing to parse
+    if (
+        fix is None and not can_hold_claim(text) and not names_correction(text)
+    ):  # "Hey Mel!", "That's awesome!": nothing to parse
         return ParsedSentence(claims=[])
     parsed = parse_en(text)
     parsed.claims = [c for c in parsed.claims if future or not c.needs_future]
     if doc is not None:
         parsed.claims = [c for c in parsed.claims if subject_in_parse(c, doc) and value_in_parse(c, doc)]
         if not parsed.correction:  # a correction's target is the rules' claim
-            found = chat_claims(doc, speakers, future) + parse_claims(doc, speakers)
+            found = (
+                chat_claims(doc, speakers, future)
+                + parse_claims(doc, speakers)
+                + reader_claims(doc, speakers)
+            )
             conversation = said_to_listener(doc, speakers, future)
             found = [(c, clause) for c, clause in found if clause not in conversation]
             parsed.claims.extend(new_claims(parsed.claims, found))
+            parsed.claims.extend(
+                c
+                for c in kin_claims(doc, speakers)
+                if not any(
+                    (o.subject, o.predicate, o.obj) == (c.subject, c.predicate, c.obj) for o in parsed.claims
+                )
+            )
         mark_past_likings(parsed.claims, doc)
     if fix is not None:
         _apply_inline_fix(parsed, text[: fix.start], fix.value)
