@@ -146,6 +146,11 @@ def could_be_verb(word: str) -> bool:
     )
 
 
+def known_verb(word: str) -> bool:
+    """Whether the lemmatizer's verb tables hold ``word`` itself (a lemma or an irregular form)."""
+    return word.lower() in _verb_forms()
+
+
 def _verb_forms() -> frozenset[str]:
     global _verbs, _verb_rules
     if _verbs is None:

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 from graphmem.providers.extractors.rules_base import SPEAKER, Claim
 from graphmem.providers.extractors.rules_en_lemma import verb_lemma
 from graphmem.providers.extractors.rules_en_objects import PETS as PET_NOUNS
+from graphmem.providers.extractors.rules_en_open import addressed
 from graphmem.providers.extractors.rules_en_parse import (
     EVENT_NOUNS,
     SKIP_VERBS,
@@ -102,7 +103,7 @@ def subject_of(verb: Token, speakers: Speakers) -> tuple[str | None, bool] | Non
     open complements and adjective complements ("I'm lucky to have ..."); None when unresolved."""
     tok: Token | None = verb
     while tok is not None:
-        subj = next((c for c in tok.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+        subj = next((c for c in tok.children if c.dep_ in ("nsubj", "nsubjpass") and not addressed(c)), None)
         if subj is not None:
             return resolve_subject(subj, verb, speakers)
         if tok.dep_ in ("conj", "xcomp", "acomp", "pcomp", "prep") and tok.head.i != tok.i:
@@ -269,6 +270,21 @@ _NOT_PLANNED = frozenset(
 _PERCEIVE = frozenset("see hear watch check read know".split())
 
 
+_PAST_AUX = frozenset("was were had 'd".split())
+
+
+def wish_in_past(verb: Token) -> bool:
+    """ "I wanted to make the place cozy", "I'd been wanting to try yoga", "I was hoping to go",
+    "I was excited to meet them": a wish said in the past is no current plan (it was done or
+    dropped); "I've always wanted to learn Spanish" (present perfect) still holds."""
+    auxes = [c.lower_ for c in verb.children if c.dep_ in ("aux", "auxpass")]
+    if verb.lemma_ == "be":
+        return verb.tag_ == "VBD"
+    if verb.tag_ == "VBD" and not _cant_wait(verb):
+        return True
+    return any(a in _PAST_AUX for a in auxes) and verb.tag_ in ("VBG", "VBN")
+
+
 def plan_claims(verb: Token, speakers: Speakers, future: bool) -> list[Claim]:
     """Wishes and plans of the speaker (module docstring)."""
     lemma = verb_lemma(verb)  # the small model reads "hoping" as "hop"
@@ -300,7 +316,7 @@ def plan_claims(verb: Token, speakers: Speakers, future: bool) -> list[Claim]:
     elif verb.tag_ == "VBG" and _progressive(verb) and _to_verb(verb) is None:
         if (_event_object(verb) and lemma in _EVENT_PLAN_VERBS) or (future and lemma not in SKIP_VERBS):
             target = verb  # "I'm having an art show next month", "I'm going to a conference"
-    if target is None or target.lemma_.lower() in _NOT_PLANNED:
+    if target is None or target.lemma_.lower() in _NOT_PLANNED or wish_in_past(verb):
         return []
     if target.lemma_.lower() in _PERCEIVE and not any(
         c.dep_ == "dobj" and c.pos_ == "PROPN" for c in target.children
@@ -344,6 +360,9 @@ _BENEFIT_VERBS = frozenset("help make keep bring give calm relax inspire motivat
 _BENEFIT_NOUNS = frozenset("joy peace happiness comfort strength hope calm purpose energy".split())
 
 
+_DECIDING = frozenset("want decide think realize realise wonder reflect question rethink wish choose".split())
+
+
 def _benefits_me(verb: Token) -> bool:
     """ "Painting helps me relax", "Running keeps me sane", "Clay brings me so much joy", "Art
     makes me happy": a thing doing the speaker good (not "reminds me of X": a memory)."""
@@ -355,6 +374,8 @@ def _benefits_me(verb: Token) -> bool:
     nested = any(c.lower_ == "me" and c.dep_ == "nsubj" for comp in comps for c in comp.children)
     if not (direct or nested):
         return False
+    if any(c.lemma_.lower() in _DECIDING for c in comps):
+        return False  # "Seeing X made me want to act / decide to help": a cause, not a good
     if lemma in ("bring", "give"):
         return any(c.dep_ == "dobj" and c.lemma_.lower() in _BENEFIT_NOUNS for c in verb.children)
     return bool(comps) or lemma in ("help", "calm", "relax", "inspire", "motivate")
@@ -397,6 +418,17 @@ def courtesy(head: Token, speakers: Speakers) -> bool:
     return False
 
 
+def _bare_definite(noun: Token) -> bool:
+    """ "the colors", "the name": "the" and a common noun with nothing saying which (a thing of
+    the conversation); "the rainbow flag mural", "the people around me" say which."""
+    if noun.pos_ != "NOUN":
+        return False
+    children = list(noun.children)
+    return any(c.dep_ == "det" and c.lower_ == "the" for c in children) and all(
+        c.dep_ in ("det", "punct") for c in children
+    )
+
+
 def value_claims(verb: Token, speakers: Speakers) -> list[Claim]:
     """ "X is special to me", "X matters to me", "X means a lot to me", "X speaks to me" → the
     speaker values X (the subject noun phrase)."""
@@ -421,6 +453,8 @@ def value_claims(verb: Token, speakers: Speakers) -> list[Claim]:
         return []  # "his X", "your X" (thanks to the listener), "that pic" (a thing of the talk)
     if courtesy(subj, speakers):
         return []
+    if _bare_definite(subj):
+        return []  # "The colors make me feel calm": the colors of something shown, not a value
     if subj.tag_ == "VBG" and not _whole_gerund(subj):
         return []
     value = noun_phrase(subj, speakers)
@@ -471,10 +505,18 @@ def _generic_subject(verb: Token) -> bool:
     return subj is not None and any(c.lower_ in ("all", "both") for c in [*subj.children, *verb.children])
 
 
-def have_claims(verb: Token, speakers: Speakers) -> list[Claim]:
+_AHEAD = frozenset("upcoming coming next soon".split())
+
+
+def _ahead(verb: Token) -> bool:
+    return any(t.lower_ in _AHEAD for t in verb.subtree)
+
+
+def have_claims(verb: Token, speakers: Speakers, future: bool = False) -> list[Claim]:
     """ "I have a husband and two kids", "I'm lucky to have my sister" → has; "I've got lots of
     books" → owns (present tense, not negated, concrete nouns only); "I've always had a love for
-    horses" → likes."""
+    horses" → likes; "I've got a tournament next month" → plans (an event with a time ahead: a
+    future time phrase or "coming up", "upcoming", "next")."""
     lemma = verb.lemma_.lower()
     resolved = subject_of(verb, speakers)
     first_person = resolved is not None and resolved[1]
@@ -507,6 +549,8 @@ def have_claims(verb: Token, speakers: Speakers) -> list[Claim]:
         if not present:
             continue
         if first_person and obj.pos_ == "NOUN" and obj.lemma_.lower() in EVENT_NOUNS and verb.dep_ != "xcomp":
+            if not (future or _ahead(verb)):
+                continue  # "We have regular meetings", "now I have an external drive": no time ahead
             value = _verb_phrase(verb, speakers)  # "I've got a gaming tournament next month"
             if value and value.startswith("get "):
                 value = "have " + value[4:]
@@ -566,8 +610,22 @@ def activity_claims(verb: Token) -> list[Claim]:
         for c in verb.children
     ):
         return []
+    if _other_sense(verb):
+        return []
     particle = next((c.lower_ for c in verb.children if c.dep_ == "prt"), None)
     return [Claim("does", f"{verb.lower_} {particle}" if particle else verb.lower_)]
+
+
+def _other_sense(verb: Token) -> bool:
+    """ "running for office", "running around", "running out": a hobby verb whose particle, or
+    for "run" whose "for"/"against" (not a time span), gives it another sense."""
+    for c in verb.children:
+        if c.dep_ in ("prt", "advmod") and c.lower_ in ("around", "errands", "late", "out", "away"):
+            return True
+        if c.dep_ == "prep" and c.lower_ in ("for", "against") and verb.lemma_.lower() == "run":
+            if not any(o.lemma_.lower() in TIME_UNITS | {"while", "ages"} for o in c.children):
+                return True
+    return False
 
 
 def described_thing_claims(verb: Token, speakers: Speakers) -> list[Claim]:
@@ -848,7 +906,7 @@ def chat_claims(doc: Doc, speakers: Speakers, future: bool) -> list[tuple[Claim,
             own: list[Claim] = []
             if first:
                 own += plan_claims(verb, speakers, future)
-            own += disposition_claims(verb, speakers) + have_claims(verb, speakers)
+            own += disposition_claims(verb, speakers) + have_claims(verb, speakers, future)
             own += activity_claims(verb) + described_thing_claims(verb, speakers)
             own += been_in_claims(verb) + counted_claims(verb) + appreciation_claims(verb, speakers)
             own += back_from_claims(verb, speakers) + doing_claims(verb, speakers)

@@ -18,6 +18,11 @@ phrasing rules' claims with the parse's.
   know" is refused), and no reaction to the listener (``toward_listener``: "I'm proud of you",
   "I appreciate your help"), and no light-verb idiom (``light_idiom``: "finds comfort", "takes
   the lead").
+- ``points_back``, ``dangling_end``, ``clause_inside``, ``said_with_no``: a value with a
+  demonstrative pointing into the talk ("moments like these"), cut on a function word ("plan
+  for"), holding a contracted "is" ("studio's a tough job"), or denied by "no" ("I'm no writer");
+  a preference whose value names nothing in particular ("likes moments") is refused like a vague
+  open value.
 - ``said_to_listener``: the clauses whose claims are conversation, not facts: an "I'll ..." with no
   future time phrase that is about the listener or a telling (an offer: "I'll send you the link",
   "I'll let you know") and a wish opened by "hopefully" ("Hopefully we can go camping").
@@ -36,7 +41,13 @@ from graphmem.models.extraction import ExtractedFact
 from graphmem.models.predicates import VOCABULARY, lookup
 from graphmem.providers.extractors.en_parse import could_be_verb
 from graphmem.providers.extractors.rules_base import Claim
-from graphmem.providers.extractors.rules_en_parse import NOT_SUBJECT_WORDS, Speakers, clause_text
+from graphmem.providers.extractors.rules_en_open import addressed
+from graphmem.providers.extractors.rules_en_parse import (
+    NOT_SUBJECT_WORDS,
+    Speakers,
+    clause_text,
+    shared_head,
+)
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
@@ -105,16 +116,37 @@ def subject_in_parse(claim: Claim, doc: Doc) -> bool:
     if any(w.lower() in NOT_SUBJECT_WORDS for w in words):
         return False
     last = words[-1]
-    return any(t.text == last and t.pos_ == "PROPN" for t in doc)
+    return any(t.text == last and t.pos_ == "PROPN" and not addressed(t) for t in doc)
 
 
 _FINITE = frozenset({"VBD", "VBN", "VBZ", "VBP", "MD"})
 _THING_PREDICATES = frozenset({"has_pet", "owns", "likes", "dislikes", "prefers", "knows"})
 
 
+_PREMODIFIER = frozenset({"amod", "compound", "nmod", "nummod", "det", "poss", "advmod", "npadvmod"})
+
+
+def cut_inside_phrase(value: str, doc: Doc) -> bool:
+    """The value stops on a word that modifies a noun after it in the sentence: "creating a safe"
+    (of "a safe, inviting place"), "attended amazing" (of "an amazing and emotional ceremony"),
+    "owns new", "likes action" (of "action and sci-fi movies": ``shared_head``): the value has no
+    head of its own."""
+    words = value.split()
+    if not words:
+        return False
+    last = words[-1]
+    found = [t for t in doc if t.text == last]
+    return bool(found) and all(
+        (t.dep_ in _PREMODIFIER and t.head.i > t.i) or shared_head(t) is not None for t in found
+    )
+
+
 def value_in_parse(claim: Claim, doc: Doc) -> bool:
     """A phrasing rule's value does not open with a finite verb or participle of the parse
-    ("has a pet: been awed by birds", "has a pet: got a pup" are refused)."""
+    ("has a pet: been awed by birds", "has a pet: got a pup" are refused) and is not cut inside a
+    noun phrase (``cut_inside_phrase``)."""
+    if cut_inside_phrase(claim.obj, doc):
+        return False
     if claim.predicate not in _THING_PREDICATES:
         return True
     first = claim.obj.split()[0] if claim.obj.split() else ""
@@ -203,7 +235,70 @@ def well_formed(fact: ExtractedFact, speakers: Speakers) -> bool:
         return False
     if not family_value_ok(fact.predicate, value):
         return False
+    if points_back(value) or dangling_end(value) or clause_inside(value):
+        return False
+    if fact.claim != "end" and said_with_no(value, fact.quote or ""):
+        return False
+    if fact.predicate in _PREFERENCES and vague_open_value(value):
+        return False
     return _PERSON_WORDS.search(statement_words(fact)) is None
+
+
+_PREFERENCES = frozenset({"likes", "dislikes", "values", "appreciates", "prefers"})
+_POINTERS = frozenset("this that these those".split())
+_FILLER_NOUNS = frozenset("one ones thing things stuff kind sort".split())
+_AFTER_POINTED = frozenset("like around here there".split())
+
+
+def points_back(value: str) -> bool:
+    """A demonstrative that points into the conversation: "moments like these", "sound of that
+    place", "a dog with that name", "some of these little ones". One that introduces a described
+    thing stays: "this cute pup from a shelter", "that stuffed animal dog"."""
+    words = [w.casefold() for w in value.split()]
+    for i, w in enumerate(words):
+        if w not in _POINTERS:
+            continue
+        after = words[i + 1 :]
+        cut = next((k for k, a in enumerate(after) if a in _PREPOSITIONS | _AFTER_POINTED), len(after))
+        content = [a for a in after[:cut] if a not in _FILLER_NOUNS]
+        if after[:1] and after[0] in _WHEN:
+            continue  # "this weekend" says when
+        if len(content) < 2:
+            return True
+    return False
+
+
+_DANGLING = frozenset(
+    "like of for with to and or but the a an about from in on at as than so very really just both "
+    "my our your his her their its".split()
+)
+
+
+def dangling_end(value: str) -> bool:
+    """A value that ends on a function word or an intensifier ("moments like", "plan for",
+    "likes really"): the phrase was cut."""
+    words = value.split()
+    return len(words) > 1 and words[-1].casefold() in _DANGLING
+
+
+_CONTRACTED_IS = re.compile(r"\w's (?:a|an|the|so|really|very|not|just|such|too)\b", re.I)
+
+
+def clause_inside(value: str) -> bool:
+    """ "perfect dance studio's a tough job": a contracted "is" inside the value, a clause."""
+    return _CONTRACTED_IS.search(value) is not None
+
+
+def said_with_no(value: str, quote: str) -> bool:
+    """The value's head follows "no" in the quote ("I'm no writer", "we have no pets"): denied
+    ("no longer", "no more" end a value: those are ends, read apart)."""
+    words = value.split()
+    cut = next((i for i, w in enumerate(words) if w.casefold() in _PREPOSITIONS and i > 0), len(words))
+    head = words[cut - 1] if cut else ""
+    if not head or not quote:
+        return False
+    pattern = rf"(?<![\w'])no\s+(?!longer\b|more\b)(?:[\w-]+\s+){{0,2}}{re.escape(head)}(?![\w'])"
+    return re.search(pattern, quote, re.IGNORECASE) is not None
 
 
 _GENERIC = frozenset(

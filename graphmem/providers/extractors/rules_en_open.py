@@ -12,7 +12,8 @@ An open predicate (one outside the canonical vocabulary) is refused, by class:
 - **a clause under a wish or an attempt** ("I want to get stronger and improve my endurance",
   "I hope to build a family and put a roof over ...", "We're considering adopting a dog to teach
   the kids ..."), or under a negated head ("Don't feel like I'm making an impact"): nothing
-  happened.
+  happened; a clause likened under "feel/seem/look/sound like" ("It feels like I'm stepping into
+  the book") is no deed either.
 - **a purpose or bare infinitive** ("I use a whiteboard to stay on track, visualize goals and
   tokenize successes", "... to clear my mind"): an aim, not a deed.
 - **a future** ("I'll make a list", "I'll bring my binoculars"): what will be is a plan or
@@ -23,6 +24,10 @@ An open predicate (one outside the canonical vocabulary) is refused, by class:
 - **a dropped recipient** ("I'll give the turtles a bath" → "gives bath"): the object means
   nothing without the person or thing it goes to.
 - **an opening of the talk** ("Speaking of special moments, ..."): discourse, not a deed.
+
+``addressed`` tells a name said to the listener from a subject, for every reader: a name after a
+greeting word ("Hey Sam, I went ...", "Yeah Sam, marketing is key") or before a comma when its verb
+has another subject ("Sam, I joined a club") is a vocative, never the clause's subject.
 """
 
 from __future__ import annotations
@@ -56,6 +61,16 @@ def _negated(tok: Token) -> bool:
     return any(c.dep_ == "neg" for c in tok.children)
 
 
+_SEEM = frozenset("feel seem look sound".split())
+
+
+def _likened(clause: Token, head: Token) -> bool:
+    """ "It feels like I'm stepping into the book", "It looks as if we're winning": a likeness."""
+    return head.lemma_.lower() in _SEEM and any(
+        c.dep_ == "mark" and c.lower_ in ("like", "as", "if") for c in clause.children
+    )
+
+
 def governed(verb: Token) -> bool:
     """The clause hangs under an enabler, a wish or attempt, or a negated head (module docstring):
     walked up through complements and conjuncts; a conjunct with a subject of its own is its own
@@ -67,6 +82,8 @@ def governed(verb: Token) -> bool:
         head = tok.head
         if tok.dep_ == "ccomp" and head.lemma_.lower() in _TELLING:
             return False  # "(I wanted to) let you know I joined a club": what is told is claimed
+        if tok.dep_ == "advcl" and _likened(tok, head):
+            return True
         if tok.dep_ != "conj":
             lemma = head.lemma_.lower()
             if lemma in _ENABLERS or (lemma in _WISHES and tok.dep_ == "xcomp"):
@@ -114,6 +131,27 @@ def no_person(subject: Token | None) -> bool:
         return could_be_verb(subject.text)  # "Took a trip", "Dance gives me": a word, not a name
     after = subject.doc[subject.i + 1] if subject.i + 1 < len(subject.doc) else None
     return after is not None and after.text == ","
+
+
+_GREETINGS = frozenset(
+    "hey hi hello hiya heya yo yeah yes yep yup oh ooh wow aw aww thanks thank congrats "
+    "congratulations haha lol ok okay well sure morning evening dear".split()
+)
+
+
+def addressed(tok: Token) -> bool:
+    """A name said to the listener, not a subject (module docstring)."""
+    if tok.pos_ != "PROPN" or tok.dep_ not in ("nsubj", "nsubjpass"):
+        return False
+    doc = tok.doc
+    before = doc[tok.left_edge.i - 1] if tok.left_edge.i > 0 else None
+    greeted = any(c.lower_ in _GREETINGS for c in tok.lefts) or (
+        before is not None and before.lower_ in _GREETINGS
+    )
+    after = doc[tok.i + 1] if tok.i + 1 < len(doc) else None
+    comma = after is not None and after.text in (",", "!", "-", "\u2014")
+    second = any(c.dep_ in ("nsubj", "nsubjpass") and c.i > tok.i for c in tok.head.children)
+    return (greeted and comma) or (comma and second)
 
 
 def _dropped_recipient(verb: Token) -> bool:

@@ -56,7 +56,7 @@ from graphmem.providers.extractors.rules_en_frames import (
 )
 from graphmem.providers.extractors.rules_en_lemma import verb_lemma
 from graphmem.providers.extractors.rules_en_objects import JOBS, PETS
-from graphmem.providers.extractors.rules_en_open import keep_open
+from graphmem.providers.extractors.rules_en_open import addressed, keep_open
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
@@ -509,6 +509,8 @@ def _plan(verb: Token) -> str | None:
     future = any(c.lower_ in ("will", "'ll", "shall", "wo") for c in _auxes(verb))
     target = verb
     if verb.lemma_ in _PLAN_VERBS or (verb.lemma_ == "go" and verb.tag_ == "VBG"):
+        if verb.tag_ == "VBG" and any(c.lower_ in ("was", "were", "had", "'d") for c in _auxes(verb)):
+            return None  # "I was going to / was planning to X": a past intention, no plan now
         xcomp = next((c for c in verb.children if c.dep_ == "xcomp" and c.pos_ == "VERB"), None)
         if xcomp is None or not any(c.dep_ == "aux" and c.lower_ == "to" for c in xcomp.children):
             return None
@@ -542,15 +544,120 @@ TIME_UNITS = frozenset("second minute hour day week month year decade weekend ni
 _THIRD = frozenset("he she him his her hers they them their theirs it its".split())
 
 
+_PREMODIFIER_DEPS = frozenset({"punct", "cc", "conj", "npadvmod"})
+_NOMINAL_DEPS = frozenset({"dobj", "pobj", "nsubj", "attr", "appos", "compound", "conj"})
+
+
+def _joining_mark(t: Token) -> bool:
+    """A hyphen inside a word ("dairy-free") or a comma between two modifiers ("safe, inviting")."""
+    doc = t.doc
+    if t.i == 0 or t.i + 1 >= len(doc):
+        return False
+    before, after = doc[t.i - 1], doc[t.i + 1]
+    if t.tag_ == "HYPH":
+        return not t.whitespace_ and not before.whitespace_
+    return t.text == "," and before.pos_ == "ADJ" and (after.pos_ == "ADJ" or after.tag_ in ("VBG", "VBN"))
+
+
+def _premodifier(t: Token, words: list[Token]) -> bool:
+    """A comma, "and", conjunct or hyphen part among the words before a noun of the phrase: "a
+    safe, inviting place", "an amazing and emotional ceremony", "dairy-free options", "a small
+    get-together" are the noun's own, no cut."""
+    if t.dep_ == "punct" and not _joining_mark(t):
+        return False
+    return t.dep_ in _PREMODIFIER_DEPS and any(
+        n.i > t.i
+        and n.left_edge.i <= t.i
+        and n.dep_ in _NOMINAL_DEPS
+        and (n.pos_ in ("NOUN", "PROPN") or n.tag_ == "VBG")
+        for n in words
+    )
+
+
+def _noun_continuation(t: Token, head: Token) -> bool:
+    """A verb form the small model hung on a noun that is the noun phrase's own head: "a poetry
+    reading", "a 5K charity run for a shelter" (right after the noun, no object or subject)."""
+    return (
+        t.dep_ == "acl"
+        and t.i == head.i + 1
+        and t.tag_ in ("VBG", "VBN", "NN")
+        and head.pos_ == "NOUN"
+        and any(c.dep_ == "det" for c in head.children)
+        and all(c.dep_ in ("prep", "npadvmod", "punct") for c in t.children)
+    )
+
+
+def shared_head(head: Token) -> Token | None:
+    """The noun a bare first conjunct shares: "action and sci-fi movies" (the model reads
+    "action" as the object and "movies" as its conjunct): the conjunct, or None."""
+    if head.tag_ != "NN" or any(c.i < head.i for c in head.children):
+        return None
+    for c in head.children:
+        if (
+            c.dep_ == "conj"
+            and c.tag_ == "NNS"
+            and any(m.dep_ in ("compound", "amod") and m.i < c.i for m in c.children)
+            and any(k.dep_ == "cc" and head.i < k.i < c.i for k in head.children)
+            and not any(t.text == "," for t in head.doc[head.i : c.i])
+        ):
+            return c
+    return None
+
+
+_COMPLEMENTS = frozenset({"dobj", "ccomp", "xcomp"})
+
+
+def _lost_complement(words: list[Token]) -> bool:
+    """A verb of the phrase whose object or complement clause was cut away: "watching" (of
+    "watching them play"), "a plan for getting" (of "getting it made"): the phrase says nothing."""
+    kept = {t.i for t in words}
+    return any(
+        t.pos_ in ("VERB", "AUX") and any(c.dep_ in _COMPLEMENTS and c.i not in kept for c in t.children)
+        for t in words
+    )
+
+
+def _headless(words: list[Token]) -> bool:
+    """The phrase ends on a modifier of a noun left out ("taking regular" of 'regular "me-time"
+    walks'): no head of its own."""
+    last = words[-1]
+    kept = {t.i for t in words}
+    return (
+        last.dep_ in ("amod", "compound", "nmod", "nummod")
+        and last.head.i > last.i
+        and last.head.i not in kept
+    )
+
+
+def _split_compound(head: Token) -> Token | None:
+    """A bare noun the model read as an object of its own right before the real one: "took a dog
+    grooming course" (dog and course both objects): the real one."""
+    if (
+        any(c.dep_ != "det" for c in head.children)
+        or head.pos_ != "NOUN"
+        or head.dep_ not in ("dobj", "pobj")
+    ):
+        return None
+    return next(
+        (
+            s
+            for s in head.head.children
+            if s.dep_ == head.dep_ and s.i > head.i and s.left_edge.i == head.i + 1 and s.pos_ == "NOUN"
+        ),
+        None,
+    )
+
+
 def _cut_clause(head: Token, words: list[Token]) -> list[Token]:
     """Words of ``head``'s phrase up to the first nested clause (whose subtree is left out whole:
-    "a couple who had a dog" is "a couple"), conjunct or punctuation."""
+    "a couple who had a dog" is "a couple"), conjunct or punctuation; a noun's own premodifiers
+    stay (``_premodifier``)."""
     nested = {
         u.i
         for t in words
         if t.i != head.i
         and (
-            t.dep_ in _NESTED
+            (t.dep_ in _NESTED and not _premodifier(t, words) and not _noun_continuation(t, head))
             or (t.dep_ == "prep" and any(c.lemma_.lower() in _DISCOURSE | TIME_UNITS for c in t.children))
         )
         for u in t.subtree
@@ -582,8 +689,8 @@ def tidy(text: str) -> str:
 
 def _subject_token(verb: Token) -> Token | None:
     tok: Token | None = verb
-    while tok is not None:
-        subj = next((c for c in tok.children if c.dep_ in _SUBJ), None)
+    while tok is not None:  # a name said to the listener is no subject ("Hey Sam, I went ...")
+        subj = next((c for c in tok.children if c.dep_ in _SUBJ and not addressed(c)), None)
         if subj is not None:
             return subj
         if tok.dep_ in ("conj", "xcomp") and tok.head.i != tok.i:
@@ -665,7 +772,8 @@ def _verb_claims(verb: Token, speakers: Speakers) -> list[Claim]:
         return []  # "I used to love / live in X": a past habit, not what holds now
     particle = next((c.lower_ for c in verb.children if c.dep_ == "prt"), None)
     dobj = next((c for c in verb.children if c.dep_ in ("dobj", "obj")), None)
-    preps = [c for c in verb.children if c.dep_ in ("prep", "dative") and c.pos_ == "ADP"]
+    # a phrase fronted before the verb sets the scene ("Off the court, I'm looking into X")
+    preps = [c for c in verb.children if c.dep_ in ("prep", "dative") and c.pos_ == "ADP" and c.i > verb.i]
     pobjs = [(p, o) for p in preps for o in p.children if o.dep_ == "pobj"][:3]
     move = _move(lemma, dobj, pobjs, speakers)
     if move:
@@ -685,10 +793,16 @@ def _verb_claims(verb: Token, speakers: Speakers) -> list[Claim]:
     if dobj is not None:
         claims = _object_claim(verb, lemma, particle, None, dobj, speakers)
         return [_with_place(c, pobjs, speakers) for c in claims]
+    pronoun = False  # after "rely on them", "worry about them" a later phrase is no object
     for prep, obj in pobjs:
-        claims = _object_claim(verb, lemma, particle, prep.lower_, obj, speakers)
+        claims = [
+            c
+            for c in _object_claim(verb, lemma, particle, prep.lower_, obj, speakers)
+            if not pronoun or c.predicate in VOCABULARY
+        ]
         if claims:
             return claims
+        pronoun = pronoun or obj.pos_ == "PRON"
     gerund = next((c for c in verb.children if c.dep_ in ("xcomp", "advcl") and c.tag_ == "VBG"), None)
     if gerund is not None and lemma == "go":
         return [Claim(_open_name("go", None, None), gerund.lower_)]
@@ -754,6 +868,11 @@ def _object_claim(
             return []
     if predicate == "job_title" and obj.lower_ not in JOBS:
         return []
+    if predicate is None and lemma == "plan" and prep is None and particle is None:
+        # "planning a trip to X", "planned a gaming session": the plan is to take or have it
+        # ("plans: trip to X" would read "plans to trip to X")
+        light = "take" if obj.lemma_.lower() in _TRIPS else "have"
+        return [Claim("plans", f"{light} {value}", inferred=True)]
     if predicate is None:
         passive = any(c.dep_ == "auxpass" for c in verb.children)
         predicate = _open_name(lemma, particle, prep, passive=passive, participle=verb.lower_)
@@ -763,6 +882,7 @@ def _object_claim(
     return [Claim(predicate, value, object_kind=kind)]
 
 
+_TRIPS = frozenset("trip vacation holiday cruise getaway tour journey honeymoon road-trip".split())
 _MOVE_VERBS = frozenset({"move", "relocate"})
 _JOB_CHANGE_VERBS = frozenset({"switch", "jump", "transfer", "change", "go"})
 
@@ -940,6 +1060,14 @@ def object_phrase(head: Token, speakers: Speakers) -> str | None:
         return speakers.speaker
     if head.lower_ in _EMPTY_OBJECTS or head.pos_ == "PRON":
         return None
+    real = _split_compound(head)
+    if real is not None:
+        rest = object_phrase(real, speakers)
+        return tidy(f"{head.text} {rest}") if rest else None
+    shared = shared_head(head)
+    if shared is not None:
+        rest = object_phrase(shared, speakers)
+        return tidy(f"{head.text} and {rest}") if rest else None
     words = _cut_clause(head, [t for t in head.subtree])
     while words and (words[0].dep_ in ("det", "predet", "punct", "cc") or words[0].tag_ == "PRP$"):
         if words[0].tag_ == "PRP$" and words[0].lower_ not in ("my", "our"):
@@ -948,7 +1076,7 @@ def object_phrase(head: Token, speakers: Speakers) -> str | None:
             break
         words = words[1:]
     words = trim(words)
-    if not words or len(words) > _MAX_OBJECT_TOKENS:
+    if not words or len(words) > _MAX_OBJECT_TOKENS or _lost_complement(words) or _headless(words):
         return None
     out: list[str] = []
     for i, t in enumerate(words):
@@ -965,6 +1093,13 @@ def object_phrase(head: Token, speakers: Speakers) -> str | None:
             return None
         elif t.dep_ == "det" and t.head.i == head.i and i == 0:
             continue
+        elif (
+            out
+            and i > 0
+            and not words[i - 1].whitespace_
+            and (t.text[:1].isalnum() and words[i - 1].text[-1:].isalnum())
+        ):
+            out[-1] += t.text  # "5K" tokenised as 5 + K stays one word
         else:
             out.append(t.text)
     text = tidy(" ".join(out))
