@@ -137,3 +137,53 @@ def test_an_undated_value_ended_later_follows_the_value_before_it() -> None:
     eps = [Said("我在百度上班。", day(2021, 4)), Said("我后来在腾讯上班。我上周辞职了。", day(2023, 9))]
     got = timeline(eps, "works_at")
     assert (got.current, got.history) == (None, ["百度", "腾讯"])
+
+
+# --------------------------------------------------------------------------- traditional characters
+
+HANT = [
+    (("我住在臺北。", "我上個月從臺北搬到了高雄。"), "lives_in", "高雄", ("臺北", "高雄")),
+    (("我在騰訊上班。", "我上週辭職了。"), "works_at", None, ("騰訊",)),
+    (("我在騰訊上班。我三個月前離職了。",), "works_at", None, ("騰訊",)),
+    (("我住在臺北，不對，是高雄。",), "lives_in", "高雄", ("高雄",)),
+    (("我之前說錯了，我住在高雄。",), "lives_in", "高雄", ("高雄",)),
+    (("我現在住在臺中。", "我已經不住在臺中了。"), "lives_in", None, ("臺中",)),
+    (("我在臺北已經住了三年。",), "lives_in", "臺北", ("臺北",)),
+    (("我們家兩年前搬到了新竹。",), "lives_in", "新竹", ("新竹",)),
+    (("我在騰訊當產品經理。",), "job_title", "產品經理", ("產品經理",)),
+]
+
+
+@pytest.mark.parametrize("texts,predicate,current,history", HANT, ids=[" / ".join(h[0]) for h in HANT])
+def test_traditional_characters_read_as_simplified_keep_their_spelling(
+    texts: tuple[str, ...], predicate: str, current: str | None, history: tuple[str, ...]
+) -> None:
+    """Regression: 我現在住在臺北 / 哦不對，是高雄 / 上個月 gave nothing, 對 as a value, or no time
+    (the rules and the time phrases knew only simplified characters)."""
+    eps = tuple(Said(t, day(2023, 3 + 4 * n)) for n, t in enumerate(texts))
+    _check(Case(eps, SPEAKER, predicate, current, history))
+
+
+def test_a_traditional_end_in_a_later_sentence_keeps_the_spelling_and_its_time() -> None:
+    got = timeline([Said("我在騰訊上班。我上個月辭職了。", day(2023, 9))], "works_at")
+    assert (got.current, got.history) == (None, ["騰訊"])
+    assert got.at(day(2023, 8, 20)) is None
+
+
+# --------------------------------------------------------------------------- 他/她 and an unnamed end
+
+
+@pytest.mark.parametrize(
+    "text,who,predicate,value",
+    [
+        ("我表姐孙悦住在绵阳。她上个月搬走了。", "孙悦", "lives_in", "绵阳"),
+        ("周涛在华为上班。他上周被裁了。", "周涛", "works_at", "华为"),
+        ("我表哥陈静在鹿鸣科技工作。他已经离职了。", "陈静", "works_at", "鹿鸣科技"),
+    ],
+)
+def test_a_he_or_she_opening_an_unnamed_end_is_the_person_before(
+    text: str, who: str, predicate: str, value: str
+) -> None:
+    """Regression: 她上个月搬走了 after 我表姐孙悦住在绵阳 ended nothing (她 read as someone else)."""
+    got = timeline([Said(text, day(2023, 9))], predicate, who)
+    assert (got.current, got.history) == (None, [value])

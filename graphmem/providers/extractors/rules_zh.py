@@ -43,6 +43,7 @@ from graphmem.models.extraction import WHATEVER_HOLDS, ClaimKind
 from graphmem.models.predicates import lookup
 from graphmem.providers.extractors.rules_base import SPEAKER, Claim, ParsedSentence
 from graphmem.providers.extractors.rules_zh_frames import bare_zai, frame_claims, is_job, title_claims
+from graphmem.providers.extractors.rules_zh_hant import original, simplified
 from graphmem.providers.extractors.rules_zh_table import IMPLICIT, RULES, clean, match
 from graphmem.providers.extractors.rules_zh_tokens import (
     ADVERBS,
@@ -234,12 +235,16 @@ class ZhContext:
 
     person: str | None = None
     claims: list[Claim] = field(default_factory=list)
+    spelled: dict[str, str] = field(default_factory=dict)  # simplified → as a traditional text spells it
 
 
 def parse_zh(sentence: str, context: ZhContext | None = None) -> ParsedSentence:
     """Claims made by one Chinese sentence (time phrases already removed); ``context`` carries the
-    person and the states of the episode's earlier sentences, and is updated with this one's."""
-    parsed = _parse_zh(sentence, context)
+    person and the states of the episode's earlier sentences, and is updated with this one's.
+    A sentence in traditional characters is read in simplified ones (``rules_zh_hant``) and its
+    values and names are given back as it spells them."""
+    simple = simplified(sentence)
+    parsed = _parse_zh(simple, context)
     parsed.claims = _open_end_with_successor(parsed.claims)
     if context is not None:
         named = [
@@ -249,6 +254,22 @@ def parse_zh(sentence: str, context: ZhContext | None = None) -> ParsedSentence:
         ]
         context.person = named[-1] if named else context.person
         context.claims.extend(c for c in parsed.claims if c.predicate in _STATES and c.kind != "end")
+    spelled = context.spelled if context is not None else {}
+    if simple != sentence or spelled:
+
+        def spell(value: str | None) -> str | None:
+            if not value:
+                return value
+            found = original(value, simple, sentence)
+            if found != value:
+                spelled[value] = found  # a later sentence may name it again
+            return spelled.get(value, found)
+
+        parsed.claims = [
+            replace(c, obj=spell(c.obj) or c.obj, subject=spell(c.subject), replaces=spell(c.replaces))
+            for c in parsed.claims
+        ]
+        parsed.replaces = spell(parsed.replaces)
     return parsed
 
 
@@ -690,6 +711,8 @@ def _unnamed_end(clause: str, state: _State) -> list[Claim]:
     lead = _lead(toks)
     toks = toks[lead:]
     found = _subject(toks) if toks else None
+    if found is not None and found[0][0] == "other" and toks[0].word in ("他", "她") and state.introduced:
+        found = (("name", state.introduced), 1, [])  # 我表姐王丽住在台北。她搬走了。
     if found is not None and found[0][0] == "other":
         return []
     subject = found[0] if found is not None else state.subject or ("first", SPEAKER)

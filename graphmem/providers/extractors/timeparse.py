@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from graphmem.clock import as_utc
+from graphmem.providers.extractors.rules_zh_hant import simplified
 from graphmem.providers.extractors.timeparse_calendar import (
     Handler,
     TimeRule,
@@ -409,11 +410,12 @@ def find_times(text: str, reference_time: datetime) -> list[TimeMatch]:
     ref_day = midnight(reference_time)
     finder = _ZH_FIND if _CJK.search(text) else _EN_FIND
     matches: list[TimeMatch] = []
-    for m in finder.finditer(text):
+    # traditional characters are read as simplified ones, one for one (上個月 is 上个月)
+    for m in finder.finditer(simplified(text) if finder is _ZH_FIND else text):
         phrase = m.group(0)
         if not phrase:
             continue
         found = _lookup(_normalise(phrase), ref_day, finder is _ZH_FIND)
         when, future = found if found is not None else (None, False)
-        matches.append(TimeMatch(phrase, m.start(), m.end(), when, future))
+        matches.append(TimeMatch(text[m.start() : m.end()], m.start(), m.end(), when, future))
     return matches
