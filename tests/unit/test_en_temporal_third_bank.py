@@ -161,3 +161,44 @@ def test_a_guessed_correction_applies_only_where_its_mistake_held() -> None:
     assert alone.runs == [] and [r.value for r in alone.expired_runs] == ["Initech"]
     both = resolve_slot([], [fix, said], functional=True)
     assert [(r.value, r.valid_from) for r in both.runs] == [("Initech", T0)]
+
+
+UNNAMED_ENDS: dict[str, list[str]] = {
+    "lives_in": [
+        "We moved out{when}.",
+        "I lived there until last month.",
+        "I moved away{when}, finally.",
+        "So I left the city{when}.",
+    ],
+    "works_at": [
+        "I quit{when}.",
+        "I got laid off{when}, which stung.",
+        "I handed in my notice{when}.",
+        "I left it last month.",
+        "I worked there until last month.",
+        "Well, I was let go{when}.",
+        "I retired{when}.",
+    ],
+}
+
+NOT_ENDS = [
+    "I quit smoking{when}.",
+    "I might quit.",
+    "I didn't quit.",
+    "If I quit, I will travel.",
+    "I lived there.",
+]
+
+
+@pytest.mark.parametrize("predicate", sorted(UNNAMED_ENDS))
+def test_an_end_naming_no_value_in_a_later_message_ends_what_held(predicate: str) -> None:
+    """ "I quit." / "We moved out." / "I lived there until ...": the value of an earlier message
+    ends (``WHATEVER_HOLDS``), in either ingestion order."""
+    got = _told(UNNAMED_ENDS[predicate], predicate, after_state=True)
+    assert _bad(got, lambda v: ([], [v["A"]])) == []
+
+
+@pytest.mark.parametrize("predicate", ["lives_in", "works_at"])
+def test_no_end_without_a_leaving(predicate: str) -> None:
+    got = _told(NOT_ENDS, predicate, after_state=True)
+    assert _bad(got, lambda v: ([v["A"]], [v["A"]])) == []

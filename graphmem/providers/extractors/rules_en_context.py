@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from graphmem.models.extraction import ExtractedFact
+from graphmem.models.extraction import WHATEVER_HOLDS, ExtractedFact
 from graphmem.providers.extractors.rules_base import SPEAKER, Claim
 from graphmem.providers.extractors.rules_en_parse import probe_label
 
@@ -147,11 +147,12 @@ _SOLD_BOUGHT = re.compile(
 )
 
 
-def with_passing_values(text: str, claims: list[Claim]) -> list[Claim]:
-    """``claims`` with the values said in passing: values before first, so a dated successor
-    dates them."""
+def with_passing_values(text: str, claims: list[Claim], context: EnContext) -> list[Claim]:
+    """``claims`` with the values said in passing (values before first, so a dated successor
+    dates them) and the ends that name no value (``unnamed_ends``)."""
     passing = _passing_values(text, claims)
-    return [c for c in passing if c.before] + claims + [c for c in passing if not c.before]
+    claims = [c for c in passing if c.before] + claims + [c for c in passing if not c.before]
+    return claims + unnamed_ends(text, claims, context)
 
 
 def _passing_values(text: str, claims: list[Claim]) -> list[Claim]:
@@ -271,3 +272,39 @@ _NAME_CORRECTION = re.compile(
 def names_correction(text: str) -> bool:
     """ "Sorry, Bristol, not Seattle.": a correction made of two names, no verb."""
     return _NAME_CORRECTION.match(text.strip()) is not None
+
+
+_TAIL = r"\s*(?:$|[,;.!]|\s(?:and|but|because|so|after|which|when)\b)"
+_SUBJ = r"^(?i:(?:so|and|but|well|anyway|yeah|also|update)[,:]?\s+)?(?:(?:I|We|we)(?:'ve| have)?\s+)?(?i:just\s+|finally\s+|recently\s+|actually\s+|officially\s+)?"
+_JOB_END = re.compile(
+    _SUBJ
+    + r"(?i:quit|resigned|retired|stepped down|handed in my (?:notice|resignation)|put in my (?:notice|two weeks)|"
+    r"gave (?:my )?notice|got (?:laid off|fired|sacked|let go|made redundant)|"
+    r"(?:was|were|been|got) (?:laid off|fired|sacked|let go|made redundant)|"
+    r"(?:left|quit) (?:my|the|that|our) (?:job|company|firm|position|role|employer)|(?:left|quit) it)" + _TAIL
+)
+_HOME_END = re.compile(
+    _SUBJ
+    + r"(?i:moved out|moved away|left (?:the|that) (?:city|town|country|flat|apartment|house)|left there)"
+    + _TAIL
+)
+_WAS_THERE = re.compile(_SUBJ + r"(?i:(?P<verb>lived|stayed|worked|was based) there)" + _TAIL)
+
+
+def unnamed_ends(text: str, claims: list[Claim], context: EnContext) -> list[Claim]:
+    """An end that names no value ("I quit.", "I got laid off.", "We moved out.", "I lived there
+    until 2019." in a message of its own): the value the episode named before, else
+    ``WHATEVER_HOLDS``, which the chain reads as whatever the slot holds then. "I lived there",
+    past with no "until", ends nothing (``Claim.past``)."""
+    if any(c.predicate in _SLOTS and c.subject == SPEAKER for c in claims):
+        return []
+    found: list[tuple[str, bool]] = []
+    if _JOB_END.search(text):
+        found.append(("works_at", False))
+    elif _HOME_END.search(text):
+        found.append(("lives_in", False))
+    elif (m := _WAS_THERE.search(text)) is not None:
+        found.append(("works_at" if m.group("verb").lower() == "worked" else "lives_in", True))
+    return [
+        Claim(slot, context.values.get(slot, WHATEVER_HOLDS), kind="end", past=past) for slot, past in found
+    ]
