@@ -9,6 +9,7 @@ from typing import Any
 
 from fastapi import Depends, FastAPI
 
+from api.admission import Admission, AdmissionMiddleware
 from api.auth import KeyRing
 from api.deps import reject_unknown_query
 from api.docs import install_docs
@@ -141,6 +142,10 @@ def create_app(settings: Settings, *, memory: GraphMemory | None = None) -> Fast
         app.include_router(router)
     app.router.routes.append(mcp.route())
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
+    if settings.max_in_flight:  # inside the request context: a 429 is logged and counted like any
+        admission = Admission(settings.max_in_flight, settings.max_queued, settings.queue_wait_s)
+        app.state.admission = admission
+        app.add_middleware(AdmissionMiddleware, admission=admission)
     app.add_middleware(RequestContextMiddleware, metrics=app.state.metrics)
     return app
 

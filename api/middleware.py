@@ -27,7 +27,7 @@ def _header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
-async def _send_json(send: Send, status: int, body: dict[str, Any], headers: dict[str, str]) -> None:
+async def send_json(send: Send, status: int, body: dict[str, Any], headers: dict[str, str]) -> None:
     payload = json.dumps(body).encode("utf-8")
     raw = [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode())]
     raw += [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers.items()]
@@ -70,7 +70,7 @@ class RequestContextMiddleware:
             self._log_crash(scope, request_id, exc)
             if response["started"]:
                 raise
-            await _send_json(
+            await send_json(
                 send_with_id, 500, error_body("internal", "internal error"), {"X-Request-ID": request_id}
             )
         finally:
@@ -156,7 +156,7 @@ class BodyLimitMiddleware:
         scope: Scope, send: Send, status: int, code: str, message: str, details: dict[str, Any] | None = None
     ) -> None:
         scope.setdefault("state", {})["error_code"] = code
-        await _send_json(send, status, error_body(code, message, details), {"Connection": "close"})
+        await send_json(send, status, error_body(code, message, details), {"Connection": "close"})
 
 
 def _replay(chunks: list[bytes], pending: Message | None, receive: Receive) -> Receive:

@@ -126,6 +126,11 @@ class Settings(BaseSettings):
     no_auth: bool = False
     max_batch: int = 500
     max_body_bytes: int = 5_000_000
+    # admission (api/admission.py): API requests running at once per worker, waiting behind them,
+    # and the longest wait; past them 429 overloaded with Retry-After (max_in_flight 0 = no bound)
+    max_in_flight: int = Field(default=32, ge=0)
+    max_queued: int = Field(default=64, ge=0)
+    queue_wait_s: float = Field(default=2.0, gt=0)
     # MCP at /mcp: the Host/Origin headers it accepts (comma-separated; "*" = no check). Unset: the
     # loopback names on a loopback bind, no check on another bind (docs/mcp.md, 421)
     mcp_allowed_hosts: str = ""
