@@ -231,6 +231,8 @@ def test_no_creation_from_a_pronoun_a_future_or_a_negation(text: str) -> None:
         ("I took this photo at a lake called Silver Mere.", ("visited", "Silver Mere")),
         ("Yesterday I tried a spicy lentil soup.", ("tried", "spicy lentil soup")),
         ("Tried my hand at pottery for the first time!", ("tried", "pottery")),
+        ("We had a lovely afternoon at the street carnival.", ("attended", "street carnival")),
+        ("I had an awful experience on a hike.", ("goes_on", "hike")),
     ],
 )
 def test_an_outing_or_a_try_is_read(text: str, fact: tuple[str, str]) -> None:
@@ -245,6 +247,8 @@ def test_an_outing_or_a_try_is_read(text: str, fact: tuple[str, str]) -> None:
         "I took this pic at the park.",
         "I didn't try the ramen recipe.",
         "I tried my best.",
+        "We had a blast at the Harvest fest.",
+        "I had a bad day at work.",
     ],
 )
 def test_no_outing_or_try_when_not_asserted_or_vague(text: str) -> None:

@@ -27,7 +27,8 @@ the speaker; "you" → the other speaker of a two-party session; a name). The qu
 - **inspiration** (``is_inspired_by``, ``is_motivated_by``...): "That concert really inspired
   me", "Her story motivates me": the subject noun phrase is what moves the speaker; "you" and
   "your X" are thanks to the listener, no fact.
-- **outings and tries**: "We had a great time at the aquarium" → visited aquarium; "I spent
+- **outings and tries**: "We had a great time at the aquarium" → visited aquarium ("at the
+  fair" attended, "on a hike" goes_on); "I spent
   the afternoon at the shelter volunteering at the front desk" → volunteers_at front desk and
   visited shelter; "I took this photo at Whispering Falls" → visited (a name only); "I tried my
   newest vegan recipe", "tried my hand at surfing" → tried.
@@ -469,15 +470,29 @@ _OUTING_NOUNS = frozenset(
 _SPENT_NOUNS = frozenset("time day days weekend afternoon evening morning hours week summer".split())
 _PHOTO_NOUNS = frozenset("photo pic picture shot snap photograph selfie".split())
 _PLACE_PREPS = frozenset("at in on".split())
+_NO_PLACES = frozenset("work home house place school job office bed end moment point".split())
+_TRIPS = frozenset("hike trip walk ride cruise tour vacation holiday getaway roadtrip excursion".split())
 
 
-def _place_of(verb: Token, speakers: Speakers, *, named: bool) -> str | None:
-    """The object of the first "at"/"in"/"on" phrase of the verb or of its object that names a
-    place (a name only when ``named``): no time, no pronoun, no gerund read as a noun."""
+def _place_of(verb: Token, speakers: Speakers, *, named: bool) -> Claim | None:
+    """Where the outing was: the object of the first "at"/"in"/"on" phrase of the verb or of its
+    object (a name only when ``named``), as ``visited`` the place, ``attended`` an event or
+    ``goes_on`` a trip ("on a hike"); no time, no pronoun, no gerund read as a noun, no phrase
+    the parse split in two ("at the Pride fest" read as two objects)."""
     holders = [verb, *(c for c in verb.children if c.dep_ == "dobj")]
     for prep in (c for h in holders for c in h.children if c.dep_ == "prep" and c.lower_ in _PLACE_PREPS):
-        obj = next((o for o in prep.children if o.dep_ == "pobj"), None)
+        objs = [o for o in prep.children if o.dep_ == "pobj"]
+        obj = objs[0] if len(objs) == 1 else None
         if obj is None or obj.lemma_.lower() in TIME_UNITS or obj.pos_ not in ("NOUN", "PROPN"):
+            continue
+        after = obj.doc[obj.i + 1] if obj.i + 1 < len(obj.doc) else None
+        if after is not None and after.pos_ in ("NOUN", "ADJ", "PROPN") and after not in list(obj.subtree):
+            continue  # the phrase goes on past what the parse took as its object
+        lemma = obj.lemma_.lower()
+        if lemma in _NO_PLACES:
+            continue
+        predicate = "attended" if lemma in EVENT_NOUNS else "goes_on" if lemma in _TRIPS else "visited"
+        if prep.lower_ == "on" and predicate == "visited":
             continue
         if obj.lower_.endswith("ing") and obj.pos_ == "NOUN":
             continue  # "at the shelter volunteering" read as one noun
@@ -486,7 +501,8 @@ def _place_of(verb: Token, speakers: Speakers, *, named: bool) -> str | None:
         called = next((c for c in obj.children if c.dep_ == "acl" and c.lemma_ in ("call", "name")), None)
         if called is not None:  # "a location called Whispering Falls"
             obj = next((o for o in called.children if o.pos_ == "PROPN"), obj)
-        return _cut_before_gerund(obj, object_phrase(obj, speakers))
+        value = _cut_before_gerund(obj, object_phrase(obj, speakers))
+        return Claim(predicate, value) if value else None
     return None
 
 
@@ -525,10 +541,10 @@ def outing_claims(verb: Token, speakers: Speakers) -> list[Claim]:
     noun = dobj.lemma_.lower()
     if lemma == "have" and noun in _OUTING_NOUNS:
         where = _place_of(verb, speakers, named=False)
-        return [Claim("visited", where)] if where else []
+        return [where] if where else []
     if lemma == "take" and noun in _PHOTO_NOUNS:
         where = _place_of(verb, speakers, named=True)
-        return [Claim("visited", where)] if where else []
+        return [where] if where else []
     if lemma == "spend" and noun in _SPENT_NOUNS:
         out: list[Claim] = []
         gerund = next((c for c in verb.children if c.dep_ in ("advcl", "xcomp") and c.tag_ == "VBG"), None)
@@ -539,8 +555,8 @@ def outing_claims(verb: Token, speakers: Speakers) -> list[Claim]:
             elif not [c for c in gerund.children if c.dep_ in ("dobj", "prep")]:
                 out.append(Claim("does", gerund.lower_))
         where = _place_of(verb, speakers, named=False)
-        if where and not any(where in c.obj for c in out):
-            out.append(Claim("visited", where))
+        if where and not any(where.obj in c.obj for c in out):
+            out.append(where)
         return out
     if lemma == "try":
         if noun == "hand":  # "tried my hand at surfing"
