@@ -238,6 +238,24 @@ def test_the_directory_keeps_its_budget_evicting_the_coldest_file(tmp_path: Path
     assert tight.save(_of("g1")) == 0 and not tight.path("g1").exists()
 
 
+def test_saves_list_the_directory_when_over_budget_or_when_the_listing_is_old(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A burst of saves under the budget lists the directory once, not at every save (thousands of
+    files would each be stat-ed per save); another worker's files count from the next listing."""
+    one = Snapshots(tmp_path / "probe").save(_of("g0"))
+    mine = Snapshots(tmp_path / "dir", max_bytes=one * 7 // 2)
+    for group in ("g1", "g2", "g3"):
+        mine.save(_of(group))
+    assert mine.scans == 1 and mine.evictions == 0
+    Snapshots(tmp_path / "dir").save(_of("g4"))  # another worker: four files, over budget
+    mine.save(_of("g3"))  # the listing is fresh and holds three: nothing to do yet
+    assert mine.scans == 1 and len(_held(mine)) == 4
+    monkeypatch.setattr(persist, "RESCAN_S", 0.0)
+    mine.save(_of("g3"))  # listed again: over budget, the coldest goes
+    assert mine.scans == 2 and mine.evictions == 1 and len(_held(mine)) == 3
+
+
 def test_the_budget_counts_and_removes_only_the_directory_s_own_files(tmp_path: Path) -> None:
     """A foreign file is neither counted nor removed; a young temporary file (another worker's
     save in flight) is counted, a dead writer's old one removed."""
@@ -258,11 +276,12 @@ def test_the_budget_counts_and_removes_only_the_directory_s_own_files(tmp_path: 
 
 
 def test_workers_saving_and_restoring_side_by_side_read_whole_files_and_keep_the_budget(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Several workers (threads here) share one directory without locks: a restore reads a whole
     file or none (replaced and removed files stay readable to who opened them), and once every
-    save is done the directory fits its budget."""
+    save is done the directory fits its budget (each save lists the directory here)."""
+    monkeypatch.setattr(persist, "RESCAN_S", 0.0)
     one = Snapshots(tmp_path / "probe").save(_of("g0"))
     budget = one * 3
 

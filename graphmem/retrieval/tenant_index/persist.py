@@ -26,7 +26,8 @@ used the one with the most bytes x idle time (``memory.victim``, the memory budg
 a file's last use is its modification time (a save writes it, a restore touches it, so every
 worker's use counts). Only the directory's own names are counted or removed: ``<hash>.tix`` files
 and the temporary files of a writer that died (older than ``STALE_TMP_S``); any other file is left
-alone. Workers need no lock: a file is replaced or removed whole, a reader keeps what it opened,
+alone. A save lists the directory only when its last listing is ``RESCAN_S`` old or its own
+saves since put it over budget. Workers need no lock: a file is replaced or removed whole, a reader keeps what it opened,
 and at worst two workers evicting at once remove one file more than needed. Unpickling admits only the index's own classes,
 numpy's array reconstruction and a few builtins (``_Unpickler.find_class``): a file swapped in the
 directory cannot name arbitrary callables.
@@ -42,6 +43,7 @@ import os
 import pickle
 import re
 import tempfile
+import threading
 import time
 import zlib
 from dataclasses import dataclass
@@ -59,6 +61,7 @@ FORMAT = 3  # 3: adjacency as columns (graph.FrozenAdjacency); a file of another
 ALIGN = 64
 MAP_BYTES = 16 << 20  # files from this size on are mapped, smaller ones read (``Snapshots.load``)
 STALE_TMP_S = 3_600  # a temporary file this old is a dead writer's (a save takes seconds)
+RESCAN_S = 10.0  # a save lists the directory again when its last listing is this old (or over budget)
 _OWN_FILE = re.compile(r"[0-9a-f]{32}\.tix")
 _TMP_PREFIX = ".tmp-"
 _ALLOWED = {
@@ -117,6 +120,12 @@ class Snapshots:
         self.directory = directory
         self.max_bytes = max_bytes
         self.evictions = 0  # files this process removed for the budget
+        self.scans = 0  # directory listings made
+        # the last listing (name -> bytes, last use in ns), kept current with this process's own
+        # saves, touches and removals; other workers' files show at the next listing
+        self._listing: dict[str, tuple[int, int]] = {}
+        self._listed_at: float | None = None
+        self._lock = threading.Lock()  # saves run in threads
 
     def path(self, group_id: str) -> Path:
         return self.directory / file_name(group_id)
@@ -159,18 +168,36 @@ class Snapshots:
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
-        self.fit(keep=file_name(index.group_id))
+        if self.max_bytes is not None:
+            self._admit(file_name(index.group_id), size, self.max_bytes)
         return size
+
+    def _admit(self, name: str, size: int, max_bytes: int) -> None:
+        """Count a file just saved; evict when the listing says the directory is over budget. The
+        directory is listed again when the listing is ``RESCAN_S`` old or over budget, not at
+        every save: a burst of cold loads over thousands of files would stat them all each time."""
+        with self._lock:
+            self._listing[name] = (size, time.time_ns())
+            fresh = self._listed_at is not None and time.monotonic() - self._listed_at < RESCAN_S
+            if fresh and sum(b for b, _ in self._listing.values()) <= max_bytes:
+                return
+        self.fit(keep=name)
 
     def fit(self, *, keep: str | None = None) -> int:
         """Remove the coldest snapshot files (never ``keep``) until the directory's own files fit
         ``max_bytes``, and dead writers' temporary files; returns the bytes the directory's files
         hold after. A file's last use is its modification time (``load`` touches it)."""
+        with self._lock:
+            return self._fit(keep)
+
+    def _fit(self, keep: str | None) -> int:
         files: list[tuple[str, int, int]] = []  # (name, bytes, last use in ns)
         total, now = 0, time.time_ns()
+        self.scans += 1
         try:
             entries = list(os.scandir(self.directory))
         except FileNotFoundError:
+            self._listing, self._listed_at = {}, time.monotonic()
             return 0
         for entry in entries:
             try:
@@ -185,6 +212,8 @@ class Snapshots:
             elif _OWN_FILE.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
                 files.append((entry.name, stat.st_size, min(stat.st_mtime_ns, now)))
                 total += stat.st_size
+        self._listed_at = time.monotonic()
+        self._listing = {name: (size, used) for name, size, used in files}
         if self.max_bytes is None:
             return total
         files.sort(key=lambda f: f[2])  # the least recently used first
@@ -194,6 +223,7 @@ class Snapshots:
                 break
             name = victim(window, now)
             (self.directory / name).unlink(missing_ok=True)
+            self._listing.pop(name, None)
             self.evictions += 1
             total -= next(f[1] for f in window if f[0] == name)
             files = [f for f in files if f[0] != name]
@@ -251,11 +281,17 @@ class Snapshots:
         try:
             os.utime(self.path(group_id))
         except OSError:  # evicted or replaced meanwhile, or a read-only directory
-            pass
+            return
+        with self._lock:
+            name = file_name(group_id)
+            if name in self._listing:
+                self._listing[name] = (self._listing[name][0], time.time_ns())
 
     def discard(self, group_id: str) -> None:
         """Remove the group's snapshot (forget: no copy of forgotten text stays on disk)."""
         self.path(group_id).unlink(missing_ok=True)
+        with self._lock:
+            self._listing.pop(file_name(group_id), None)
 
 
 def _pad(at: int) -> bytes:
