@@ -202,3 +202,20 @@ def test_an_end_naming_no_value_in_a_later_message_ends_what_held(predicate: str
 def test_no_end_without_a_leaving(predicate: str) -> None:
     got = _told(NOT_ENDS, predicate, after_state=True)
     assert _bad(got, lambda v: ([v["A"]], [v["A"]])) == []
+
+
+NOT_THERE_ENDS: dict[str, list[str]] = {
+    "lives_in": ["I don't live there anymore.", "I no longer live there."],
+    "works_at": [
+        "I don't work there anymore.",
+        "I no longer work there, thankfully.",
+        "I was at {A} until last month.",
+    ],
+}
+
+
+@pytest.mark.parametrize("predicate", sorted(NOT_THERE_ENDS))
+def test_a_denied_there_in_a_later_message_ends_what_held(predicate: str) -> None:
+    """ "I don't work there anymore" with no value named in the message: what held ends."""
+    got = _told(NOT_THERE_ENDS[predicate], predicate, after_state=True)
+    assert _bad(got, lambda v: ([], [v["A"]])) == []

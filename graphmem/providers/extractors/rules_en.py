@@ -252,6 +252,8 @@ _ADV = (
 )
 _AUX_ADV = re.compile(rf"^{_ADV}((?:am|is|are|was|were|have|has|had)(?: been)?\s+)?{_ADV}", _I)
 _NEG = re.compile(r"^(?P<aux>(?:am|is|are|do|does|have|has)\s+)?(?P<neg>no longer|not|never)\s+", _I)
+# "I almost joined X", "we nearly moved to Y": what nearly happened did not
+_ALMOST = re.compile(r"^(?:(?:have|has|had|'d)\s+)?(?:almost|nearly)\s+", _I)
 _STOPPED = re.compile(r"^(?:(?:have |has )?stopped|used to)\s+", _I)
 _WE_OK = frozenset({"lives_in", "relationship_status", "located_at", "has_pet", "owns", "plans"})
 _LEAD_WORD = re.compile(r"^([A-Za-z]+),?\s+")
@@ -292,7 +294,7 @@ def _parse_clauses(text: str) -> list[Claim]:
             subject, rest = ("first", SPEAKER), ("am " if bare.group("state") else "") + clause
         else:
             continue
-        if subject[0] == "other":
+        if subject[0] == "other" or _ALMOST.match(rest):
             continue
         for claim in _parse_predicate(_AUX_ADV.sub(lambda m: m.group(1) or "", rest)):
             if subject[0] == "we" and claim.predicate not in _WE_OK:

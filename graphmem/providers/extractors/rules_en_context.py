@@ -288,6 +288,10 @@ _HOME_END = re.compile(
     + r"(?i:moved out|moved away|left (?:the|that) (?:city|town|country|flat|apartment|house)|left there)"
     + _TAIL
 )
+_NOT_THERE = re.compile(
+    r"\b(?i:don't|do not|no longer|not)\s+(?P<verb>(?i:work|live|living|working|based))\s+(?i:there)\b"
+)
+_WAS_AT_UNTIL = re.compile(r"^(?:I|We) (?:was|were) (?P<prep>at|with|in) " + _NAME.format(g="value") + _TAIL)
 _WAS_THERE = re.compile(_SUBJ + r"(?i:(?P<verb>lived|stayed|worked|was based) there)" + _TAIL)
 
 
@@ -303,6 +307,15 @@ def unnamed_ends(text: str, claims: list[Claim], context: EnContext) -> list[Cla
         found.append(("works_at", False))
     elif _HOME_END.search(text):
         found.append(("lives_in", False))
+    elif (m := _NOT_THERE.search(text)) is not None and re.search(
+        r"(?i)\b(?:anymore|any more|no longer)\b", text
+    ):
+        found.append(("works_at" if m.group("verb").lower().startswith("work") else "lives_in", False))
+    elif (m := _WAS_AT_UNTIL.search(text)) is not None:  # "I was at X until May" (held until then)
+        label = probe_label(m.group("value"))
+        place = label in ("GPE", "LOC")
+        if (m.group("prep") == "in") == place:
+            return [Claim("lives_in" if place else "works_at", m.group("value"), past=True)]
     elif (m := _WAS_THERE.search(text)) is not None:
         found.append(("works_at" if m.group("verb").lower() == "worked" else "lives_in", True))
     return [

@@ -294,8 +294,11 @@ def _negated(verb: Token) -> bool:
     if _contrast(verb) is not None:
         return False
     return any(c.dep_ == "neg" for c in verb.children) or any(
-        c.lower_ in ("never", "longer") for c in verb.children if c.dep_ == "advmod"
+        c.lower_ in _NOT_DONE for c in verb.children if c.dep_ == "advmod"
     )
+
+
+_NOT_DONE = frozenset({"never", "longer", "almost", "nearly"})  # "I almost joined X" joined nothing
 
 
 def _for_good(verb: Token) -> bool:

@@ -443,8 +443,9 @@ def _with(claim: Claim, subject: str | None, inferred: bool) -> Claim:
 
 
 def is_negated(verb: Token) -> bool:
+    """Negated, or only nearly done ("I almost joined X", "we nearly moved"): nothing happened."""
     return any(c.dep_ == "neg" for c in verb.children) or any(
-        c.lower_ in ("never", "no longer") for c in verb.children if c.dep_ == "advmod"
+        c.lower_ in ("never", "no longer", "almost", "nearly") for c in verb.children if c.dep_ == "advmod"
     )
 
 
