@@ -18,7 +18,7 @@ import pytest
 from graphmem.models.extraction import WHATEVER_HOLDS
 from graphmem.temporal.chain import resolve_slot
 from graphmem.temporal.claims import Claim
-from tests.unit.zh_temporal_kit import SPEAKER, Said, day, timeline
+from tests.unit.zh_temporal_kit import SPEAKER, Said, day, extract, timeline
 
 WHO = ((("我", SPEAKER)), ("周涛", "周涛"), ("我表姐孙悦", "孙悦"))
 ORGS = (("腾讯", "华为"), ("鹿鸣科技", "星汉集团"), ("瑞丰银行", "青禾集团"))
@@ -187,3 +187,89 @@ def test_a_he_or_she_opening_an_unnamed_end_is_the_person_before(
     """Regression: 她上个月搬走了 after 我表姐孙悦住在绵阳 ended nothing (她 read as someone else)."""
     got = timeline([Said(text, day(2023, 9))], predicate, who)
     assert (got.current, got.history) == (None, [value])
+
+
+# --------------------------------------------------------------------------- how long, since when
+
+LASTED = [
+    ("{s}这几年一直在{a}。", "lives_in", 2020),
+    ("这两年{s}都在{a}上班。", "works_at", 2021),
+    ("{s}近几年一直在{a}工作。", "works_at", 2020),
+    ("{s}从2019年起就在{a}。", "lives_in", 2019),
+    ("{s}2018年起就在{a}了。", "works_at", 2018),
+    ("这些年{s}一直住在{a}。", "lives_in", 2020),
+    ("{s}在{a}已经住了三年。", "lives_in", 2020),
+    ("{s}在{a}都干了四年了。", "works_at", 2019),
+]
+
+
+def _lasted() -> list[Case]:
+    out = []
+    for n, (text, predicate, since) in enumerate(LASTED):
+        for m, (said, who) in enumerate(WHO):
+            a, _ = (ORGS if predicate == "works_at" else PLACES)[(n + m) % 3]
+            eps = (Said(_said(text, said, a), day(2023, 9)),)
+            held = ((day(since, 11), a), (day(2023, 10), a))
+            out.append(Case(eps, who, predicate, a, (a,), held))
+    return out
+
+
+@pytest.mark.parametrize("case", _lasted(), ids=lambda c: c.name)
+def test_a_state_told_with_how_long_or_since_when_starts_then(case: Case) -> None:
+    """Regression: 我这几年一直在南京 / 从2019年起就在南京 gave nothing (这 was left behind by the
+    time phrase 几年; 就在X was no state)."""
+    _check(case)
+
+
+THEN_CHANGED = [
+    ("{s}在{a}待了两年就走了。", "lives_in", "end"),
+    ("{s}在{a}干了三年就辞职了。", "works_at", "end"),
+    ("{s}在{a}干了三年又被裁了。", "works_at", "end"),
+    ("{s}在{a}住了三年就搬到了{b}。", "lives_in", "ab"),
+    ("{s}在{a}干了两年就跳槽到了{b}。", "works_at", "ab"),
+]
+
+
+def _then_changed() -> list[Case]:
+    out = []
+    for n, (text, predicate, shape) in enumerate(THEN_CHANGED):
+        for m, (said, who) in enumerate(WHO):
+            a, b = (ORGS if predicate == "works_at" else PLACES)[(n + m) % 3]
+            eps = (Said(_said(text, said, a, b), day(2023, 9)),)
+            want = (None, (a,)) if shape == "end" else (b, (a, b))
+            out.append(Case(eps, who, predicate, *want, ((day(2023, 10), want[0]),)))
+    return out
+
+
+@pytest.mark.parametrize("case", _then_changed(), ids=lambda c: c.name)
+def test_a_stay_and_what_came_after_it_in_one_clause(case: Case) -> None:
+    """Regression: 在南京待了两年就走了 kept 南京 current and 住了三年就搬到了苏州 lost 苏州 (the end
+    or the move after 就 was read inside the clause of the stay)."""
+    _check(case)
+
+
+@pytest.mark.parametrize(
+    "text,when",
+    [
+        ("我前年搬到了苏州。", day(2021, 9)),
+        ("我大前年搬到了苏州。", day(2020, 9)),
+        ("我上上个月搬到了苏州。", day(2023, 7, 20)),
+        ("我三年前搬到了苏州。", day(2020, 9)),
+        ("我去年年底搬到了苏州。", day(2022, 12, 20)),
+        ("我2020年初搬到了苏州。", day(2020, 2)),
+    ],
+)
+def test_a_move_dated_relative_to_the_episode(text: str, when: datetime) -> None:
+    got = timeline([Said("我住在南京。", day(2018, 1)), Said(text, day(2023, 9))], "lives_in")
+    assert (got.current, got.history) == ("苏州", ["南京", "苏州"])
+    assert got.at(when) == "苏州"
+    assert got.at(when.replace(year=when.year - 1)) == "南京"
+
+
+def test_a_time_the_sentence_does_not_tell_is_cut_not_misread() -> None:
+    """Regression: 我那年夏天搬到了苏州 gave nothing (那年夏天 stayed in the clause), and 半年后 read
+    as half a year ago."""
+    got = timeline([Said("我那年夏天搬到了苏州。", day(2023, 9))], "lives_in")
+    assert got.current == "苏州"
+    ahead = extract("我半年后搬到苏州。", day(2023, 9)).facts
+    assert [(f.literal, f.valid_from) for f in ahead] == [("苏州", day(2024, 3).replace(hour=0))]

@@ -327,7 +327,11 @@ def _parse_zh(sentence: str, context: ZhContext | None) -> ParsedSentence:
         if (_QUESTION.search(clause) and not topic) or (asks and n == len(clauses) - 1):
             state.subject = ("other", None) if clause.startswith(("你", "您")) else state.subject
             continue
-        _clause_claims(clause, state, last=n == len(clauses) - 1)
+        told = len(state.claims)
+        _clause_claims(clause.lstrip(_UNTIMED), state, last=n == len(clauses) - 1)
+        if clause.startswith(_UNTIMED):
+            for claim in state.claims[told:]:
+                claim.keeps_time = True  # its time is the sentence's moment
     claims = state.claims
     correctable = [
         c for c in claims if c.predicate != "knows" and c.kind in ("assert", "correct") and not c.before
@@ -437,6 +441,8 @@ def _after_breaks(text: str) -> str:
     for n, tok in enumerate(toks):
         if _second_verb(toks, n):
             out.append("，")
+        elif _end_told_after(toks, n):
+            out.append("，" + _UNTIMED)
         out.append(tok.word)
         previous = toks[n - 1] if n else None
         if (
@@ -448,6 +454,30 @@ def _after_breaks(text: str) -> str:
         ):
             out.append("，")
     return "".join(out)
+
+
+# opens a clause _after_breaks cut from the one before it inside a clause of the text: the time
+# the extractor finds around it is the clause before's (在南京住了三年就搬到了苏州), not its own
+_UNTIMED = "\u2063"
+
+
+def _end_told_after(toks: list[Tok], n: int) -> bool:
+    """我在南京待了两年就走了 / 在腾讯干了三年又被裁了 / 住了三年就搬到了苏州: 就/便/又/后来 and a
+    verb ending a state without naming it, or a move, after the clause naming the state: a clause of
+    its own (the end of that value, or the next one)."""
+    if n == 0 or toks[n - 1].punct or toks[n].word not in ("就", "便", "又", "后来", "然后", "最后"):
+        return False
+    k = n + 1
+    while k < len(toks) and toks[k].word in ("已经", "还是", "都", "也"):
+        k += 1
+    if k >= len(toks):
+        return False
+    word = toks[k].word
+    if word == "被":
+        return k + 1 < len(toks) and (toks[k + 1].word in _PASSIVE_END or at(toks, k + 2, _PASSIVE_END))
+    if word in MOVE_TO or word in WORK_TO or word in TRANSFER:  # …住了三年就搬到了苏州: the next value
+        return n > 1
+    return word in _UNNAMED_END and any(t.word in ("了",) for t in toks[k + 1 : k + 3])
 
 
 _LEAVING = LEAVE | LEAVE_LIVE | QUIT_OBJ
@@ -591,7 +621,7 @@ _UNNAMED_END = {
     **dict.fromkeys("退休 退了休".split(), ("works_at", "job_title")),
     **dict.fromkeys("搬走 搬出来 搬出去 搬家 搬离 搬出".split(), ("lives_in",)),
     **dict.fromkeys("毕业 退学".split(), ("studies_at",)),
-    **dict.fromkeys("离开 离开了 走了".split(), ("",)),  # 2020年加入腾讯，2023年离开: what was told
+    **dict.fromkeys("离开 离开了 走了 走".split(), ("",)),  # 2020年加入腾讯，2023年离开: what was told
 }
 _PASSIVE_END = frozenset("裁 裁员 辞退 开除 优化 炒 炒鱿鱼 解雇 劝退".split())
 
@@ -1425,7 +1455,7 @@ def _sated(toks: list[Tok], i: int) -> bool:
     return False
 
 
-_NOW_AT = frozenset("现在 目前 如今 眼下 现如今 当前".split())
+_NOW_AT = frozenset("现在 目前 如今 眼下 现如今 当前 就 都 始终 一向 向来 长期 常年 一直都".split())
 _NOT_NAME_FLAGS = ("v", "f", "s", "a", "d", "m", "r", "u", "y", "p", "c")
 
 

@@ -128,6 +128,11 @@ _SEASON_MONTH = {"春": 3, "夏": 6, "秋": 9, "冬": 12}
 _SEASON = r"(?P<s>春|夏|秋|冬)(?:天|季|季度)"
 
 
+def _zh_half_later(m: re.Match[str], ref: datetime) -> datetime | None:
+    """半年后 / 半个月以后: half a year or a month ahead."""
+    return add_months(ref, 6) if m.group("unit") == "年" else ref + timedelta(days=15)
+
+
 def _zh_season(m: re.Match[str], ref: datetime) -> datetime | None:
     """去年春天 / 2019年夏天 / 今年冬季: the first day of the season's first month (spring March,
     summer June, autumn September, winter December of that year)."""
@@ -224,7 +229,26 @@ def _zh_lasted(m: re.Match[str], ref: datetime) -> datetime | None:
     return ref - timedelta(days=days)
 
 
+def _zh_these_years(m: re.Match[str], ref: datetime) -> datetime | None:
+    """这几年 / 近两年 / 这些年 / 这半年: a state held over the last few years (or months), so its start."""
+    raw, unit = m.group("n"), m.group("unit")
+    amount = {"几": 3, "些": 3, "么多": 5, "半": 0}.get(raw) or zh_number(raw) or 3
+    months = 6 if raw == "半" else amount * (12 if unit == "年" else 1)
+    return add_months(ref, -months)
+
+
+def _zh_unknown(m: re.Match[str], ref: datetime) -> datetime | None:
+    """那年夏天 / 那时候 / 那会儿: a time the sentence alone does not tell; cut, never dated."""
+    return None
+
+
 ZH_RULES: tuple[TimeRule, ...] = (
+    TimeRule(
+        r"(?:这|(?<![将接])近|最近|过去|这么)(?P<n>几|两|三|四|五|些|么多|十几|半)个?(?P<unit>年|月)(?:来|里|间|中)?",
+        _zh_these_years,
+    ),
+    TimeRule(r"那(?:一)?年(?:的)?(?:春天|夏天|秋天|冬天|年初|年底|年末)?|那时候?|那会儿?", _zh_unknown),
+    TimeRule(r"半个?(?P<unit>年|月)(?:后|以后|之后)", _zh_half_later, future=True),
     TimeRule(rf"(?P<w>大前年|前年|去年|今年)的?{_SEASON}", _zh_season),
     TimeRule(rf"(?P<w>明年)的?{_SEASON}", _zh_season, future=True),
     TimeRule(rf"(?P<year>{_ZH_YEAR})年的?{_SEASON}", _zh_season),
