@@ -219,3 +219,22 @@ def test_a_denied_there_in_a_later_message_ends_what_held(predicate: str) -> Non
     """ "I don't work there anymore" with no value named in the message: what held ends."""
     got = _told(NOT_THERE_ENDS[predicate], predicate, after_state=True)
     assert _bad(got, lambda v: ([], [v["A"]])) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "predicate"),
+    [
+        ("I left Initech for Pied Piper last month.", "works_at"),
+        ("I left Siemens for Microsoft.", "works_at"),
+        ("I left Goldman Sachs for Salesforce in 2022.", "works_at"),
+        ("I left Leeds for Bristol.", "lives_in"),
+        ("We left London for Lisbon last year.", "lives_in"),
+        ("I left Osaka for Seattle.", "lives_in"),
+    ],
+)
+def test_left_a_for_b_reads_two_employers_when_neither_is_a_place(text: str, predicate: str) -> None:
+    """ "I left X for Y" read both names as places whatever they were; two names that read as no
+    place where an employer is expected are employers."""
+    from tests.unit.en_temporal_kit import facts
+
+    assert [p for p, _, _ in facts(text)] == [predicate, predicate]

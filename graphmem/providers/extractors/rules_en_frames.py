@@ -1254,8 +1254,19 @@ def _swap(verb: Token, lemma: str, tense: str, subject: str | None, hooks: Hooks
     kind = org_or_place(new, verb, hooks, default)
     if kind == "organization" and "GPE" in (hooks.entity(dobj), hooks.entity(new)):
         kind = "place"
+    if kind == "place" and _neither_place(dobj, new, hooks):  # "left Initech for Pied Piper"
+        kind = "organization"
     predicate, object_kind = _PREDICATE_OF[kind]
     return _pair(predicate, object_kind, hooks.phrase(dobj), hooks.phrase(new), subject)
+
+
+def _neither_place(old: Token, new: Token, hooks: Hooks) -> bool:
+    """Neither name reads as a place where an employer is expected ("I work at X."), and the
+    sentence has no home word: two employers."""
+    names = [name_text(t) for t in (old, new)]
+    if any(n is None for n in names) or _words(old.head) & _HOME_CONTEXT:
+        return False
+    return all(hooks.probe(n) not in ("GPE", "LOC", "") for n in names if n is not None)
 
 
 def _named(tok: Token) -> Token | None:
