@@ -100,6 +100,7 @@ def test_no_goal_in_the_past_of_another_or_negated(text: str) -> None:
         ("I finally got to meet Ada Lovelace's biographer.", ("met", "Ada Lovelace's biographer")),
         ("We managed to finish the quilt before the holidays.", ("finishes", "quilt")),
         ("I got to visit Kyoto in April.", ("visited", "Kyoto")),
+        ("I felt so proud giving my speech at the gala.", ("gives", "Dana's speech")),
     ],
 )
 def test_a_deed_under_a_factual_head_is_the_deed(text: str, fact: tuple[str, str]) -> None:
@@ -114,10 +115,11 @@ def test_a_deed_under_a_factual_head_is_the_deed(text: str, fact: tuple[str, str
         "If I get to meet her, I'll ask for an autograph.",
         "Did you get to visit Kyoto?",
         "I have the chance to tour a vineyard next year.",
+        "I didn't feel proud giving my speech.",
     ],
 )
 def test_no_deed_when_it_did_not_happen(text: str) -> None:
-    assert not [v for p, v in rows(text) if p in ("volunteers_at", "tours", "met", "visited")]
+    assert not [v for p, v in rows(text) if p in ("volunteers_at", "tours", "met", "visited", "gives")]
 
 
 # --------------------------------------------------------------------------- achievements

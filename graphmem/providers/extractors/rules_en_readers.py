@@ -17,8 +17,8 @@ the speaker; "you" → the other speaker of a two-party session; a name). The qu
   ("My aim was to show ...") it is no current goal.
 - **a deed under a factual head** (the embedded verb's claim): "I had the chance / opportunity
   to volunteer at X", "I got to meet X", "I managed to finish X", "I had to take a break from
-  pottery": the head in the past, the embedded verb read as the deed (``volunteers_at``,
-  ``met``, ``finishes``).
+  pottery", "I felt so proud giving my talk": the head in the past, the embedded verb read as
+  the deed (``volunteers_at``, ``met``, ``finishes``, ``gives``).
 - **achievements** (``got`` / ``won``): "I got a promotion", "I won first place", "Got the
   tattoo a few years ago": a past get or win of a thing one earns or is given (the verb-object
   rule reads "earned", "received", "landed"); "I got promoted" is ``got`` promotion.
@@ -347,6 +347,18 @@ def deed_claims(verb: Token, speakers: Speakers) -> list[Claim]:
                 if c.dep_ == "xcomp"
                 and c.tag_ == "VB"
                 and any(a.dep_ == "aux" and a.lower_ == "to" for a in c.children)
+            ),
+            None,
+        )
+    if target is None and lemma in ("feel", "be"):  # "I felt so proud giving my talk"
+        target = next(
+            (
+                c
+                for h in [verb, *(a for a in verb.children if a.dep_ == "acomp")]
+                for c in h.children
+                if c.dep_ in ("advcl", "xcomp", "ccomp")
+                and c.tag_ == "VBG"
+                and not any(a.dep_ in ("nsubj", "mark", "aux") for a in c.children)
             ),
             None,
         )
