@@ -23,6 +23,8 @@ phrasing rules' claims with the parse's.
   for"), holding a contracted "is" ("studio's a tough job"), or denied by "no" ("I'm no writer");
   a preference whose value names nothing in particular ("likes moments") is refused like a vague
   open value.
+- ``drop_time_tail``: a time adverb at the end of a value is cut off ("learns German now" →
+  German) before the gates judge it.
 - ``said_to_listener``: the clauses whose claims are conversation, not facts: an "I'll ..." with no
   future time phrase that is about the listener or a telling (an offer: "I'll send you the link",
   "I'll let you know") and a wish opened by "hopefully" ("Hopefully we can go camping").
@@ -459,8 +461,29 @@ def _clause_fragment(predicate: str, value: str) -> bool:
     return predicate == "plans" and first.isascii() and not could_be_verb(first)
 
 
+_TIME_TAIL = re.compile(
+    r"(?:\s+(?:right now|now|lately|recently|currently|these days|nowadays|again|anymore|today|"
+    r"tonight|as well|too|(?:last|this) (?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\w*))+$",
+    re.IGNORECASE,
+)
+
+
+def drop_time_tail(fact: ExtractedFact) -> ExtractedFact:
+    """A value that ends on a time adverb ("learns German now", "likes painting together lately",
+    "joins activist group last Tues") without it: the time is the fact's, not the value's. Plans
+    keep their time phrase."""
+    if fact.predicate == "plans":
+        return fact
+    field = "object" if fact.object is not None else "value"
+    before = fact.literal
+    value = _TIME_TAIL.sub("", before)
+    if value == before or not value.strip():
+        return fact
+    return fact.model_copy(update={field: value})
+
+
 def gate_facts(facts: list[ExtractedFact], speakers: Speakers) -> list[ExtractedFact]:
-    return [f for f in facts if well_formed(f, speakers)]
+    return [g for f in facts if well_formed(g := drop_time_tail(f), speakers)]
 
 
 _ARTICLES = re.compile(r"(?<=\s)(?:a|an|the)\s+")

@@ -341,11 +341,14 @@ def _open_clause(verb: Token, subject_token: Token | None, speakers: Speakers) -
     if _futurate(verb):
         return []
     if any(c.lower_ in ("will", "'ll", "shall", "wo") for c in _auxes(verb)):
-        # "If the job works out, I'll move to Denver": what will be true holds nothing now
+        # "If the job works out, I'll move to Denver", "I'll buy a car if I get the job": what
+        # will be true holds nothing now (a plan is read by ``_plan`` above); "I will always
+        # love reading" is a liking that holds now
+        always = any(c.dep_ == "advmod" and c.lower_ in ("always", "forever") for c in verb.children)
         return [
             _with(c, name, inferred)
             for c in _verb_claims(verb, speakers)
-            if c.predicate != "name" and not is_functional(c.predicate)
+            if always and c.predicate in ("likes", "dislikes")
         ]
     if verb.lemma_ == "be":  # "I am a teacher" is the phrasing rules' job
         return [_with(c, name, inferred) for c in _copula(verb, speakers)]
@@ -430,7 +433,26 @@ def dropped_i(verb: Token) -> bool:
         return verb.tag_ == "VBG"  # "Been working on a new painting."
     if first is None or first.i != verb.i:
         return False
+    if verb.tag_ == "VBG" and _gerund_subject(verb):
+        return False
     return verb.tag_ in ("VBD", "VBN", "VBG") or (verb.lemma_ in _DROPPED_I_VERBS and verb.tag_ != "VB")
+
+
+def _gerund_subject(verb: Token) -> bool:
+    """A sentence-initial gerund the model took for the root that is the subject of a later "be"
+    with a complement ("Seeing her face light up was the best", "Creating a good vibe can be
+    helpful"): that "be" has no subject, or a noun the model misattached, never a pronoun."""
+    for tok in verb.doc[verb.i + 1 :]:
+        if (
+            tok.lemma_ != "be"
+            or tok.dep_ == "conj"
+            or not any(c.dep_ in ("acomp", "attr") for c in tok.children)
+        ):
+            continue  # "Working on my novel and the plot is great": a clause of its own
+        subj = next((c for c in tok.children if c.dep_ in _SUBJ), None)
+        if subj is None or subj.pos_ == "NOUN":
+            return True
+    return False
 
 
 def _with(claim: Claim, subject: str | None, inferred: bool) -> Claim:
@@ -623,11 +645,10 @@ def _headless(words: list[Token]) -> bool:
     walks'): no head of its own."""
     last = words[-1]
     kept = {t.i for t in words}
-    return (
-        last.dep_ in ("amod", "compound", "nmod", "nummod")
-        and last.head.i > last.i
-        and last.head.i not in kept
+    adjectival = last.dep_ in ("amod", "nummod") or (
+        last.dep_ in ("compound", "nmod") and last.pos_ not in ("NOUN", "PROPN")
     )
+    return adjectival and last.head.i > last.i and last.head.i not in kept
 
 
 def _split_compound(head: Token) -> Token | None:
@@ -774,7 +795,11 @@ def _verb_claims(verb: Token, speakers: Speakers) -> list[Claim]:
     particle = next((c.lower_ for c in verb.children if c.dep_ == "prt"), None)
     dobj = next((c for c in verb.children if c.dep_ in ("dobj", "obj")), None)
     # a phrase fronted before the verb sets the scene ("Off the court, I'm looking into X")
-    preps = [c for c in verb.children if c.dep_ in ("prep", "dative") and c.pos_ == "ADP" and c.i > verb.i]
+    preps = [  # "upon" the model tags SCONJ
+        c
+        for c in verb.children
+        if c.dep_ in ("prep", "dative") and (c.pos_ == "ADP" or c.lower_ == "upon") and c.i > verb.i
+    ]
     pobjs = [(p, o) for p in preps for o in p.children if o.dep_ == "pobj"][:3]
     move = _move(lemma, dobj, pobjs, speakers)
     if move:
@@ -794,7 +819,8 @@ def _verb_claims(verb: Token, speakers: Speakers) -> list[Claim]:
     if dobj is not None:
         claims = _object_claim(verb, lemma, particle, None, dobj, speakers)
         return [_with_place(c, pobjs, speakers) for c in claims]
-    pronoun = False  # after "rely on them", "worry about them" a later phrase is no object
+    # after "rely on them", "stumbled upon this book" a later phrase is no object
+    pronoun = False
     for prep, obj in pobjs:
         claims = [
             c
@@ -803,7 +829,7 @@ def _verb_claims(verb: Token, speakers: Speakers) -> list[Claim]:
         ]
         if claims:
             return claims
-        pronoun = pronoun or obj.pos_ == "PRON"
+        pronoun = pronoun or obj.pos_ == "PRON" or _anaphoric(obj, None)  # "stumbled upon this book"
     gerund = next((c for c in verb.children if c.dep_ in ("xcomp", "advcl") and c.tag_ == "VBG"), None)
     if gerund is not None and lemma == "go":
         return [Claim(_open_name("go", None, None), gerund.lower_)]
