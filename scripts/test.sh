@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Run by `make test`: static checks, then pytest against a real Neo4j.
 # Starts a dedicated local Neo4j (port 7688, data under .graphmem/test) unless NEO4J_URI is set,
-# and stops it afterwards if it started it. pytest's exit 5 (no tests collected) is a failure.
+# and stops it afterwards if it started it. pytest's exit 5 (no tests collected) is a failure. With no
+# arguments the unit and property tests run in a second pytest process beside the rest.
 set -uo pipefail
 BIN="${VENV:-.venv}/bin"
 
@@ -21,11 +22,30 @@ if [ -z "${NEO4J_URI:-}" ]; then
   export NEO4J_URI="bolt://127.0.0.1:${GRAPHMEM_NEO4J_PORT}"
 fi
 
-"$BIN/python" -m pytest -q -p no:cacheprovider --durations=25 "$@"
-rc=$?
-if [ "$rc" -eq 5 ]; then
-  echo "pytest collected no tests: failing" >&2
-  rc=1
+pytest=("$BIN/python" -m pytest -q -p no:cacheprovider)
+checked() {  # pytest's exit status, with 5 (no tests collected) turned into a failure
+  if [ "$1" -eq 5 ]; then echo "pytest collected no tests: failing" >&2; return 1; fi
+  return "$1"
+}
+if [ "$#" -gt 0 ]; then
+  "${pytest[@]}" --durations=25 "$@"
+  checked $?; rc=$?
+else
+  # Two pytest processes, one per core: the database-free unit and property tests (CPU-bound
+  # Python) run beside the rest, which spends much of its time waiting on Neo4j, API processes
+  # and subprocesses. The unit run's report is printed after the other's.
+  unit_log="$(mktemp)"
+  "${pytest[@]}" --durations=10 tests/unit tests/property >"$unit_log" 2>&1 &
+  unit_pid=$!
+  trap 'kill "$unit_pid" 2>/dev/null; rm -f "$unit_log"' EXIT
+  "${pytest[@]}" --durations=25 --ignore=tests/unit --ignore=tests/property
+  checked $?; rc=$?
+  wait "$unit_pid"
+  unit_rc=$?
+  echo "---- tests/unit and tests/property (run beside the tests above) ----"
+  cat "$unit_log"
+  checked "$unit_rc"; unit_rc=$?
+  if [ "$rc" -eq 0 ]; then rc=$unit_rc; fi
 fi
 
 if [ "$started" -eq 1 ]; then
