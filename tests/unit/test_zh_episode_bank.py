@@ -273,3 +273,37 @@ def test_a_time_the_sentence_does_not_tell_is_cut_not_misread() -> None:
     assert got.current == "苏州"
     ahead = extract("我半年后搬到苏州。", day(2023, 9)).facts
     assert [(f.literal, f.valid_from) for f in ahead] == [("苏州", day(2024, 3).replace(hour=0))]
+
+
+# --------------------------------------------------------------------------- other verbs and names
+
+OTHER_VERBS = [
+    ("{s}在{a}读研究生。", "studies_at", ("复旦大学", "浙大")),
+    ("{s}在{a}念大三。", "studies_at", ("浙大", "复旦")),
+    ("{s}在{a}读博。", "studies_at", ("北大", "清华")),
+    ("{s}在一家叫{a}的公司上班。", "works_at", ("鹿鸣科技", "星汉集团")),
+    ("{s}目前就职于一家叫{a}的公司。", "works_at", ("星汉集团", "青禾集团")),
+    ("{s}住在一个叫{a}的地方。", "lives_in", ("青溪镇", "蔚湾市")),
+]
+
+
+@pytest.mark.parametrize("text,predicate,values", OTHER_VERBS, ids=[t for t, _, _ in OTHER_VERBS])
+def test_a_school_read_at_or_a_named_kind_of_place_is_the_value(
+    text: str, predicate: str, values: tuple[str, str]
+) -> None:
+    """Regression: 在北大读博 / 在浙大念大三 gave no school (读 and the degree ran into the name),
+    在一家叫鹿鸣科技的公司上班 no employer."""
+    for (said, who), value in zip(WHO, values * 2, strict=False):
+        got = timeline([Said(_said(text, said, value), day(2023, 9))], predicate, who)
+        assert (got.current, got.history) == (value, [value]), text
+
+
+def test_a_city_one_goes_to_university_in_is_no_school() -> None:
+    assert timeline([Said("我在北京上大学。", day(2023, 9))], "studies_at").history == []
+
+
+def test_coming_home_from_abroad_ends_the_home_abroad() -> None:
+    eps = [Said("我住在新加坡。", day(2021, 3)), Said("我上个月回国了。", day(2023, 9))]
+    for order in (eps, eps[::-1]):
+        got = timeline(order, "lives_in")
+        assert (got.current, got.history) == (None, ["新加坡"])

@@ -190,6 +190,11 @@ _NOT_TAIL = re.compile(
 _COMPARE = re.compile(
     r"^(?:比起|相比于|相比起|相比|与其)(?P<other>[^，,]+?)(?:来说|而言)?[，,]\s*(?P<rest>.*)$"
 )
+# 在一家叫鹿鸣科技的公司上班 / 住在一个叫青溪镇的地方: the name is the value
+_CALLED = re.compile(
+    r"(?:一|这|那)?(?:家|所|个|座)(?:名)?叫(?:做)?(?P<v>[^，,。的]{2,12}?)的"
+    r"(?:小?公司|企业|单位|机构|工作室|店|医院|银行|工厂|厂|集团|学校|大学|学院|城市|小城|小镇|镇子|地方|村子|县城)"
+)
 _CLAUSE_PUNCT = frozenset("，,；;：:、—…")
 _END = "。！!？?…~～"
 
@@ -304,7 +309,7 @@ def _parse_zh(sentence: str, context: ZhContext | None) -> ParsedSentence:
         explicit = bool(_EXPLICIT.search(mark.group(0)))
         state.correcting = explicit
         text = text[mark.end() :]
-    text = _glued_not(text)
+    text = _CALLED.sub(r"\g<v>", _glued_not(text))
     late = _LATE_MISTAKE.search(text)  # …，之前说错了 / …，刚才说成扬州了: the mistake owned at the end
     said_as = None
     if late is not None and late.start() > 0:
@@ -619,7 +624,7 @@ _UNNAMED_END = {
         "辞职 离职 辞工 裸辞 被裁 被辞退 被开除 被优化 下岗 失业 被炒 跳槽".split(), ("works_at",)
     ),
     **dict.fromkeys("退休 退了休".split(), ("works_at", "job_title")),
-    **dict.fromkeys("搬走 搬出来 搬出去 搬家 搬离 搬出".split(), ("lives_in",)),
+    **dict.fromkeys("搬走 搬出来 搬出去 搬家 搬离 搬出 回国 回国了 归国 海归".split(), ("lives_in",)),
     **dict.fromkeys("毕业 退学".split(), ("studies_at",)),
     **dict.fromkeys("离开 离开了 走了 走".split(), ("",)),  # 2020年加入腾讯，2023年离开: what was told
 }

@@ -26,6 +26,7 @@ from graphmem.providers.extractors.rules_zh_tokens import (
     DIRECTION,
     DURATION,
     FIRED,
+    GRADE,
     GRADUATE,
     HIRED,
     HOME_NOUNS,
@@ -39,6 +40,7 @@ from graphmem.providers.extractors.rules_zh_tokens import (
     MOVED_OUT,
     QUIT,
     QUIT_OBJ,
+    READ,
     RETURN,
     STUDY_V,
     SWITCH,
@@ -165,7 +167,8 @@ def _zai(toks: list[Tok], i: int) -> list[Claim]:
     verb = toks[k].word if k < len(toks) else ""
     if at(toks, j, frozenset({"找"})) and at(toks, j + 1, frozenset({"了"})):  # 在X找了份工作
         toks = [*toks[:j], Tok("找了", "v"), *toks[j + 2 :]]
-    if not _zai_verb(verb) and not at(toks, j, _FOUND_JOB):
+    reads = verb in READ and at(toks, k + 1, GRADE)
+    if not _zai_verb(verb) and not reads and not at(toks, j, _FOUND_JOB):
         place, j, flags, k = _longer(toks, i + 1, j, place, flags)
         verb = toks[k].word if k < len(toks) else ""
     kind = kind_of(place, flags)
@@ -176,8 +179,9 @@ def _zai(toks: list[Tok], i: int) -> list[Claim]:
         return [Claim("works_at" if named_org and verb in ("待", "呆") else "lives_in", place)]
     if verb in WORK_V or verb in _REPORT:  # 在X工作 / 在X入职
         return [Claim("works_at", place)]
-    if verb in STUDY_V:
-        return [Claim("studies_at", place)]
+    if verb in STUDY_V or (verb in READ and at(toks, k + 1, GRADE)):  # 在浙大念大三 / 在北大读博
+        city = reads and kind == "place" and not place.endswith(_SCHOOL_END)  # 在北京上大学: a city
+        return [] if city else [Claim("studies_at", place)]
     if verb in TRIP_V:
         return [Claim("located_at", place)]
     if at(toks, j, _FOUND_JOB) and "工作" in text_of(toks[j + 1 :]):  # 在X找到了/开始了新工作
@@ -437,6 +441,7 @@ def frame_claims(toks: list[Tok], i: int) -> list[Claim]:
     return []
 
 
+_SCHOOL_END = ("大", "大学", "学院", "学校", "中学", "一中", "二中", "小学", "高中", "职高", "技校")
 _WITH = frozenset("跟 和 与 同".split())
 _NO_TITLE = frozenset("事 事情 事儿 生意 工作 项目 东西 买卖 活 活儿".split())
 _ENTER = frozenset({"进"})

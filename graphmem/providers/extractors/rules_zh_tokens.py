@@ -345,6 +345,14 @@ def is_stop(tok: Tok) -> bool:
     return bool(DURATION.match(tok.word) or NUMBER.match(tok.word))
 
 
+READ = frozenset("读 念 上 攻读 在读".split())
+# what one reads at a school: a degree or a year (在北大读博, 在浙大念大三, 读研究生, 上高二)
+GRADE = frozenset(
+    "研究生 研 博 博士 硕士 本科 大专 专科 书 大学 高中 初中 MBA 博士后 大一 大二 大三 大四 大五 研一 研二 研三 "
+    "博一 博二 博三 高一 高二 高三 初一 初二 初三 预科".split()
+)
+
+
 def span(toks: list[Tok], i: int, until: frozenset[str] = frozenset()) -> tuple[str, int]:
     """The value starting at ``toks[i]`` and the index after it ("" when none starts there).
 
@@ -357,6 +365,8 @@ def span(toks: list[Tok], i: int, until: frozenset[str] = frozenset()) -> tuple[
             break
         if j > i and tok.word in DIRECTION and _closes(toks, j + 1):
             break
+        if j > i and tok.word in READ and j + 1 < len(toks) and toks[j + 1].word in GRADE:
+            break  # 北大读博: the school, then what is read there
         j += 1
     return "".join(t.word for t in toks[i:j]), j
 
