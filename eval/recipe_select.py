@@ -53,6 +53,7 @@ class Scores:
     locomo: dict[str, Any]
     lme: dict[str, Any]
     gains: dict[str, float] = field(default_factory=dict)
+    first_gains: dict[str, float] = field(default_factory=dict)  # the same at R@1 (the tie-break)
 
     def recall(self, dataset: str, k: int) -> float:
         if dataset == "locomo":
@@ -72,6 +73,7 @@ class Scores:
             },
             "gains": self.gains,
             "worst_gain": min(self.gains.values()) if self.gains else None,
+            "worst_first_gain": min(self.first_gains.values()) if self.first_gains else None,
         }
 
 
@@ -132,7 +134,8 @@ def candidates() -> dict[str, SearchConfig]:
 def calibration_candidates(base: SearchConfig) -> dict[str, SearchConfig]:
     """The default's fields with the fusion's calibration varied: the vector weight, BM25 and the
     graph z-scored on log(1 + score) (``log_scores``: "log") or raw, and the fact rows' type weight
-    (tf; 0: facts reach the ranking only as keys of their evidence turns, the facts field)."""
+    (tf; 0: facts reach the ranking only as keys of their evidence turns, the facts field); two
+    of them also with ``newer_similarity`` (fusion.prefer_newer)."""
     out: dict[str, SearchConfig] = {}
     for vector in (0.7, 0.85, 1.0):
         for logged in ((), ("bm25", "graph")):
@@ -145,6 +148,8 @@ def calibration_candidates(base: SearchConfig) -> dict[str, SearchConfig]:
                         "type_weights": {**base.type_weights, "fact": fact},
                     }
                 )
+    for name in ("zscore v0.85 tf0.3", "zscore v0.85 tf0"):  # a newer near-duplicate above the older
+        out[f"{name} newer0.3"] = out[name].model_copy(update={"newer_similarity": 0.3})
     return out
 
 
@@ -203,12 +208,14 @@ async def select(
             own = await _single_bm25(memory, cfg, singles, loco, lme, opts.ks)
             scores = await _score(memory, name, cfg, loco, lme, opts.ks)
             scores.gains = _gains(scores, [singles["bm25"], singles["vector"], *own])
+            if 1 in opts.ks:
+                scores.first_gains = _gains(scores, [singles["bm25"], singles["vector"], *own], (1,))
             tried.append(scores)
             log(f"{name}: {scores.row(opts.ks)}")
     finally:
         if not opts.keep:
             await forget(memory, [g.group_id for g in groups], log)
-    chosen = max(tried, key=lambda s: (min(s.gains.values()), sum(s.gains.values())))
+    chosen = max(tried, key=choice_key)
     return {
         "n": {"locomo": loco.n_questions, "longmemeval": lme.n_questions},
         "baselines": [s.row(opts.ks) for s in (baseline, *singles.values())],
@@ -253,12 +260,20 @@ async def _single_bm25(
     return [singles[name]]
 
 
-def _gains(scores: Scores, singles: Sequence[Scores]) -> dict[str, float]:
+def _gains(scores: Scores, singles: Sequence[Scores], ks: Sequence[int] = GAIN_KS) -> dict[str, float]:
     return {
         f"{dataset}@{k}": round(scores.recall(dataset, k) - max(s.recall(dataset, k) for s in singles), 4)
         for dataset in ("locomo", "lme")
-        for k in GAIN_KS
+        for k in ks
     }
+
+
+def choice_key(s: Scores) -> tuple[float, float, float]:
+    """The selection rule: the best worst gain at R@5/R@10 (``gains``); among equals, the best
+    worst gain at R@1 (``first_gains``: the first hit opens the context an agent reads), then the
+    higher mean gain."""
+    first = min(s.first_gains.values()) if s.first_gains else 0.0
+    return (min(s.gains.values()), first, sum(s.gains.values()))
 
 
 def markdown(report: dict[str, Any], ks: Sequence[int], command: str | None = None) -> str:

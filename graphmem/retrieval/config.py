@@ -31,10 +31,16 @@ class SearchConfig(BaseModel):
     # without facts cannot move (docs/design-notes.md, "Recipe selection"). BM25's b is no setting
     # here: bm25.length_b reads it from each tenant's average field length (short chat lines barely
     # normalised, long answers nearly fully), so one recipe serves both kinds of tenant.
-    weights: dict[str, float] = Field(default_factory=lambda: {"bm25": 1.0, "vector": 0.7, "graph": 0.1})
+    # Vectors at 0.85 and fact rows at 0.3 (eval recipes' calibration candidates, replayed over one
+    # capture of every dev question: eval.fusion_replay): LoCoMo ids 1-4 R@1/5/10/25 36.6 / 61.8 /
+    # 70.5 / 78.8 against 37.0 / 62.2 / 70.8 / 78.4 at 0.7 / 0.5; LongMemEval-12 (no facts) 36.1 /
+    # 59.7 / 79.2 / 81.9 against 31.9 / 59.7 / 76.4 / 79.2: the worst gain over the best single
+    # channel goes from -2.8 to 0.0, and among the candidates at 0.0 this one loses least at R@1
+    # (the rule's tie-break; docs/design-notes.md, "Fusion calibration over one capture").
+    weights: dict[str, float] = Field(default_factory=lambda: {"bm25": 1.0, "vector": 0.85, "graph": 0.1})
     targets: tuple[str, ...] = ("fact", "episode")
     type_weights: dict[str, float] = Field(
-        default_factory=lambda: {"fact": 0.5, "episode": 1.0, "entity": 0.5}
+        default_factory=lambda: {"fact": 0.3, "episode": 1.0, "entity": 0.5}
     )
     candidates: int = 50
     # the fact channels whose fused ranking the evidence channel reads ("graph": facts about the
@@ -61,6 +67,9 @@ class SearchConfig(BaseModel):
     # time_window_days of it is boosted by up to time_weight (0: off)
     time_weight: float = 0.0
     time_window_days: float = 14.0
+    # a newer candidate whose words overlap an older, better one's by at least this (Jaccard) ranks
+    # just above it (fusion.prefer_newer: updates of the same thing); None: off
+    newer_similarity: float | None = None
     confidence_weight: float = 0.05
     mmr_lambda: float = 0.95
     inferred_factor: float = 0.6

@@ -53,6 +53,8 @@ def rerank(
             boost += how.time_weight * math.exp(-abs(f.when - focus) / (how.time_window_days * DAY_S))
         scores[key] = fused[key] * (1.0 + boost) * (how.inferred_factor if f.inferred else 1.0)
     toks = {k: tokens(features[k].text) for k in keys}
+    if how.newer_similarity is not None:
+        scores = prefer_newer(scores, features, toks, how.newer_similarity)
     order = mmr(
         sorted(keys, key=lambda k: -scores[k]),
         scores,
@@ -61,6 +63,36 @@ def rerank(
         limit=limit,
     )
     return order, scores
+
+
+NEWER_GAP_S = DAY_S  # two items at least this far apart are an older and a newer telling
+NEWER_POOL = 30  # prefer_newer compares the best this many candidates pairwise
+
+
+def prefer_newer(
+    scores: Mapping[Key, float],
+    features: Mapping[Key, Features],
+    toks: Mapping[Key, frozenset[str]],
+    threshold: float,
+) -> dict[Key, float]:
+    """A later telling of the same thing ranks just above the earlier one: of two candidates among
+    the best ``NEWER_POOL`` whose words overlap by at least ``threshold`` (Jaccard) and whose times
+    are a day or more apart, the newer one gets at least the older one's score (plus 1%). Each
+    lift reads the scores before any lift, so lifts do not chain. What changed since ("I got it
+    serviced at the shop on Main St" after "I'll take it to a shop") is what a user asks about."""
+    out = dict(scores)
+    best = sorted(scores, key=lambda k: -scores[k])[:NEWER_POOL]
+    for i, older in enumerate(best):
+        t_old = features[older].when
+        if t_old is None:
+            continue
+        for newer in best[i + 1 :]:
+            t_new = features[newer].when
+            if t_new is None or t_new - t_old < NEWER_GAP_S:
+                continue
+            if jaccard(toks[older], toks[newer]) >= threshold:
+                out[newer] = max(out[newer], scores[older] * 1.01)
+    return out
 
 
 def rrf(

@@ -46,3 +46,17 @@ def test_replay_maps_hits_to_external_ids_once() -> None:
     assert sorted(ranked) == ["D1:1", "D1:2", "D1:3"]  # the fact's turn counted once
     assert replay(q, RECIPES["vector"], k=5)[0] == "D1:2"
     assert replay(q, RECIPES["bm25"].model_copy(update={"field_weights": None}), k=5)[0] in {"D1:2", "D1:3"}
+
+
+def test_the_rule_breaks_a_tied_worst_gain_by_the_first_hit() -> None:
+    """Two recipes tie on the worst gain at R@5/R@10: the one whose first hit holds up on both
+    datasets is chosen, not the one whose larger mean gain comes from one dataset's top five."""
+    from eval.recipe_select import Scores, choice_key
+
+    lopsided = Scores("a", {}, {}, gains={"locomo@5": 0.02, "lme@5": 0.08, "lme@10": 0.0})
+    lopsided.first_gains = {"locomo@1": -0.044, "lme@1": 0.042}
+    even = Scores("b", {}, {}, gains={"locomo@5": 0.025, "lme@5": 0.0, "lme@10": 0.0})
+    even.first_gains = {"locomo@1": -0.002, "lme@1": 0.042}
+    assert max([lopsided, even], key=choice_key).name == "b"
+    worse = Scores("c", {}, {}, gains={"locomo@5": 0.05, "lme@10": -0.028}, first_gains={"lme@1": 0.1})
+    assert max([worse, even], key=choice_key).name == "b"  # the worst gain comes first
