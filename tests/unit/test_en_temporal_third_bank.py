@@ -238,3 +238,28 @@ def test_left_a_for_b_reads_two_employers_when_neither_is_a_place(text: str, pre
     from tests.unit.en_temporal_kit import facts
 
     assert [p for p, _, _ in facts(text)] == [predicate, predicate]
+
+
+THEIRS: dict[str, list[str]] = {
+    "lives_in": [
+        "My sister Priya lived in {A} for years. She moved to {B}{when}.",
+        "My friend Priya moved to {A} in 2015. She left it in {year}, and she lives in {B} now.",
+        "Priya lived in {A}. She lived there until {year}. She lives in {B} now.",
+    ],
+    "works_at": [
+        "Priya joined {A} in 2015. She left it in {year}. She works at {B} now.",
+        "My colleague Priya worked at {A}. She quit{when} and joined {B}.",
+    ],
+}
+
+
+@pytest.mark.parametrize("predicate", sorted(THEIRS))
+def test_a_pronoun_opening_a_sentence_is_the_person_named_before(predicate: str) -> None:
+    """ "She" / "He" opening a sentence is the person the episode was last about, and "it" /
+    "there" that person's value; the speaker's own slot gets nothing."""
+    for template in THEIRS[predicate]:
+        text, v = compose(template, predicate, _draw(template))
+        theirs = timeline([Said(text, T1)], predicate, "Priya")
+        assert (theirs.current, theirs.history) == ([v["B"]], [v["A"], v["B"]]), text
+        mine = timeline([Said(text, T1)], predicate)
+        assert (mine.current, mine.history) == ([], []), text

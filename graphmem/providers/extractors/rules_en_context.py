@@ -46,6 +46,11 @@ class EnContext:
 
     values: dict[str, str] = field(default_factory=dict)
     last: str | None = None
+    person: str | None = None  # the named person the last sentence about someone else was about
+    theirs: dict[str, str] = field(default_factory=dict)  # that person's values per slot
+    # past states with no end told ("I lived in Leeds for years."): the value before a new one
+    # a later sentence tells
+    pasts: dict[tuple[str | None, str], str] = field(default_factory=dict)
 
     def remember(self, text: str, claims: list[Claim]) -> None:
         """The speaker's values this sentence named (any kind: a past or ended value is named too;
@@ -55,9 +60,15 @@ class EnContext:
                 self.values[_WAS_SLOT[m.group("prep").lower()]] = m.group("value")
                 self.last = _WAS_SLOT[m.group("prep").lower()]
         for claim in claims:
+            if claim.past and claim.kind == "assert" and claim.predicate in _SLOTS and claim.obj:
+                self.pasts[(claim.subject, claim.predicate)] = claim.obj
             if claim.subject == SPEAKER and claim.predicate in _SLOTS and claim.obj:
                 self.values[claim.predicate] = claim.obj
                 self.last = claim.predicate
+            elif claim.subject is not None and claim.predicate in _SLOTS and claim.obj:
+                if claim.subject != self.person:
+                    self.person, self.theirs = claim.subject, {}
+                self.theirs[claim.predicate] = claim.obj
 
 
 _LEFT_IT = re.compile(
@@ -81,7 +92,11 @@ _HOME_VERBS = frozenset({"lived", "live", "living", "lives", "stayed", "stay"})
 
 def rewrite(text: str, context: EnContext) -> str:
     """``text`` with a pronoun or an ellipsis standing for a value of ``context`` spelled out (the
-    same text when there is none)."""
+    same text when there is none). "He" / "She" opening the sentence is the person the episode
+    was last about ("My sister Priya lives in Leeds. She moved to Denver."), and "it" / "there"
+    that person's value."""
+    if context.person is not None and (m := _PRONOUN.match(text)) is not None:
+        return _their_values(context.person + text[m.end() :], context)
     if context.last is None:
         return _employer_now(text)
     last = context.last
@@ -90,7 +105,8 @@ def rewrite(text: str, context: EnContext) -> str:
         return text
     if (m := _LEFT_IT.search(text)) is not None:
         slot = "works_at" if m.group("verb").lower().startswith("quit") else last
-        return text[: m.start()] + f"{m.group('verb')} {context.values.get(slot, value)}" + text[m.end() :]
+        spelled = _left(m.group("verb"), slot, context.values.get(slot, value))
+        return text[: m.start()] + spelled + text[m.end() :]
     if (m := _VERB_THERE.search(text)) is not None:
         verb = m.group("verb").lower()
         slot = "works_at" if verb in _WORK_VERBS else "lives_in" if verb in _HOME_VERBS else last
@@ -111,6 +127,34 @@ def rewrite(text: str, context: EnContext) -> str:
         and m.group("prep") == "in"
     ):
         return text[: m.start()] + f"I live in {m.group('value')}" + text[m.end() :]
+    return text
+
+
+def _left(verb: str, slot: str, value: str) -> str:
+    """ "left it" spelled with the slot's own words: "left the job at Hooli", "moved away from
+    Leeds" (a bare name after "left" is read by its sound: Hooli a place, Leeds an employer)."""
+    return f"{verb} the job at {value}" if slot == "works_at" else f"moved away from {value}"
+
+
+_PRONOUN = re.compile(r"^(?:(?:And|But|So|Then),? )?(?:He|She)\b")
+
+
+def _their_values(text: str, context: EnContext) -> str:
+    """ "Priya left it" / "Priya lived there until 2019": that person's value spelled out."""
+    if (m := _LEFT_IT.search(text)) is not None and context.theirs:
+        slot = "works_at" if m.group("verb").lower().startswith("quit") else next(reversed(context.theirs))
+        value = context.theirs.get(slot)
+        return (
+            text
+            if value is None
+            else text[: m.start()] + _left(m.group("verb"), slot, value) + text[m.end() :]
+        )
+    if (m := _VERB_THERE.search(text)) is not None:
+        verb = m.group("verb").lower()
+        slot = "works_at" if verb in _WORK_VERBS else "lives_in"
+        if slot in context.theirs:
+            spelled = f"{m.group('verb')} {_PREP[slot]} {context.theirs[slot]}"
+            return text[: m.start()] + spelled + text[m.end() :]
     return text
 
 
@@ -152,7 +196,22 @@ def with_passing_values(text: str, claims: list[Claim], context: EnContext) -> l
     dates them) and the ends that name no value (``unnamed_ends``)."""
     passing = _passing_values(text, claims)
     claims = [c for c in passing if c.before] + claims + [c for c in passing if not c.before]
-    return claims + unnamed_ends(text, claims, context)
+    return _earlier_pasts(claims, context) + claims + unnamed_ends(text, claims, context)
+
+
+def _earlier_pasts(claims: list[Claim], context: EnContext) -> list[Claim]:
+    """The past state an earlier sentence told ("Priya lived in Toronto for years.") is the value
+    before the new value of the same slot this sentence tells ("She moved to Nairobi.")."""
+    out = []
+    for claim in claims:
+        key = (claim.subject, claim.predicate)
+        old = context.pasts.get(key)
+        new = claim.kind == "assert" and not claim.before and not claim.past
+        if old is not None and new and old.casefold() != claim.obj.casefold():
+            if not any(c.predicate == claim.predicate and c.obj.casefold() == old.casefold() for c in claims):
+                out.append(Claim(claim.predicate, old, subject=claim.subject, before=True))
+            del context.pasts[key]
+    return out
 
 
 def _passing_values(text: str, claims: list[Claim]) -> list[Claim]:
@@ -300,7 +359,10 @@ def unnamed_ends(text: str, claims: list[Claim], context: EnContext) -> list[Cla
     until 2019." in a message of its own): the value the episode named before, else
     ``WHATEVER_HOLDS``, which the chain reads as whatever the slot holds then. "I lived there",
     past with no "until", ends nothing (``Claim.past``)."""
-    if any(c.predicate in _SLOTS and c.subject == SPEAKER for c in claims):
+    subject, values = SPEAKER, context.values
+    if context.person is not None and text.startswith(context.person + " "):
+        subject, values, text = context.person, context.theirs, text[len(context.person) + 1 :]
+    if any(c.predicate in _SLOTS and c.subject == subject for c in claims):
         return []
     found: list[tuple[str, bool]] = []
     if _JOB_END.search(text):
@@ -319,5 +381,6 @@ def unnamed_ends(text: str, claims: list[Claim], context: EnContext) -> list[Cla
     elif (m := _WAS_THERE.search(text)) is not None:
         found.append(("works_at" if m.group("verb").lower() == "worked" else "lives_in", True))
     return [
-        Claim(slot, context.values.get(slot, WHATEVER_HOLDS), kind="end", past=past) for slot, past in found
+        Claim(slot, values.get(slot, WHATEVER_HOLDS), subject=subject, kind="end", past=past)
+        for slot, past in found
     ]
