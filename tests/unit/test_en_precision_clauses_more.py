@@ -80,3 +80,19 @@ def test_a_preposition_the_model_tags_as_a_conjunction_still_takes_its_object() 
 )
 def test_a_time_adverb_at_the_end_of_a_value_is_cut_off(sentence: str, fact: tuple[str, str]) -> None:
     assert fact in rows(sentence), rows(sentence)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "kept"),
+    [
+        ("Sending you the playlist now!", False),
+        ("I emailed you the photos last night.", False),
+        ("I mailed the photos to my cousin.", True),
+    ],
+)
+def test_a_handing_over_to_the_listener_is_no_fact(sentence: str, kept: bool) -> None:
+    assert bool([v for _, v in rows(sentence) if "photos" in v or "playlist" in v]) is kept
+
+
+def test_making_memories_is_an_idiom_no_plan() -> None:
+    assert not [v for p, v in rows("Can't wait to make more memories at the lake house!") if p == "plans"]

@@ -327,7 +327,7 @@ _IDIOM_NOUNS = frozenset(
     "comfort chill fulfillment fulfilment dedication commitment lead step positive hand team situation "
     "hurdle kind sort ton lot bit break chance look peace strength courage energy joy inspiration "
     "motivation difference impact effort progress sense care part way thing stuff time fun fingers shot "
-    "finger heart hearts go push kudos roof wish love prayers prayer vibes hug hugs".split()
+    "finger heart hearts go push kudos roof wish love prayers prayer vibes hug hugs memories memory".split()
 )
 # nouns that name no particular thing without a modifier that does: "works on a project", "faces
 # the same challenges", "explores options", "expresses Dana's feelings", "finds Dana's center"

@@ -22,7 +22,8 @@ An open predicate (one outside the canonical vocabulary) is refused, by class:
   that the recogniser does not call an entity ("Took a short trip ...", "Dance gives me an escape"), and a name said to the
   listener before a comma ("Yeah Jon, marketing is key").
 - **a dropped recipient** ("I'll give the turtles a bath" → "gives bath"): the object means
-  nothing without the person or thing it goes to.
+  nothing without the person or thing it goes to; and a handing-over to the listener ("Sending
+  you the recipe now!") is the talk's own business.
 - **an opening of the talk** ("Speaking of special moments, ..."): discourse, not a deed.
 
 ``addressed`` tells a name said to the listener from a subject, for every reader: a name after a
@@ -158,6 +159,12 @@ def _dropped_recipient(verb: Token) -> bool:
     return any(c.dep_ == "dative" and c.pos_ in ("NOUN", "PROPN") for c in verb.children)
 
 
+def _to_listener(verb: Token) -> bool:
+    """ "Sending you the recipe now!", "I texted you the address": a handing-over to the
+    listener is the conversation's own business, no deed worth a fact."""
+    return any(c.dep_ == "dative" and c.lower_ in ("you", "ya", "u") for c in verb.children)
+
+
 def _discourse(verb: Token) -> bool:
     return verb.lower_ == "speaking" and any(c.dep_ == "prep" and c.lower_ == "of" for c in verb.children)
 
@@ -170,6 +177,7 @@ def refused(verb: Token, subject: Token | None) -> bool:
         or _future(verb)
         or no_person(subject)
         or _dropped_recipient(verb)
+        or _to_listener(verb)
         or _discourse(verb)
     )
 
