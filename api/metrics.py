@@ -8,7 +8,9 @@
 - ``graphmem_tenant_index_tenants``, ``graphmem_tenant_index_bytes`` (estimated) and
   ``graphmem_tenant_index_evictions``: this worker's in-process tenant indexes, read at each scrape;
 - ``graphmem_write_transactions``, ``graphmem_write_writes``, ``graphmem_write_fallbacks`` and
-  ``graphmem_write_queued``: group commit (writes per transaction) and the write queue, read likewise.
+  ``graphmem_write_queued``: group commit (writes per transaction) and the write queue, read likewise;
+- ``graphmem_admission_running``, ``graphmem_admission_waiting`` and ``graphmem_admission_refused``:
+  the worker's admission (``api/admission.py``): requests running and waiting now, 429s since start.
 
 With ``uvicorn --workers N`` each worker keeps its own registry and a scrape reaches one of them;
 run one worker per container (docs/deploy.md) to scrape each process separately.
@@ -70,6 +72,19 @@ class Metrics:
                 ("queued", "Writes waiting for their group's transaction now."),
             )
         }
+
+        self.admission = {
+            name: Gauge(f"graphmem_admission_{name}", text, registry=self.registry)
+            for name, text in (
+                ("running", "API requests this worker runs now."),
+                ("waiting", "API requests waiting for a slot now."),
+                ("refused", "API requests refused with 429 by admission since the worker started."),
+            )
+        }
+
+    def observe_admission(self, running: int, waiting: int, refused: int) -> None:
+        for name, value in (("running", running), ("waiting", waiting), ("refused", refused)):
+            self.admission[name].set(value)
 
     def observe_writes(self, stats: dict[str, int]) -> None:
         for name, gauge in self.writes.items():

@@ -80,6 +80,9 @@ async def test_metrics_count_requests_search_ingest_and_errors(api: Api) -> None
         for m in ("graphmem_write_transactions", "graphmem_write_writes")
     }
     assert written["graphmem_write_writes"] >= written["graphmem_write_transactions"] >= 1
+    # admission: nothing runs or waits once the requests are answered, nothing was refused
+    for gauge in ("running", "waiting", "refused"):
+        assert f"\ngraphmem_admission_{gauge} 0.0" in text
 
 
 @pytest.fixture
