@@ -165,9 +165,17 @@ def _latency(values: list[float]) -> dict[str, float | int]:
 
 
 async def _episode_counts(base: str, cfg: LoadConfig, groups: list[str]) -> dict[str, int]:
+    """The groups' episode counts from ``GET /v1/groups``, paged until every group is seen (a
+    shared database lists more than one page; the groups are in id order)."""
+    counts: dict[str, int] = {}
+    params: dict[str, str | int] = {"limit": 1000}
     async with httpx.AsyncClient(base_url=base, headers=_headers(cfg), timeout=60) as client:
-        listed = (await client.get("/v1/groups")).json()["groups"]
-    counts = {g["group_id"]: int(g["episodes"]) for g in listed}
+        for _ in range(10_000):  # bounded: 10 million groups
+            page = (await client.get("/v1/groups", params=params)).json()
+            counts.update({g["group_id"]: int(g["episodes"]) for g in page["groups"]})
+            if not page.get("has_more") or all(g in counts for g in groups):
+                break
+            params["cursor"] = page["next_cursor"]
     return {g: counts.get(g, 0) for g in groups}
 
 
