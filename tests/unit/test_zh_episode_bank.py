@@ -307,3 +307,31 @@ def test_coming_home_from_abroad_ends_the_home_abroad() -> None:
     for order in (eps, eps[::-1]):
         got = timeline(order, "lives_in")
         assert (got.current, got.history) == (None, ["新加坡"])
+
+
+# --------------------------------------------------------------------------- corrections told later
+
+LATER_CORRECTION = [
+    ("{s}住在{a}。", "{s}住在{b}，上次说的{a}是错的。", "lives_in"),
+    ("{s}在{a}上班。", "{s}在{b}上班，之前说的{a}不对。", "works_at"),
+    ("{s}住在{a}。", "我说的是{b}，不是{a}。", "lives_in"),
+    ("{s}住在{a}。", "不是{a}，是{b}。", "lives_in"),
+    ("{s}在{a}工作。", "更正一下，{s}在{b}工作，不是{a}。", "works_at"),
+]
+
+
+def _later_correction() -> list[Case]:
+    out = []
+    for n, (first, second, predicate) in enumerate(LATER_CORRECTION):
+        said, who = WHO[n % 2] if "{s}" in second else WHO[0]  # 我说的是Y: the speaker's own value
+        a, b = (ORGS if predicate == "works_at" else PLACES)[n % 3]
+        eps = (Said(_said(first, said, a, b), day(2023, 3)), Said(_said(second, said, a, b), day(2023, 9)))
+        out.append(Case(eps, who, predicate, b, (b,), ((day(2023, 6), b),)))
+    return out
+
+
+@pytest.mark.parametrize("case", _later_correction(), ids=lambda c: c.name)
+def test_a_correction_told_in_a_later_episode_replaces_the_mistake(case: Case) -> None:
+    """Regression: …，上次说的南京是错的 / 我说的是苏州，不是南京 asserted the new value after the old
+    one (a move) instead of correcting it."""
+    _check(case)

@@ -164,11 +164,11 @@ _MISTAKE = (
 )
 _MARK = re.compile(
     rf"^(?:(?:其实|实际上|事实上|{_MISTAKE}|(?:我)?(?:得|要|想|需要|必须|来)?(?:更正一下|更正|纠正一下|纠正)|哦不对|噢不对|啊不对|不对|"
-    r"抱歉|对不起|不好意思|sorry|准确地说|确切地说|准确来说|应该说|我是说|我的意思是|我想说的是)"
+    r"抱歉|对不起|不好意思|sorry|准确地说|确切地说|准确来说|应该说|我是说|我的意思是|我想说的是|我说的是|我指的是)"
     r"[，,：:！!。\s]*)+",
     re.IGNORECASE,
 )
-_EXPLICIT = re.compile(r"错|更正|纠正|不对|口误|准确|确切|应该说|我是说|意思是|想说的是")
+_EXPLICIT = re.compile(r"错|更正|纠正|不对|口误|准确|确切|应该说|我是说|意思是|想说的是|说的是|指的是")
 # a clause that only says the previous one was wrong: 哦不对 / 我说错了 / 不是的
 _RETRACT = re.compile(
     rf"^(?:(?:哦|噢|啊|呃|嗯|诶)?(?:抱歉|对不起|不好意思|sorry)?(?:我)?(?:不对|不是的|不{{2,}}|哦不|不是不是|错了|错啦|{_MISTAKE}|更正一下|更正|纠正一下|纠正|应该说|我是说|"
@@ -313,7 +313,8 @@ def _parse_zh(sentence: str, context: ZhContext | None) -> ParsedSentence:
     late = _LATE_MISTAKE.search(text)  # …，之前说错了 / …，刚才说成扬州了: the mistake owned at the end
     said_as = None
     if late is not None and late.start() > 0:
-        said_as = clean(late.group("as"), place=True) if late.group("as") else None
+        named = late.group("as") or late.group("said")  # 刚才写成X了 / 上次说的X是错的: X the mistake
+        said_as = clean(named, place=True) if named else None
         explicit = state.correcting = True
         text = text[: late.start()]
     wrong_tail = None
@@ -383,7 +384,8 @@ def _glued_not(text: str) -> str:
 
 _LATE_MISTAKE = re.compile(
     r"[，,]\s*(?:我)?(?:之前|刚才|刚刚|上次|上回|前面|先前)?(?:我)?"
-    r"(?:(?:说|写|打|讲|记)成(?:了)?(?P<as>[^，,。！？]{2,12}?)(?:了|啦)?|说错了|记错了|搞错了|写错了|打错了|口误)"
+    r"(?:(?:说|写|打|讲|记)成(?:了)?(?P<as>[^，,。！？]{2,12}?)(?:了|啦)?|说错了|记错了|搞错了|写错了|打错了|口误|"
+    r"(?:说|讲|写|提到)的(?:那个)?(?P<said>[^，,。！？]{2,12}?)(?:是错的|不对|有误|错了|是口误|是笔误|不准确))"
     r"[啦了哈哦]*$"
 )
 
