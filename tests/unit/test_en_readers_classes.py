@@ -264,3 +264,32 @@ def test_a_relative_mourned_or_furred_or_a_vocative_name_is_no_family() -> None:
     assert not _has("I took my fur kids to the groomer.", "has")
     found = [(f.subject, f.literal) for f in facts("That's a lesson to pass on to your kids, Sam.")]
     assert ("Sam", "kids") in found
+
+
+# --------------------------------------------------------------------------- traits
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("I'm lactose intolerant, so no cheese for me.", ("is", "lactose intolerant")),
+        ("We're vegetarian these days.", ("is", "vegetarian")),
+        ("I've been married for twelve years.", ("relationship_status", "married")),
+        ("Honestly I'm pretty introverted.", ("is", "introverted")),
+    ],
+)
+def test_a_trait_of_the_speaker_is_read(text: str, fact: tuple[str, str]) -> None:
+    assert fact in rows(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I was vegan for years.", "I'm not vegetarian.", "Are you vegan?", "If I were single, I'd travel more."],
+)
+def test_no_trait_in_the_past_negated_asked_or_supposed(text: str) -> None:
+    assert not [v for p, v in rows(text) if p in ("is", "relationship_status")]
+
+
+def test_a_child_expected_is_no_relative_yet() -> None:
+    """Regression: "pregnant with our second child" gave has child."""
+    assert not _has("I'm pregnant with our second child.", "has")

@@ -32,6 +32,9 @@ the speaker; "you" → the other speaker of a two-party session; a name). The qu
   the afternoon at the shelter volunteering at the front desk" → volunteers_at front desk and
   visited shelter; "I took this photo at Whispering Falls" → visited (a name only); "I tried my
   newest vegan recipe", "tried my hand at surfing" → tried.
+- **traits** (``is``; ``relationship_status`` for married, single, engaged, divorced,
+  widowed): "I'm lactose intolerant", "I'm vegan", "I've been married for five years"; not said
+  in the past ("I was vegan").
 - **a creation shown** (the verb's open predicate): "I made this bowl in class", "I painted
   these last week" gives nothing (a pronoun), "I made this painting to show ..." → makes
   painting: a creation verb in the past with a demonstrative object that names a thing.
@@ -73,7 +76,8 @@ KIN = frozenset(
 _KIN_MODIFIERS = frozenset(
     "older younger oldest youngest little big baby twin eldest elder middle step".split()
 )
-_NOT_KIN_MODIFIERS = frozenset("future late ex former dream imaginary potential would-be dead".split())
+_NOT_KIN_MODIFIERS = frozenset("future late ex former dream imaginary potential would-be dead unborn".split())
+_EXPECTING = frozenset("pregnant expect expecting".split())
 _LOSS_VERBS = frozenset("lose miss bury mourn grieve".split())
 _DEATH_VERBS = frozenset("pass die".split())
 _REPORTING = frozenset("say tell write text post claim reply announce insist explain hear".split())
@@ -175,6 +179,8 @@ def kin_claims(doc: Doc, speakers: Speakers) -> list[Claim]:
             or _reported(head)
         ):
             continue
+        if any(a.lemma_.lower() in _EXPECTING for a in tok.ancestors):
+            continue  # "pregnant with our second child": not born yet
         value = _kin_value(tok, speakers)
         if value and not any(c.obj == value and c.subject == subject for c in out):
             out.append(Claim("has", value, subject=subject))
@@ -583,6 +589,42 @@ def outing_claims(verb: Token, speakers: Speakers) -> list[Claim]:
     return []
 
 
+# --------------------------------------------------------------------------- traits
+
+_TRAITS = frozenset(
+    "vegan vegetarian pescatarian intolerant diabetic pregnant retired introverted extroverted "
+    "bilingual trilingual sober celiac coeliac autistic colorblind left-handed right-handed "
+    "married single engaged divorced widowed asthmatic epileptic dyslexic".split()
+)
+_STATUS = frozenset("married single engaged divorced widowed".split())
+
+
+def trait_claims(verb: Token, speakers: Speakers) -> list[Claim]:
+    """ "I'm lactose intolerant", "I'm vegan", "I've been married for five years" → is (a
+    relationship status for married / single / engaged / divorced / widowed); said in the past
+    ("I was vegan") it is no current trait."""
+    if verb.lower_ in ("married", "engaged", "divorced") and verb.tag_ == "VBN":
+        auxes = [c for c in verb.children if c.dep_ in ("aux", "auxpass")]
+        if any(a.lower_ in ("been", "'m", "am", "are", "'re") for a in auxes) and not any(
+            a.lower_ in ("was", "were", "had", "'d") for a in auxes
+        ):
+            if not any(c.dep_ in ("prep", "dobj", "agent") for c in verb.children):
+                return [Claim("relationship_status", verb.lower_)]
+        return []
+    if verb.lemma_ != "be" or verb.tag_ == "VBD":
+        return []
+    adj = next((c for c in verb.children if c.dep_ in ("acomp", "attr") and c.lower_ in _TRAITS), None)
+    if adj is None or any(c.dep_ == "prep" for c in adj.children):
+        return []  # "allergic to X", "married to X": the verb-object rules read those
+    if any(a.lower_ == "was" or a.lower_ == "were" for a in verb.children if a.dep_ == "aux"):
+        return []
+    mods = [c for c in adj.lefts if c.dep_ in ("npadvmod", "compound", "amod") and c.pos_ in ("NOUN", "ADJ")]
+    value = " ".join([*(m.lower_ for m in mods), adj.lower_])
+    if adj.lower_ in _STATUS and not mods:
+        return [Claim("relationship_status", adj.lower_)]
+    return [Claim("is", value)]
+
+
 # --------------------------------------------------------------------------- all
 
 
@@ -609,6 +651,7 @@ def reader_claims(doc: Doc, speakers: Speakers) -> list[tuple[Claim, str]]:
             + agent_claims(verb, speakers)
             + creation_claims(verb, speakers)
             + outing_claims(verb, speakers)
+            + (trait_claims(verb, speakers) if resolved[1] else [])
         )
         for claim in found:
             claim.subject = subject
