@@ -5,8 +5,9 @@ Steps for a batch of episodes (``extract_batch``; ``extract`` is a batch of one)
 batch in one spaCy pass (``en_parse``) → per sentence, claims: Chinese from ``rules_zh``; English
 from the phrasing rules (``rules_en``), kept where the parse agrees with their subject and value,
 plus the parse's own claims (``rules_en_parse``: events, open predicates, changes naming both
-values) → bind subjects (first person → the speaker, or "user"; "you" → the other speaker) →
-build facts (claim kind, source kind, confidence, valid_from, quote span) → a correction of a value
+values; ``rules_en_chat`` and ``rules_en_readers``: statement classes such as plans, values,
+family, goals, achievements, outings, traits) → bind subjects (first person → the speaker, or
+"user"; "you" → the other speaker) → build facts (claim kind, source kind, confidence, valid_from, quote span) → a correction of a value
 stated earlier in the episode replaces it → quality gates and one fact per claim
 (``rules_en_gates``) → collect entities (fact subjects/objects, capitalised names, jieba
 person/place/organization tags).
