@@ -156,6 +156,8 @@ def _plan_words(target: Token) -> list[Token]:
             if len(out) > 1:
                 break
             continue
+        if t.text in ("-", "\u2013", "\u2014") and (t.whitespace_ or t.doc[t.i - 1].whitespace_):
+            break  # "adopting a rescue dog - for love and ...": a dash ends the phrase
         out.append(t)
     return out
 
@@ -716,8 +718,9 @@ def liking_claims(verb: Token, speakers: Speakers) -> list[Claim]:
 
 
 def shown_claims(verb: Token, speakers: Speakers) -> list[Claim]:
-    """ "These are my lucky basketball shoes", "This is my sister" → owns / has (a thing shown)."""
-    if verb.lemma_ != "be" or is_negated(verb):
+    """ "These are my lucky basketball shoes", "This is my sister" → owns / has (a thing shown);
+    "This was our tree last year" (past) shows what was."""
+    if verb.lemma_ != "be" or is_negated(verb) or verb.tag_ == "VBD":
         return []
     subj = next((c for c in verb.children if c.dep_ == "nsubj"), None)
     attr = next((c for c in verb.children if c.dep_ == "attr" and c.pos_ == "NOUN"), None)

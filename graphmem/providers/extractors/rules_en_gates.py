@@ -367,7 +367,8 @@ _POINTING = frozenset("this that these those there here".split())
 _NOT_OWNED = frozenset(
     "family fam kids kid friends friend workmates colleagues coworkers companions team teammates mates "
     "buddies folks people parents husband wife partner focus focuses feedback attitude calling success "
-    "successes offer offers promotion promotions addition possession memories memory camping goals".split()
+    "successes offer offers promotion promotions addition possession memories memory camping goals place "
+    "spot go-to way".split()
 )
 _WHEN = frozenset(
     "weekend week month year morning afternoon evening night summer winter spring fall next coming".split()
