@@ -24,12 +24,13 @@ async def test_64_concurrent_writers_into_one_group_store_exactly_what_was_sent(
             "session_id": f"s{i % 4}",
             "external_id": f"w-{i}",
         }
-        for _ in range(200):  # bounded; on a loaded host a writer may be refused many times
+        for _ in range(100):  # bounded; on a loaded host a writer may be refused several times
             response = await api.call("agent_a", "POST", url, json=body)
             if response.status_code != 429:
                 return response.status_code
             refused.append(response.headers["Retry-After"])
-            await asyncio.sleep(0.05)  # a short pause: the test checks outcomes, not the hint's length
+            # the hint, capped (a retry every few ms would only add work to the busy worker)
+            await asyncio.sleep(min(1.0, float(response.headers["Retry-After"])))
         return response.status_code
 
     statuses = await asyncio.gather(*(write(i) for i in range(64)))
