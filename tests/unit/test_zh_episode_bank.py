@@ -335,3 +335,12 @@ def test_a_correction_told_in_a_later_episode_replaces_the_mistake(case: Case) -
     """Regression: …，上次说的南京是错的 / 我说的是苏州，不是南京 asserted the new value after the old
     one (a move) instead of correcting it."""
     _check(case)
+
+
+@pytest.mark.parametrize("text", ["说起来，我去年就搬到苏州了。", "我去年就搬到苏州了，挺好的。"])
+def test_a_jiu_after_a_time_and_no_stay_keeps_the_time(text: str) -> None:
+    """Regression: 我去年就搬到苏州了 dated the move now (就 and the move were cut off as a clause
+    after a stay, whose time is the sentence's moment)."""
+    got = timeline([Said("我住在南京。", day(2019, 1)), Said(text, day(2023, 9))], "lives_in")
+    assert (got.current, got.history) == ("苏州", ["南京", "苏州"])
+    assert got.at(day(2023, 1)) == "苏州"

@@ -474,6 +474,9 @@ def _end_told_after(toks: list[Tok], n: int) -> bool:
     its own (the end of that value, or the next one)."""
     if n == 0 or toks[n - 1].punct or toks[n].word not in ("就", "便", "又", "后来", "然后", "最后"):
         return False
+    opened = max((m + 1 for m in range(n) if toks[m].punct), default=0)
+    if not any(t.flag.startswith("v") for t in toks[opened:n]):
+        return False  # 我(去年)就搬到苏州了: no stay told before 就 in the clause
     k = n + 1
     while k < len(toks) and toks[k].word in ("已经", "还是", "都", "也"):
         k += 1
@@ -483,7 +486,7 @@ def _end_told_after(toks: list[Tok], n: int) -> bool:
     if word == "被":
         return k + 1 < len(toks) and (toks[k + 1].word in _PASSIVE_END or at(toks, k + 2, _PASSIVE_END))
     if word in MOVE_TO or word in WORK_TO or word in TRANSFER:  # …住了三年就搬到了苏州: the next value
-        return n > 1
+        return True
     return word in _UNNAMED_END and any(t.word in ("了",) for t in toks[k + 1 : k + 3])
 
 
