@@ -214,6 +214,7 @@ class _State:
     gone: Claim | None = None  # 去年去了腾讯: a bare 去了X, whose predicate a later change names
     named: dict[str, str] = field(default_factory=dict)  # 拿到了X的offer / 在X买了房: X by predicate
     earlier: list[Claim] = field(default_factory=list)  # states told by the episode's earlier sentences
+    onward: bool = False  # this clause follows a stay cut off inside its clause (住了三年就/后…)
 
 
 # what a cut time phrase leaves of 自2018年以来 / 从去年起 / 打2019年开始: the frame words alone
@@ -334,6 +335,7 @@ def _parse_zh(sentence: str, context: ZhContext | None) -> ParsedSentence:
             state.subject = ("other", None) if clause.startswith(("你", "您")) else state.subject
             continue
         told = len(state.claims)
+        state.onward = clause.startswith(_UNTIMED)
         _clause_claims(clause.lstrip(_UNTIMED), state, last=n == len(clauses) - 1)
         if clause.startswith(_UNTIMED):
             for claim in state.claims[told:]:
@@ -454,6 +456,17 @@ def _after_breaks(text: str) -> str:
         previous = toks[n - 1] if n else None
         if (
             tok.word in _AFTER
+            and n >= 2
+            and previous is not None
+            and previous.word == "了"
+            and toks[n - 2].word in _STAY_V
+            and n + 1 < len(toks)
+            and not toks[n + 1].punct
+        ):  # 在南京住了(三年)后搬到了苏州: the stay, then what came after it, as with 就
+            out.append("，" + _UNTIMED)
+            continue
+        if (
+            tok.word in _AFTER
             and previous is not None
             and (previous.flag in _NAME_TAGS or previous.word in FRAME_VERBS or previous.word in QUIT)
             and n + 1 < len(toks)
@@ -486,6 +499,8 @@ def _end_told_after(toks: list[Tok], n: int) -> bool:
     if word == "被":
         return k + 1 < len(toks) and (toks[k + 1].word in _PASSIVE_END or at(toks, k + 2, _PASSIVE_END))
     if word in MOVE_TO or word in WORK_TO or word in TRANSFER:  # …住了三年就搬到了苏州: the next value
+        return True
+    if word in _WENT and k + 1 < len(toks) and not toks[k + 1].punct:  # 干了三年就去了华为
         return True
     return word in _UNNAMED_END and any(t.word in ("了",) for t in toks[k + 1 : k + 3])
 
@@ -578,6 +593,10 @@ def _clause_claims(clause: str, state: _State, *, last: bool) -> None:
         return
     if state.correcting and _bare(clause, state):
         return
+    sent = _SENT.match(clause)
+    if sent is not None:  # 公司派驻我到苏州 / 领导派小王去深圳: the one sent is the subject, moved
+        clause = f"{sent.group('who') or sent.group('who2')}被派到{sent.group('rest')}"
+    clause = _DRIFT.sub(_drifted, clause)  # 我现在在北漂 / 我是沪漂: lives in that city
     made = _MADE.match(clause)
     if made is not None and _made(made, state):  # 公司任命我为Y / 领导让我当Y
         return
@@ -657,6 +676,9 @@ def _after_gone(clause: str, claims: list[Claim], state: _State) -> list[Claim]:
             trip = at(toks, k, frozenset("趟 一趟 次 一次 一下 过".split())) or value[:1] in ("趟", "次")
             if not trip and well_formed(value) and skip(toks, j, frozenset(PARTICLES_END)) >= len(toks):
                 subject = found[0][1] if found is not None else (state.subject or ("first", SPEAKER))[1]
+                stay = _stay_before(state, subject) if state.onward else None
+                if stay is not None:  # 在腾讯干了三年就去了华为: the next value of the stay told
+                    return [*claims, Claim(stay.predicate, value, subject=subject)]
                 state.gone = Claim("", value, subject=subject)
         return claims
     gone, state.gone = state.gone, None
@@ -676,6 +698,14 @@ def _after_gone(clause: str, claims: list[Claim], state: _State) -> list[Claim]:
                 *claims[n:],
             ]
     return claims
+
+
+def _stay_before(state: _State, subject: str | None) -> Claim | None:
+    """The home or employer told last in the sentence for ``subject``, if it is the last claim."""
+    last = next((c for c in reversed(state.claims) if c.predicate != "knows"), None)
+    if last is None or last.predicate not in ("works_at", "lives_in") or last.kind != "assert":
+        return None
+    return last if last.subject == subject or (last.subject is None and subject == SPEAKER) else None
 
 
 _OFFER = frozenset("offer Offer OFFER 录用通知 录取通知 聘书 工作机会 邀请".split())
@@ -767,12 +797,20 @@ def _unnamed_end(clause: str, state: _State) -> list[Claim]:
         word = "被裁" if at(toks, j, _PASSIVE_END) else ""
         i = j
     ends = _UNNAMED_END.get(word)
-    if ends is None or skip(toks, i + 1, frozenset(PARTICLES_END)) < len(toks):
+    # 辞职自己创业了 / 离职回家带孩子了: what the person went on to do after the end, told with it
+    onward = (
+        at(toks, i + 1, _AFTER_QUIT)
+        and toks[-1].word == "了"
+        and not any(t.flag in _NAME_TAGS for t in toks[i:])
+    )
+    if ends is None or (skip(toks, i + 1, frozenset(PARTICLES_END)) < len(toks) and not onward):
         return []
     if any(t.word in NEG or t.word in PLAN or t.word in FUTURE for t in toks[:i]):
         return []  # 我在百度上班，打算辞职 / 没辞职: nothing ends
     if not (
-        at(toks, i + 1, frozenset({"了"})) or any(t.word in ("已经", "已", "早就", "早已") for t in toks[:i])
+        at(toks, i + 1, frozenset({"了"}))
+        or onward
+        or any(t.word in ("已经", "已", "早就", "早已") for t in toks[:i])
     ):
         return []  # 明年毕业 / 下个月辞职 (their time cut): not yet
     out = []
@@ -801,6 +839,7 @@ def _unnamed_end(clause: str, state: _State) -> list[Claim]:
 
 
 PARTICLES_END = ("了", "啦", "呢", "哦", "呀", "吧", "啊", "嘛", "哈")
+_AFTER_QUIT = frozenset("自己 出来 回家 在家 专心 创业 考研 读研 带娃 带孩子 休息 歇 去 准备 开始".split())
 
 
 def _employer_thread(claims: list[Claim], state: _State) -> None:
@@ -857,6 +896,21 @@ def _left_home(state: _State, clause: str) -> bool:
     if previous is None or previous.kind != "end" or previous.predicate != "lives_in":
         return False
     return not any(t.word in TRIP_V for t in tokens(clause))
+
+
+_SENT = re.compile(
+    r"^(?:公司|单位|领导|老板|上司|总部|集团|部门|上级|组织)(?:已经|最近|刚|刚刚|又|正式|直接)?"
+    r"(?:把(?P<who>我|[\u4e00-\u9fff]{2,3}?)(?:派驻|外派|派遣|派|调派)|(?:派驻|外派|派遣|派|调派)(?P<who2>我|[\u4e00-\u9fff]{2,3}?))"
+    r"(?:到了|去了|到|去|往|至)(?P<rest>[^，,]+?)(?:常驻|驻扎|长驻|工作|上班|生活)?(?:了)?$"
+)
+_DRIFT = re.compile(
+    r"(?:在(?P<at>[\u4e00-\u9fff]{2,4}?))?(?:是|在|当|做)?(?:一个|一名|个|名)?(?P<c>北|沪|深|杭|广|蓉)漂(?:一族)?"
+)
+_DRIFT_CITY = {"北": "北京", "沪": "上海", "深": "深圳", "杭": "杭州", "广": "广州", "蓉": "成都"}
+
+
+def _drifted(m: re.Match[str]) -> str:
+    return f"住在{_DRIFT_CITY[m.group('c')]}"
 
 
 _MADE = re.compile(
@@ -1121,6 +1175,10 @@ def _clause(clause: str, state: _State) -> list[Claim]:
     toks = tokens(clause)
     if not toks:
         return []
+    if len(toks) > 2 and toks[0].word in _PAST:  # (2020年)以前我一直住在X: 我以前…, the past kept
+        ahead = _subject(toks[1:])
+        if ahead is not None and ahead[0][0] != "other":
+            toks = [*toks[1 : 1 + ahead[1]], toks[0], *toks[1 + ahead[1] :]]
     lead = _lead(toks)
     if lead:  # 所以我…, 后来我…, 对了我…: the subject after a discourse word
         toks = toks[lead:]
@@ -1143,6 +1201,8 @@ def _clause(clause: str, state: _State) -> list[Claim]:
         i = _reported(toks, i)
     if subject[0] == "other":
         return claims
+    if subject[0] == "name" and at(toks, i, frozenset({"家"})) and at(toks, skip(toks, i + 1, ADVERBS), _AT):
+        toks, i = [Tok("住", "v"), *toks[skip(toks, i + 1, ADVERBS) :]], 0  # 周涛家在苏州: the person's home
     if subject[0] == "home":  # 我家(现在)在X: where the household lives
         subject = state.subject = ("we", SPEAKER)
         j = skip(toks, i, ADVERBS)
@@ -1343,6 +1403,7 @@ def _is_name(toks: list[Tok], i: int) -> bool:
         or (nxt.flag in ("p", "d", "ad", "t") and nxt.word not in _NOT_PREDICATE)
         or nxt.word in _CHANGE_WORDS
         or nxt.word in _PAST
+        or (nxt.word == "家" and at(toks, skip(toks, i + 2, ADVERBS), _AT))  # 周涛家在苏州
     )
     if latin:
         return before_predicate
@@ -1352,6 +1413,7 @@ def _is_name(toks: list[Tok], i: int) -> bool:
 
 
 _HAN = re.compile(r"^[\u4e00-\u9fff]+$")
+_AT = frozenset({"在"})
 _SELF_PRONOUN = frozenset("他 她".split())  # 李娜她现在住在上海: the name said again
 _CHANGE_WORDS = frozenset("换 换了 搬 搬家 跳槽 辞职 离职 退休".split())
 _NOT_PREDICATE = frozenset("和 跟 与 同 的 对 把".split())
@@ -1368,7 +1430,8 @@ def _predicate(toks: list[Tok], i: int, state: _State, *, pro_drop: bool) -> lis
     future = hedged = still = past = False
     while i < len(toks):
         word = toks[i].word
-        still = still or word in _STILL
+        # 之前一直住在X: 一直 there says how long it held before, not that it still does
+        still = still or (word in _STILL and not (word == "一直" and past))
         past = past or word in _PAST
         if word == "不是":
             neg, toks = "不", [*toks[:i], Tok("是", "v"), *toks[i + 1 :]]
@@ -1380,7 +1443,7 @@ def _predicate(toks: list[Tok], i: int, state: _State, *, pro_drop: bool) -> lis
         ):
             i += 1  # 我现在人在成都生活: the person, in the place
             continue
-        if word == "把" and at(toks, i + 1, frozenset({"家", "户口", "家人", "全家"})):  # 把家搬到X
+        if word == "把" and at(toks, i + 1, frozenset({"家", "家人", "全家"})):  # 把家搬到X (户口: no home)
             i += 2
             if at(toks, i, frozenset({"安", "安在", "安置"})):  # 把家安在了X: settled there
                 toks = [*toks[:i], Tok("安家在", "v"), *toks[i + 1 :]]

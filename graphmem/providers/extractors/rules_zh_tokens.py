@@ -26,7 +26,7 @@ def _words(text: str) -> frozenset[str]:
 
 
 LIVE_V = _words("发展 住 居住 生活 定居 安家 落户 长住 常住 久居 待 呆 扎根 住下 住下来 定居下来 安顿下来")
-WORK_V = _words("效力 卖命 工作 上班 任职 就职 供职 实习 打工 干活 干 上岗 做事 谋生")
+WORK_V = _words("效力 卖命 工作 上班 任职 就职 供职 实习 打工 干活 干 上岗 做事 谋生 转正")
 STUDY_V = _words(
     "读书 上学 学习 念书 读大学 上大学 读研 读博 读研究生 读本科 留学 深造 求学 进修 读硕士 读博士"
 )
@@ -169,7 +169,7 @@ class Tok:
         return self.flag == "x" and bool(_PUNCT.match(self.word))
 
 
-_NAME_TAIL = frozenset("正也都还就又才刚曾已在想要会住搬说为被来去到回")
+_NAME_TAIL = frozenset("正也都还就又才刚曾已在想要会住搬说为被来去到回家")
 _MODALS = FUTURE | PLAN | NEG | frozenset({"能"})
 _SPLIT = {
     "不住": ("不", "住"),
@@ -320,18 +320,37 @@ _NAME_PREFIX = frozenset("小 老 阿".split())
 _GLUED_ADVERBS = ADVERBS | _words("本来 原来 原先 原本 现在 目前 如今 以前 之前 一直 已经 去年 今年 前年")
 
 
-SEPARABLE = _words("安家 落户 上班 跳槽 辞职 离职 入职 搬家 退休 就业 扎根 落脚 定居 升职 转行 改行")
+SEPARABLE = _words(
+    "安家 落户 上班 跳槽 辞职 离职 入职 搬家 退休 就业 扎根 落脚 定居 升职 转行 改行 打工 上岗"
+)
+_ASPECT = frozenset("了 着 过")
 
 
 def _separable(toks: list[Tok]) -> list[Tok]:
     """安/了/家 → 安家 了: a verb-object compound with the aspect particle inside (安了家, 落了户,
-    辞了职, 跳了槽) is the compound followed by 了."""
+    辞了职, 跳了槽, 上着班, 上过班; jieba may glue the particle to the verb: 上着/班) is the compound
+    followed by the particle."""
     out: list[Tok] = []
     i = 0
     while i < len(toks):
-        if i + 2 < len(toks) and toks[i + 1].word == "了" and toks[i].word + toks[i + 2].word in SEPARABLE:
-            out.extend((Tok(toks[i].word + toks[i + 2].word, "v"), Tok("了", "ul")))
+        if i + 2 < len(toks) and toks[i + 1].word in _ASPECT and toks[i].word + toks[i + 2].word in SEPARABLE:
+            out.extend((Tok(toks[i].word + toks[i + 2].word, "v"), Tok(toks[i + 1].word, "ul")))
             i += 3
+            continue
+        glued = toks[i].word
+        if (
+            i + 1 < len(toks)
+            and len(glued) >= 2
+            and glued[-1] in _ASPECT
+            and glued[:-1] + toks[i + 1].word in SEPARABLE
+        ):
+            out.extend((Tok(glued[:-1] + toks[i + 1].word, "v"), Tok(glued[-1], "ul")))
+            i += 2
+            continue
+        nxt = toks[i + 1].word if i + 1 < len(toks) else ""
+        if len(nxt) >= 2 and nxt[0] in _ASPECT and glued + nxt[1:] in SEPARABLE:  # 上/了班
+            out.extend((Tok(glued + nxt[1:], "v"), Tok(nxt[0], "ul")))
+            i += 2
             continue
         out.append(toks[i])
         i += 1

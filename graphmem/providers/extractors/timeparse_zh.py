@@ -237,18 +237,54 @@ def _zh_these_years(m: re.Match[str], ref: datetime) -> datetime | None:
     return add_months(ref, -months)
 
 
+def _zh_until_end(m: re.Match[str], ref: datetime) -> datetime | None:
+    """(到)去年为止 / 2020年底为止 / 上个月为止: up to the end of that year or month, so the first
+    day after it (the end of a state that lasted through it)."""
+    word, year = m.groupdict().get("w"), _zh_group(m, "year")
+    if m.groupdict().get("rel"):
+        months = {"上上": -2, "上": -1}[m.group("rel")]
+        shifted = add_months(ref, months + 1)
+        return make_date(shifted.year, shifted.month, 1)
+    if year is None:
+        year = ref.year + _ZH_YEAR_WORDS[word]
+    return make_date(year + 1, 1, 1)
+
+
+def _zh_ago_season(m: re.Match[str], ref: datetime) -> datetime | None:
+    """三年前的夏天 / 两年前的冬天: the season of the year that many years back."""
+    amount = _zh_group(m, "n")
+    if amount is None:
+        return None
+    return make_date(ref.year - amount, _SEASON_MONTH[m.group("s")], 1)
+
+
 def _zh_unknown(m: re.Match[str], ref: datetime) -> datetime | None:
     """那年夏天 / 那时候 / 那会儿: a time the sentence alone does not tell; cut, never dated."""
     return None
 
 
+# how long a stay lasted before what came next (住了三年后搬走了, 在华为干两年后去了腾讯): no time ahead
+_NOT_AFTER_STAY = r"(?<!了)(?<!过)(?<!住)(?<!干)(?<!待)(?<!呆)(?<!作)(?<!班)(?<!做)(?<!读)(?<!书)(?<!学)"
+# a time told by what happened then (疫情那年, 毕业那年, 大学毕业以后): not dated, cut
+_EVENT = (
+    r"(?:疫情|新冠|非典|(?:大学|研究生|博士|硕士|高中|本科)?毕业|结婚|生孩子|生娃|孩子出生|高考|上大学|读研)"
+)
+# 毕业以后 stays (从复旦毕业后去了华为 is read by the rules: the school and what came after)
+_AFTER_EVENT = r"(?:疫情|结婚|生孩子|生娃|孩子出生)"
+
 ZH_RULES: tuple[TimeRule, ...] = (
+    TimeRule(
+        rf"(?:(?P<w>大前年|前年|去年|今年)|(?P<year>{_ZH_YEAR})年|(?P<rel>上上|上)个?月)(?:年?底|年?末)?为止",
+        _zh_until_end,
+    ),
+    TimeRule(rf"(?P<n>{_ZN})年(?:前|以前|之前)的?{_SEASON}", _zh_ago_season),
+    TimeRule(rf"{_EVENT}的?(?:那(?:一)?年|那会儿?|那时候?|期间)|{_AFTER_EVENT}(?:以后|之后|后)", _zh_unknown),
     TimeRule(
         r"(?:这|(?<![将接])近|最近|过去|这么)(?P<n>几|两|三|四|五|些|么多|十几|半)个?(?P<unit>年|月)(?:来|里|间|中)?",
         _zh_these_years,
     ),
     TimeRule(r"那(?:一)?年(?:的)?(?:春天|夏天|秋天|冬天|年初|年底|年末)?|那时候?|那会儿?", _zh_unknown),
-    TimeRule(r"半个?(?P<unit>年|月)(?:后|以后|之后)", _zh_half_later, future=True),
+    TimeRule(rf"{_NOT_AFTER_STAY}半个?(?P<unit>年|月)(?:后|以后|之后)", _zh_half_later, future=True),
     TimeRule(rf"(?P<w>大前年|前年|去年|今年)的?{_SEASON}", _zh_season),
     TimeRule(rf"(?P<w>明年)的?{_SEASON}", _zh_season, future=True),
     TimeRule(rf"(?P<year>{_ZH_YEAR})年的?{_SEASON}", _zh_season),
@@ -270,7 +306,11 @@ ZH_RULES: tuple[TimeRule, ...] = (
     ),
     TimeRule(rf"(?P<w>明年)(?:(?P<m>{_ZN})月份?(?:(?P<d>{_ZN})[日号])?)?", _zh_year_rel, future=True),
     TimeRule(rf"(?P<n>{_ZN}|几)个?(?P<unit>天|日|周|星期|礼拜|月|年)(?:前|以前|之前)", _zh_ago(-1)),
-    TimeRule(rf"(?P<n>{_ZN})个?(?P<unit>天|周|星期|礼拜|月|年)(?:后|以后|之后)", _zh_ago(1), future=True),
+    TimeRule(
+        rf"{_NOT_AFTER_STAY}(?P<n>{_ZN})个?(?P<unit>天|周|星期|礼拜|月|年)(?:后|以后|之后)",
+        _zh_ago(1),
+        future=True,
+    ),
     TimeRule(rf"(?P<year>{_ZH_YEAR})年(?:(?P<m>{_ZN})月份?(?:(?P<d>{_ZN})[日号])?)?{_ZH_TOD}", _zh_ymd),
     TimeRule(rf"(?P<m>{_ZN})月份?(?:(?P<d>{_ZN})[日号])?{_ZH_TOD}", _zh_md),
     TimeRule(rf"(?:周|星期|礼拜){_ZH_WD}{_ZH_TOD}", _zh_bare_weekday),
