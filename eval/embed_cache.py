@@ -121,9 +121,19 @@ class CachedEmbedder:
         self.inner, self.cache = inner, cache
         self.hits = 0
         self.misses = 0
+        self.outer: Embedder | None = None  # what ``embed`` answers through (``open``)
 
     @classmethod
     def open(cls, inner: Embedder, directory: Path) -> CachedEmbedder:
+        """The cache of ``inner``'s model. An embedder that cuts long texts into windows
+        (``LongTextEmbedder``) is cached beneath the cut: its windows are texts of the inner model,
+        so a text's whole-text vector and its windows' vectors never share a key."""
+        from graphmem.providers.embedders.long_text import LongTextEmbedder
+
+        if isinstance(inner, LongTextEmbedder):
+            base = cls(inner.inner, EmbeddingCache(directory, inner.model_name, inner.dimension))
+            base.outer = inner.with_inner(_Through(base))
+            return base
         return cls(inner, EmbeddingCache(directory, inner.model_name, inner.dimension))
 
     @property
@@ -135,6 +145,17 @@ class CachedEmbedder:
         return self.inner.dimension
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
+        if self.outer is not None:
+            return self.outer.embed(texts)
+        return self.embed_cached(texts)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        from graphmem.providers.embedders import embed_query
+
+        return embed_query(self.inner, text)
+
+    def embed_cached(self, texts: Sequence[str]) -> np.ndarray:
+        """``texts`` as the inner model embeds them, through the cache."""
         keys = [text_key(t) for t in texts]
         found = self.cache.get(keys)
         missing = list(dict.fromkeys(k for k, v in zip(keys, found, strict=True) if v is None))
@@ -151,6 +172,24 @@ class CachedEmbedder:
             assert vector is not None
             out[i] = vector
         return out
+
+
+class _Through:
+    """A cached embedder's ``embed_cached`` as an embedder (the inner of a ``LongTextEmbedder``)."""
+
+    def __init__(self, cached: CachedEmbedder) -> None:
+        self.cached = cached
+
+    @property
+    def model_name(self) -> str:
+        return self.cached.model_name
+
+    @property
+    def dimension(self) -> int:
+        return self.cached.dimension
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        return self.cached.embed_cached(texts)
 
 
 def fill(

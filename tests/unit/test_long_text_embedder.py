@@ -132,3 +132,21 @@ def test_minilm_windows_fit_the_models_limit():
     text = "assistant: " + " ".join(f"tip {i}: keep the receipts for every purchase" for i in range(80))
     pieces = lt.pieces([text])[0]
     assert len(pieces) > 1 and all(n <= lt.window for _, n in pieces)
+
+
+def test_the_eval_cache_holds_windows_beneath_the_cut(tmp_path):
+    from eval.embed_cache import CachedEmbedder
+
+    inner = Recording()
+    lt = LongTextEmbedder(inner, offsets=word_offsets, window=8)
+    long = "one two three four five six seven eight nine ten eleven twelve"
+    cached = CachedEmbedder.open(lt, tmp_path)
+    first = cached.embed([long, "a short one"])
+    assert np.allclose(first, lt.embed([long, "a short one"]), atol=1e-6)
+    inner.calls.clear()
+    again = CachedEmbedder.open(lt, tmp_path)  # a later run over the same directory
+    assert np.array_equal(again.embed([long, "a short one"]), first)
+    assert inner.calls == [] and again.misses == 0
+    # the cut text itself was never a key: its windows were
+    assert len(again.cache) == 3
+    assert again.embed_query("what about twelve").shape == (1, 32)
