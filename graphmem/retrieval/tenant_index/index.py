@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from graphmem.retrieval.fusion import Features, Key
-from graphmem.retrieval.tenant_index.columns import NEG_INF, POS_INF, Column, Slots, stamp
+from graphmem.retrieval.tenant_index.columns import NEG_INF, POS_INF, Column, Slots, StringColumn, stamp
 from graphmem.retrieval.tenant_index.fields import EpisodeFields
 from graphmem.retrieval.tenant_index.graph import Adjacency, expand_facts, mentioning_episodes
 from graphmem.retrieval.tenant_index.lexical import Lexical
@@ -60,7 +60,14 @@ class Target:
         self.lexical = Lexical()
         self.vectors = Vectors(dimension, ann_threshold=ann_threshold, precision=precision)
         self.adjacency = Adjacency()
-        self.texts: list[str] = []  # by slot: what the rerank's MMR compares
+        self.texts: list[str] | StringColumn = []  # by slot: what the rerank's MMR compares
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The texts pickle packed and restore read in place (``columns.StringColumn``)."""
+        state = dict(vars(self))
+        if isinstance(self.texts, list):
+            state["texts"] = StringColumn.of(self.texts)
+        return state
 
     def set_text(self, slot: int, text: str | None) -> None:
         if slot == len(self.texts):

@@ -23,28 +23,7 @@ from typing import Any
 import numpy as np
 
 from graphmem.retrieval.bm25 import K1, idf, length_b
-from graphmem.retrieval.tenant_index.columns import Column
-
-
-class Strings:
-    """Strings as one UTF-8 array with ``bounds`` (string i is ``data[bounds[i]:bounds[i + 1]]``,
-    decoded when read): a sequence that pickles as two arrays, whatever its length."""
-
-    def __init__(self, values: list[str]) -> None:
-        encoded = [v.encode() for v in values]
-        lengths = np.fromiter((len(v) for v in encoded), dtype=np.int64, count=len(encoded))
-        self.bounds = np.zeros(len(encoded) + 1, dtype=np.int64)
-        np.cumsum(lengths, out=self.bounds[1:])
-        self.data = np.frombuffer(b"".join(encoded), dtype=np.uint8)
-
-    def __len__(self) -> int:
-        return len(self.bounds) - 1
-
-    def __getitem__(self, i: int) -> str:
-        return self.data[int(self.bounds[i]) : int(self.bounds[i + 1])].tobytes().decode()
-
-    def nbytes(self) -> int:
-        return self.bounds.nbytes + self.data.nbytes
+from graphmem.retrieval.tenant_index.columns import Column, Strings
 
 
 @dataclass

@@ -45,6 +45,8 @@ def _arrays(obj: Any) -> int:
 
 
 def _texts(texts: Any) -> int:
+    if hasattr(texts, "nbytes"):  # a restored index's packed column (tenant_index.columns)
+        return int(texts.nbytes())
     values = texts.values() if isinstance(texts, dict) else texts
     return sum(STR_OBJECT + len(t) + DICT_ENTRY for t in values)
 
@@ -66,7 +68,7 @@ def index_bytes(index: TenantIndex) -> int:
     """An estimate of the memory ``index`` holds (see the module docstring)."""
     total = _arrays(index)
     for target in index.targets.values():
-        total += len(target.slots) * ID_ENTRY + _texts(target.texts)
+        total += target.slots.nbytes() + _texts(target.texts)
         total += _lexical(target.lexical)
         adjacency = target.adjacency
         total += adjacency.nodes() * ADJACENCY
