@@ -57,6 +57,7 @@ from graphmem.providers.extractors.rules_en_gates import (
 from graphmem.providers.extractors.rules_en_objects import NOT_NAMES, leading_name
 from graphmem.providers.extractors.rules_en_parse import Speakers, parse_claims
 from graphmem.providers.extractors.rules_en_readers import kin_claims, reader_claims
+from graphmem.providers.extractors.rules_en_readers_feelings import feeling_claims
 from graphmem.providers.extractors.rules_en_repair import find_repair, fits
 from graphmem.providers.extractors.rules_zh import ZhContext, parse_zh, zh_entities
 from graphmem.providers.extractors.timeparse import TimeMatch, find_times, is_duration, is_until
@@ -257,9 +258,12 @@ def _parse_english(text: str, doc: Doc | None, speakers: Speakers, future: bool)
             conversation = said_to_listener(doc, speakers, future)
             found = [(c, clause) for c, clause in found if clause not in conversation]
             parsed.claims.extend(new_claims(parsed.claims, found))
+            # a feeling says what a thing does for the speaker beside any other claim about it
+            # ("Baking helps me unwind": values baking, finds peace in baking)
+            feelings = [c for c, clause in feeling_claims(doc, speakers) if clause not in conversation]
             parsed.claims.extend(
                 c
-                for c in kin_claims(doc, speakers)
+                for c in [*kin_claims(doc, speakers), *feelings]
                 if not any(
                     (o.subject, o.predicate, o.obj) == (c.subject, c.predicate, c.obj) for o in parsed.claims
                 )
