@@ -124,11 +124,22 @@ RETURN f.id AS id, f.slot AS slot, f.subject_id AS subject_id, f.subject AS subj
 # empty list types differently from a list of maps, so separate list parameters gave each
 # combination of empty steps its own plan, and planning one of these statements takes seconds
 # (a map parameter types as MAP whatever it holds).
+#
+# They also start with ``CYPHER replan=skip``: Neo4j discards a cached plan once the graph's
+# statistics have drifted past a threshold (0.75 divergence at first, decaying to 0.1; at most once
+# per 10 s, ``Discarded stale query`` in debug.log), and a growing store drifts all the time, so
+# each of these was planned again every minute or so, 1-4 s of CPU each plus the JIT's work on the
+# code the new plan generates: most of Neo4j's CPU per write under load. Their plans do not depend
+# on the statistics: every MATCH starts from a unique id, the group's composite indexes or a hinted
+# index, so the first plan stays right as the graph grows.
+REPLAN_SKIP = "CYPHER replan=skip\n"
 
 # Lock the group (as LOCK_GROUP), then, under the lock: the stored or tombstoned episode keys
 # among ``keys`` (as EXISTING_EPISODE_KEYS), the entities named exactly or by alias (as
 # FIND_ENTITIES) and which of ``evidence_ids`` are episodes of the group.
-BEGIN_INGEST = """
+BEGIN_INGEST = (
+    REPLAN_SKIP
+    + """
 MERGE (g:Group {id: $group_id})
 ON CREATE SET g.created_at = $now, g.episodes = 0, g.facts = 0, g.entities = 0
 SET g.lock_seq = coalesce(g.lock_seq, 0) + 1
@@ -157,12 +168,15 @@ CALL () {
 }
 RETURN seq, known, entities, evidence
 """
+)
 
 # Create the episodes (``rev``: the group's lock_seq), then read each of ``sessions``' chain from
 # the last episode before ``since`` (the session's earliest new episode) on: the part the new
 # episodes can change, ordered as RELINK_SESSIONS orders, with each episode's NEXT targets. The
 # hint keeps the planner off (group_id, reference_time), which would scan every earlier episode.
-CREATE_EPISODES_TAILS = """
+CREATE_EPISODES_TAILS = (
+    REPLAN_SKIP
+    + """
 OPTIONAL MATCH (g:Group {id: $group_id})
 WITH g.lock_seq AS rev
 CALL (rev) {
@@ -193,13 +207,15 @@ CALL (s) {
 RETURN s.id AS session, [e IN head + tail | e.id] AS ids,
        [e IN head + tail | [(e)-[:NEXT]->(n) | n.id]] AS nexts
 """
+)
 
 # Drop and add NEXT edges (``unlink``, ``link``), REFRESH_AROUND (``ids``), then MERGE_ENTITIES
 # (``entities``), ADD_ALIASES (``aliases``), MENTIONS edges (``mentions``: an episode and an entity
 # id, or the normalised name of an entity this statement creates), then LOAD_SLOTS (``slots``).
 # Returns MERGE_ENTITIES' rows and LOAD_SLOTS' rows (as maps).
 LINK_EPISODES = (
-    """
+    REPLAN_SKIP
+    + """
 CALL () {
   UNWIND $p.unlink AS r
   MATCH (:Episode {id: r.a})-[n:NEXT]->(:Episode {id: r.b})
@@ -255,7 +271,8 @@ RETURN merged, slot_rows
 # facts, entities}, or null). Facts merged away by re-resolution do not reset the group on
 # purpose: a routine write must not force change-feed readers to reload a large tenant.
 WRITE_FACTS = (
-    """
+    REPLAN_SKIP
+    + """
 CALL () {
   UNWIND $p.delete_ids AS fid
   MATCH (f:Fact {id: fid})
