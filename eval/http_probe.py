@@ -7,11 +7,13 @@ prints ``{"ms": [...], "search_ms": [...]}`` (per query after the warm-up: the l
 the search's own ``timings_ms.total`` from the response, so their difference is what HTTP added to
 that very request) or ``{"error": "..."}``.
 Plain sockets rather than httpx: httpx added a constant ~44 ms per request here (``GET /healthz``
-included) where curl and this client see 2-3 ms.
+included) where curl and this client see 2-3 ms. ``AsyncClient`` is the same client on asyncio
+streams, for drivers with several concurrent clients (``eval.tenants``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 import sys
@@ -39,6 +41,62 @@ class Client:
     def close(self) -> None:
         self.file.close()
         self.sock.close()
+
+
+class AsyncClient:
+    """One keep-alive loopback connection on asyncio streams (``TCP_NODELAY``); ``post`` raises
+    ``OSError`` (a dropped connection included) or ``TimeoutError``, then reconnects on the next."""
+
+    def __init__(self, port: int, timeout_s: float = 60.0) -> None:
+        self.port, self.timeout_s = port, timeout_s
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def _connect(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        if self.reader is None or self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+            sock = self.writer.get_extra_info("socket")
+            if sock is not None:
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        return self.reader, self.writer
+
+    async def post(self, path: str, payload: dict[str, object]) -> tuple[int, bytes]:
+        try:
+            return await asyncio.wait_for(self._post(path, payload), self.timeout_s)
+        except BaseException:
+            await self.close()  # the connection's state is unknown: start afresh
+            raise
+
+    async def _post(self, path: str, payload: dict[str, object]) -> tuple[int, bytes]:
+        reader, writer = await self._connect()
+        body = json.dumps(payload).encode()
+        head = f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        writer.write(f"{head}Content-Length: {len(body)}\r\n\r\n".encode() + body)
+        await writer.drain()
+        line = await reader.readline()
+        if not line:
+            raise ConnectionResetError("the server closed the connection")
+        status, length, close = int(line.split()[1]), 0, False
+        while (line := await reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.decode("latin-1").partition(":")
+            name = name.strip().lower()
+            if name == "content-length":
+                length = int(value)
+            elif name == "connection" and value.strip().lower() == "close":
+                close = True
+        data = await reader.readexactly(length)
+        if close:
+            await self.close()
+        return status, data
+
+    async def close(self) -> None:
+        writer, self.reader, self.writer = self.writer, None, None
+        if writer is not None:
+            writer.close()
+            try:
+                await writer.wait_closed()
+            except OSError:
+                pass
 
 
 def probe(port: int, group: str, k: int, warmup: int, queries: list[str]) -> dict[str, object]:

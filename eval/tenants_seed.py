@@ -8,11 +8,15 @@ large one ``round(size / largest)`` copies of the largest template in one group 
 renamed per copy, so a group's entity names stay unique). A copy keeps the template's text,
 embeddings and graph and gets its own ids, group token, slots and keys, so every index, channel
 and the tenant index treat it as a tenant of its own. Many tenants go in one transaction
-(``BATCH_NODES`` nodes). Templates are forgotten through the library; copies are deleted in batches.
+(``BATCH_NODES`` nodes), and ``WRITERS`` such transactions run side by side: a copy's cost is
+Neo4j's index maintenance at commit (the vector indexes about two thirds of it, measured in
+docs/design-notes.md, "Sixth session: cold tenants"), which two transactions spread over two
+cores. Templates are forgotten through the library; copies are deleted in batches.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import time
@@ -28,6 +32,7 @@ from graphmem.temporal.normalize import group_token, slot_key
 Log = Callable[[str], None]
 TEMPLATE_SIZES = (20, 60, 150, 400)  # nodes of the templates seeded through the library
 BATCH_NODES = 4_000  # nodes created per transaction
+WRITERS = 2  # copy transactions in flight at once (distinct groups: they never touch a node in common)
 
 
 @dataclass(frozen=True)
@@ -124,13 +129,26 @@ def copy_rows(
     return nodes, rels
 
 
-async def create(store: Store, plans: list[Plan], log: Log) -> None:
-    """Create every planned tenant (about ``BATCH_NODES`` nodes a transaction)."""
+async def create(store: Store, plans: list[Plan], log: Log, *, writers: int = WRITERS) -> None:
+    """Create every planned tenant (about ``BATCH_NODES`` nodes a transaction, ``writers``
+    transactions in flight)."""
     templates: dict[str, dict[str, list[dict[str, Any]]]] = {}
     for name in sorted({p.template for p in plans}):
         templates[name] = await tenant_copy.read_template(store, group_id=name)
     began, done, pending = time.perf_counter(), 0, 0
     batch = _Batch()
+    flights: set[asyncio.Task[None]] = set()
+
+    async def launch(batch: _Batch) -> None:
+        """Start the batch's transaction, first waiting while ``writers`` are in flight (a failed
+        one raises here)."""
+        nonlocal flights
+        while len(flights) >= max(1, writers):
+            done_now, flights = await asyncio.wait(flights, return_when=asyncio.FIRST_COMPLETED)
+            for task in done_now:
+                task.result()
+        flights.add(asyncio.create_task(batch.flush(store)))
+
     for plan in plans:
         t = templates[plan.template]
         batch.groups.append(
@@ -148,12 +166,14 @@ async def create(store: Store, plans: list[Plan], log: Log) -> None:
             for rel, rows in rels.items():
                 batch.rels.setdefault(rel, []).extend(rows)
             if pending >= BATCH_NODES:
-                await batch.flush(store)
+                await launch(batch)
                 batch, pending = _Batch(), 0
         done += 1
         if done % 1_000 == 0:
             log(f"tenants: copied {done}/{len(plans)} ({time.perf_counter() - began:.0f} s)")
-    await batch.flush(store)
+    await launch(batch)
+    for task in asyncio.as_completed(list(flights)):
+        await task
 
 
 COUNTERS = (("episodes", "Episode"), ("facts", "Fact"), ("entities", "Entity"))

@@ -121,6 +121,12 @@ def _sizes(value: str | None) -> list[int] | None:
     help="copies: a few templates seeded through the library, copied inside Neo4j (thousands of "
     "tenants in minutes); library: every tenant through the library.",
 )
+@count_option(
+    "--seed-writers",
+    default=2,
+    maximum=16,
+    help="With --seeding copies: copy transactions in flight at once.",
+)
 @click.option(
     "--profile",
     "profile_sizes",
@@ -149,6 +155,7 @@ def tenants(
     snapshots: bool,
     snapshot_max_bytes: int | None,
     seeding: str,
+    seed_writers: int,
     profile_sizes: str | None,
     repeats: int,
     as_json: bool,
@@ -184,6 +191,7 @@ def tenants(
         load_embedder=load_embedder,
         index_max_bytes=index_max_bytes,
         seeding=seeding,
+        seed_writers=seed_writers,
         passes=passes,
         snapshots=snapshots,
         snapshot_max_bytes=snapshot_max_bytes,
