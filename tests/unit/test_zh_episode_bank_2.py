@@ -316,3 +316,44 @@ def test_traditional_characters(
 ) -> None:
     eps = tuple(Said(t, DATES[n + 3 - len(texts)]) for n, t in enumerate(texts))
     _check(Case(eps, SPEAKER, predicate, current, history))
+
+
+# --------------------------------------------------------------------------- whom the sentence is about
+
+ABOUT = [
+    ("说到张伟，他现在在华为上班。", "张伟", "works_at", "华为"),
+    ("至于王芳，她去年搬到了杭州。", "王芳", "lives_in", "杭州"),
+    ("提到冯涛啊，他在鹿鸣科技工作。", "冯涛", "works_at", "鹿鸣科技"),
+    ("张伟呢，他住在杭州。", "张伟", "lives_in", "杭州"),
+    ("我们公司的张伟住在杭州。", "张伟", "lives_in", "杭州"),
+    ("我们班的王芳在星汉集团上班。", "王芳", "works_at", "星汉集团"),
+    ("张伟这个人现在在华为上班。", "张伟", "works_at", "华为"),
+]
+
+
+@pytest.mark.parametrize("text,who,predicate,value", ABOUT, ids=[a[0] for a in ABOUT])
+def test_a_person_named_as_the_topic_is_the_subject(text: str, who: str, predicate: str, value: str) -> None:
+    """Regression: 说到张伟，他… / 张伟呢，他… / 我们公司的张伟… gave nothing (他 read as someone else;
+    the group before 的 hid the name)."""
+    got = timeline([Said(text, day(2023, 9))], predicate, who)
+    assert (got.current, got.history) == (value, [value]), text
+    assert timeline([Said(text, day(2023, 9))], predicate).history == [], text  # nothing is the speaker's
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["我住在南京，抱歉，是苏州才对。", "我住在南京，不好意思，苏州。", "我住在南京，对不起，应该是苏州。"],
+)
+def test_an_apology_between_two_values_is_a_correction(text: str) -> None:
+    got = timeline([Said(text, day(2023, 9))], "lives_in")
+    assert (got.current, got.history) == ("苏州", ["苏州"]), text
+
+
+def test_settling_down_is_a_home() -> None:
+    for text in ("我在杭州落脚了。", "我最后在杭州落脚。"):
+        assert timeline([Said(text, day(2023, 9))], "lives_in").current == "杭州", text
+
+
+def test_an_apology_alone_after_a_value_starts_nothing_new() -> None:
+    got = timeline([Said("我住在南京。抱歉，回复晚了。", day(2023, 9))], "lives_in")
+    assert (got.current, got.history) == ("南京", ["南京"])

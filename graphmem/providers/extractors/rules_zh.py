@@ -178,6 +178,7 @@ _FILLER = re.compile(r"^(?:呃+|嗯+|额+|啊+|哦+|噢+|唔+|诶+|欸+)$")
 # after a claim in the same sentence: 应该是Y / 准确地说是Y / 确切地说是Y
 _RETRACT_SHOULD = re.compile(
     r"^(?:呃|嗯|哦|啊)?(?:应该|准确地说|确切地说|更准确地说|准确来说|严格来说)(?=是)"
+    r"|^(?:呃|嗯|哦|啊)?(?:抱歉|对不起|不好意思|sorry)(?:了)?$"  # 我住在南京，抱歉，是苏州才对
 )
 _RETRACT_WHOLE = re.compile(r"^(?:哦|噢|啊|呃|嗯|诶)?(?:不是|不不|不)(?:了)?$")
 _BARE = re.compile(
@@ -551,8 +552,18 @@ def _clause_claims(clause: str, state: _State, *, last: bool) -> None:
     heard = _HEARD.match(clause)
     if heard is not None:  # 听李娜说她搬到了上海: what 李娜 said, as hearsay
         state.hedged, clause = True, clause[1:]
+    about = _ABOUT.match(clause)
+    if about is not None:  # 说到张伟，他… / 至于王芳，… : the person the next clauses are about
+        toks = tokens(about.group("name"))
+        if len(toks) == 1 and (
+            (_looks_like_name(toks[0]) and toks[0].word[0] in SURNAMES) or toks[0].flag.startswith("nr")
+        ):
+            state.subject = ("name", toks[0].word)
+            state.introduced = toks[0].word
+            return
     if _named_topic(clause):
         state.subject = ("name", tokens(clause)[0].word)  # 李娜呢，现在住在上海: the clauses after are hers
+        state.introduced = state.subject[1]  # 张伟呢，他住在杭州: 他 is 张伟
         return
     retract = _RETRACT_WHOLE.match(clause) or _RETRACT.match(clause)
     if retract is None and state.claims and not state.correcting:
@@ -885,6 +896,9 @@ def _named_topic(clause: str) -> bool:
     return len(toks) == 2 and toks[1].word in _TOPIC_PARTICLES and _is_name(toks, 0)
 
 
+_ABOUT = re.compile(
+    r"^(?:说到|说起|提到|讲到|聊到|至于|关于|还有|再说)(?P<name>[\u4e00-\u9fff]{2,3}?)(?:的话|啊|呢|吧|呀|这个人)?$"
+)
 _HEARD = re.compile(r"^听(?=[\u4e00-\u9fff]{2,3}(?:说|讲))(?!说)")
 _TOPIC_PARTICLES = frozenset("呢 啊 嘛 吧 呀".split())
 
@@ -1183,6 +1197,7 @@ def _clause(clause: str, state: _State) -> list[Claim]:
     if lead:  # 所以我…, 后来我…, 对了我…: the subject after a discourse word
         toks = toks[lead:]
     toks = _disposal(_topic(toks))
+    toks = _whose_person(toks)
     toks, companion = _together(toks)
     found = _subject(toks)
     if found is not None and found[0][0] == "other" and toks[0].word in ("他", "她") and state.introduced:
@@ -1223,6 +1238,34 @@ def _clause(clause: str, state: _State) -> list[Claim]:
             replace(c, subject=companion) for c in own if c.predicate not in ("name", "knows", "plans")
         )
     return claims
+
+
+_GROUP_FLAGS = frozenset("n nz nt ns s f".split())
+_THIS_ONE = frozenset("这个人 这人 这家伙 那个人 这小子 这姑娘".split())
+
+
+def _whose_person(toks: list[Tok]) -> list[Tok]:
+    """我们公司的张伟住在杭州 → 张伟住在杭州 (a named person of the speaker's group); 张伟这个人在华为
+    上班 → 张伟在华为上班."""
+    if len(toks) > 3 and toks[0].word in ("我们", "咱们", "我") and toks[1].word != "的":
+        k = next((n for n in range(1, min(4, len(toks) - 2)) if toks[n].word == "的"), None)
+        if (
+            k is not None
+            and all(t.flag in _GROUP_FLAGS and t.word not in _REL for t in toks[1:k])
+            and toks[k + 1].flag.startswith("nr")
+            and _is_name(toks, k + 1)
+        ):
+            return toks[k + 1 :]
+    if (
+        len(toks) > 3
+        and toks[0].flag.startswith("nr")
+        and toks[1].word in ("这个", "那个")
+        and toks[2].word == "人"
+    ):
+        return [toks[0], *toks[3:]]
+    if len(toks) > 2 and toks[0].flag.startswith("nr") and toks[1].word in _THIS_ONE:
+        return [toks[0], *toks[2:]]
+    return toks
 
 
 _SAY = frozenset("说 告诉 提到 讲 表示 跟我说 和我说 对我说 告诉我".split())
