@@ -106,7 +106,10 @@ OPEN: list[tuple[str, Row]] = [
     ("I signed up for a pottery class.", ("Alice", "signs_up_for", "pottery class", "assert")),
     ("I volunteered at the homeless shelter.", ("Alice", "volunteers_at", "homeless shelter", "assert")),
     ("I took my kids to a park.", ("Alice", "takes", "Alice's kids to park", "assert")),
-    ("I've been blessed with loads of love.", ("Alice", "is_blessed_with", "loads of love", "assert")),
+    (
+        "I've been blessed with a wonderful stepdaughter.",
+        ("Alice", "is_blessed_with", "wonderful stepdaughter", "assert"),
+    ),
     ("I'm so grateful for my friends.", ("Alice", "is_grateful_for", "Alice's friends", "assert")),
 ]
 

@@ -589,7 +589,7 @@ def _gerund(lemma: str) -> str:
     return lemma + "ing"
 
 
-def activity_claims(verb: Token) -> list[Claim]:
+def activity_claims(verb: Token, future: bool = False) -> list[Claim]:
     """ "I've been painting a lot" → does painting; "I love to paint" → likes painting."""
     lemma = verb.lemma_.lower()
     if lemma in ("love", "like", "enjoy", "adore") and not is_negated(verb):
@@ -612,10 +612,25 @@ def activity_claims(verb: Token) -> list[Claim]:
         for c in verb.children
     ):
         return []
-    if _other_sense(verb):
+    if _other_sense(verb) or _practice_for(verb, lemma) or _coming(verb, auxes, future):
         return []
     particle = next((c.lower_ for c in verb.children if c.dep_ == "prt"), None)
     return [Claim("does", f"{verb.lower_} {particle}" if particle else verb.lower_)]
+
+
+def _practice_for(verb: Token, lemma: str) -> bool:
+    """ "I've been practicing (hard)", "Been practicing for my recital": practice says what only
+    with what it is of or for, which the open rule reads ("practices_for" the recital); bare, it is
+    no activity."""
+    return lemma in ("practice", "practise")
+
+
+def _coming(verb: Token, auxes: list[str], future: bool) -> bool:
+    """ "I'm hiking with my cousins this weekend", "We're camping next month": a present
+    progressive with a time ahead (``future``: the sentence's time phrase, cut before the parse,
+    lies ahead) is a plan, read by ``plan_claims``, not an activity now."""
+    present = bool(auxes) and auxes[-1] in ("am", "'m", "are", "'re", "is", "'s")
+    return present and (future or _ahead(verb))
 
 
 def _other_sense(verb: Token) -> bool:
@@ -858,6 +873,15 @@ _RELATIONAL = frozenset("fan lover supporter believer advocate follower admirer 
 _NOT_IDENTITY = frozenset("mess wreck member part number matter order corner center winner".split())
 
 
+_HEDGES = frozenset("kind sort bit of".split())
+
+
+def _hedge(tok: Token) -> bool:
+    """ "kind of a sucker for X", "sort of a night owl", "a bit of a foodie": a hedge before the
+    article, none of the value's words."""
+    return tok.lower_ in _HEDGES and tok.dep_ == "advmod"
+
+
 def identity_claims(verb: Token, speakers: Speakers) -> list[Claim]:
     """ "I'm a single parent", "I'm a huge bookworm", "I'm an avid runner" → is (a person noun:
     one of a short list or an agent noun in -er/-ist/-or/-ian/-ent/-ant); jobs are the phrasing
@@ -883,8 +907,14 @@ def identity_claims(verb: Token, speakers: Speakers) -> list[Claim]:
         return []  # "a huge fan of this genre": which genre?
     if head in _RELATIONAL and not compound and complement is None:
         return []  # "I'm a huge fan": of what?
-    words = [c for c in attr.lefts if c.dep_ in ("amod", "compound", "advmod", "nmod") and c.pos_ != "PRON"]
-    value = " ".join([*(t.text for t in words), attr.text]) if words else noun_phrase(attr, speakers)
+    words = [
+        c
+        for c in attr.lefts
+        if c.dep_ in ("amod", "compound", "advmod", "nmod") and c.pos_ != "PRON" and not _hedge(c)
+    ]
+    hedged = any(_hedge(c) for c in attr.lefts)
+    bare = attr.text if hedged else noun_phrase(attr, speakers)
+    value = " ".join([*(t.text for t in words), attr.text]) if words else bare
     if not value:
         return []
     if complement is not None and of is not None:
@@ -910,7 +940,7 @@ def chat_claims(doc: Doc, speakers: Speakers, future: bool) -> list[tuple[Claim,
             if first:
                 own += plan_claims(verb, speakers, future)
             own += disposition_claims(verb, speakers) + have_claims(verb, speakers, future)
-            own += activity_claims(verb) + described_thing_claims(verb, speakers)
+            own += activity_claims(verb, future) + described_thing_claims(verb, speakers)
             own += been_in_claims(verb) + counted_claims(verb) + appreciation_claims(verb, speakers)
             own += back_from_claims(verb, speakers) + doing_claims(verb, speakers)
             if first:

@@ -45,6 +45,7 @@ from graphmem.providers.extractors.en_parse import could_be_verb
 from graphmem.providers.extractors.rules_base import Claim
 from graphmem.providers.extractors.rules_en_open import addressed
 from graphmem.providers.extractors.rules_en_parse import (
+    MOMENT_ADJS,
     NOT_SUBJECT_WORDS,
     Speakers,
     clause_text,
@@ -233,7 +234,11 @@ def well_formed(fact: ExtractedFact, speakers: Speakers) -> bool:
         return False
     if toward_listener(fact, speakers) or light_idiom(fact.predicate, value):
         return False
-    if fact.predicate not in VOCABULARY and (vague_open_value(value) or _sympathy(fact.predicate)):
+    if fact.predicate not in VOCABULARY and (
+        vague_open_value(value) or _sympathy(fact.predicate) or moment_feeling(fact.predicate)
+    ):
+        return False
+    if ends_on_one(value):
         return False
     if not family_value_ok(fact.predicate, value):
         return False
@@ -339,7 +344,7 @@ _VAGUE_NOUNS = frozenset(
     "influence flexibility endurance mind thoughts thought love future unknown greatness "
     "determination perseverance situation situations stuff things thing ideas idea progress "
     "connections connection relationships bond bonds self myself life lives place spot eachother vibes "
-    "other others changes change steps step results result".split()
+    "other others changes change steps step results result ways hobbies hobby".split()
 )
 # words before such a noun that still do not say which: "Dana's own", "some new", "the same"
 _VAGUE_MODIFIERS = frozenset(
@@ -397,6 +402,39 @@ def family_value_ok(predicate: str, value: str) -> bool:
     return True
 
 
+def moment_feeling(predicate: str) -> bool:
+    """ "is_stoked_for", "is_comfy_with" (of "we got comfy with snacks"), "is_happy_with": a
+    feeling of the moment toward something (``MOMENT_ADJS``), not a lasting fact about the
+    person. A disposition with a to-infinitive ("is_excited_to" meet ...) is read apart."""
+    words = predicate.split("_")
+    return len(words) == 3 and words[0] == "is" and words[1] in MOMENT_ADJS and words[2] != "to"
+
+
+# words that, before "one", leave it pointing at something said before: "another one", "a new
+# one", "Dana's first one", "the same one"
+_ONE_LEADERS = frozenset(
+    "a an the another new other same first second third last next old big little whole own".split()
+)
+
+
+def ends_on_one(value: str) -> bool:
+    """A value whose head is "one"/"ones" with nothing but such leaders before it ("starts writing
+    another one", "buys a new one", "finishes Dana's first one"): which one is said elsewhere.
+    "one-on-one mentoring" and "one of the top teams" name it."""
+    words = [w.casefold() for w in value.split()]
+    cut = next((i for i, w in enumerate(words) if w in _PREPOSITIONS and i > 0), len(words))
+    if cut == 0 or words[cut - 1] not in ("one", "ones") or words[cut : cut + 1] == ["of"]:
+        return False
+    before: list[str] = []
+    for w in reversed(words[: cut - 1]):
+        if w in _ONE_LEADERS or w.endswith(("'s", "’s")):
+            before.append(w)
+        else:
+            break
+    rest = words[: cut - 1 - len(before)]
+    return bool(before) or not rest or (len(rest) == 1 and could_be_verb(rest[0]))
+
+
 def _sympathy(predicate: str) -> bool:
     """ "I'm sorry about Max", "sorry to hear": condolence said to the listener is no fact."""
     return predicate.startswith(("is_sorry", "is_sad_about", "feels_sorry"))
@@ -419,7 +457,8 @@ def light_idiom(predicate: str, value: str) -> bool:
     if not head:
         return False
     noun = head[-1]
-    return noun in _IDIOM_NOUNS or (noun.endswith("s") and noun[:-1] in _IDIOM_NOUNS)
+    singular = {noun, noun[:-1] if noun.endswith("s") else noun, noun[:-2] if noun.endswith("es") else noun}
+    return bool(singular & _IDIOM_NOUNS)  # "makes wishes": wishes → wish
 
 
 _COURTESY_PREDICATES = frozenset({"values", "appreciates", "admires", "respects"})
@@ -464,15 +503,16 @@ def _clause_fragment(predicate: str, value: str) -> bool:
 
 _TIME_TAIL = re.compile(
     r"(?:\s+(?:right now|now|lately|recently|currently|these days|nowadays|again|anymore|today|"
-    r"tonight|as well|too|(?:last|this) (?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\w*))+$",
+    r"tonight|as well|too|here|there|(?:last|this) (?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\w*))+$",
     re.IGNORECASE,
 )
 
 
 def drop_time_tail(fact: ExtractedFact) -> ExtractedFact:
     """A value that ends on a time adverb ("learns German now", "likes painting together lately",
-    "joins activist group last Tues") without it: the time is the fact's, not the value's. Plans
-    keep their time phrase."""
+    "joins activist group last Tues") without it: the time is the fact's, not the value's; so is
+    a pointing "here"/"there" ("started volunteering here" → volunteering). Plans keep their time
+    phrase."""
     if fact.predicate == "plans":
         return fact
     field = "object" if fact.object is not None else "value"
@@ -483,8 +523,77 @@ def drop_time_tail(fact: ExtractedFact) -> ExtractedFact:
     return fact.model_copy(update={field: value})
 
 
+def _with_value(fact: ExtractedFact, value: str) -> ExtractedFact:
+    field = "object" if fact.object is not None else "value"
+    return fact.model_copy(update={field: value})
+
+
+# a list of examples the value tore: "board games like Catan" of "like Catan and chess"
+_LIST_GOES_ON = re.compile(r"^\s*(?:,\s*)?(?:and|or|,)\s+\w", re.IGNORECASE)
+
+
+def cut_torn_examples(fact: ExtractedFact) -> ExtractedFact:
+    """A value that keeps only the first of a list after "like" ("likes board games like Catan"
+    of "board games like Catan and chess", "considers brands like Nike" of "like Nike and Under
+    Armour") misstates the list: the value stops before "like". A whole list stays."""
+    head, sep, examples = fact.literal.partition(" like ")
+    if not sep or not head.strip() or not examples or not fact.quote:
+        return fact
+    found = fact.quote.casefold().find(f"like {examples.casefold()}")
+    if found < 0 or not _LIST_GOES_ON.match(fact.quote[found + len(examples) + 5 :]):
+        return fact
+    return _with_value(fact, head)
+
+
+_QUANTITY = re.compile(
+    r"^(?:(?:a|an)\s+)?(?:few|couple(?:\s+of)?|bunch\s+of|handful\s+of|lots?\s+of|tons?\s+of|"
+    r"loads?\s+of|plenty\s+of|number\s+of|pile\s+of|whole\s+bunch\s+of|(?:so\s+|too\s+)?many|"
+    r"several|some\s+of|some)\s+",
+    re.IGNORECASE,
+)
+# finding, trying or getting "a few" of something names no particular one: "found a few parks",
+# "tried so many unique wines", "picked up a few new recipes"
+_SOME_OF_MANY = frozenset(
+    "finds found tries tried tries_out picks_up gets got sees discovers uses comes_across".split()
+)
+# a vague number of animals got or caught is a catch, no pet: "we got a few fish"
+_CAUGHT = re.compile(
+    r"\b(?:got|caught|catch|get)\s+(?:a\s+)?(?:few|couple|bunch|lot|lots|some|so many|many)\b", re.I
+)
+
+
+def drop_quantity(fact: ExtractedFact) -> ExtractedFact | None:
+    """A value that opens with a vague quantity ("a few movies", "a bunch of mystery novels",
+    "plenty of photos", "loads of love", "some of Dana's recipes") says the thing without it
+    ("watches movies"); after a verb of finding or trying (``_SOME_OF_MANY``) it says nothing in
+    particular and the fact is refused, and a pet got so ("we got a few fish") is a catch. A
+    part ("a portion of Dana's profits") is no vague quantity. A plan keeps its words."""
+    if fact.predicate == "plans":
+        return fact
+    value = fact.literal
+    m = _QUANTITY.match(value)
+    if m is None:
+        return fact
+    rest = value[m.end() :].strip()
+    if not rest or rest.casefold().startswith(("of ", "them", "it ")) or rest.casefold() in ("of", "more"):
+        return fact
+    possessor = rest.split()[0]
+    if possessor.endswith(("'s", "’s")) and value[: m.end()].casefold().strip() in ("some", "a few", "few"):
+        return fact  # "a few Dana's" is no phrase: leave it to the gates
+    if fact.predicate in _SOME_OF_MANY or fact.predicate.split("_")[0] in _SOME_OF_MANY:
+        return None
+    if fact.predicate == "has_pet" and _CAUGHT.search(fact.quote or ""):
+        return None
+    return _with_value(fact, rest)
+
+
 def gate_facts(facts: list[ExtractedFact], speakers: Speakers) -> list[ExtractedFact]:
-    return [g for f in facts if well_formed(g := drop_time_tail(f), speakers)]
+    out = []
+    for f in facts:
+        g = drop_quantity(cut_torn_examples(drop_time_tail(f)))
+        if g is not None and well_formed(g, speakers):
+            out.append(g)
+    return out
 
 
 _ARTICLES = re.compile(r"(?<=\s)(?:a|an|the)\s+")

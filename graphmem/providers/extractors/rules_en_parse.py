@@ -670,11 +670,48 @@ def _split_compound(head: Token) -> Token | None:
     )
 
 
+# what an example after "like" points back with: "another quilt like my last one", "like these"
+_POINTED_EXAMPLE = frozenset("one ones mine ours yours theirs this that these those it them".split())
+
+
+def _examples(words: list[Token]) -> tuple[set[int], set[int]]:
+    """The examples a noun is likened to with "like": a list ("different teas like oolong,
+    jasmine and rooibos", "tricks like sit, stay and fetch") is kept whole (``keep``) when the
+    phrase still fits, else cut off before "like" with one pointing back ("another quilt like my
+    last one") (``cut``): a value that keeps only the first of a list misstates it."""
+    keep: set[int] = set()
+    cut: set[int] = set()
+    for t in words:
+        if t.dep_ != "prep" or t.lower_ != "like" or t.head.pos_ not in ("NOUN", "PROPN"):
+            continue
+        pobj = next((c for c in t.children if c.dep_ == "pobj"), None)
+        if pobj is None:
+            continue
+        sub = {u.i for u in t.subtree}
+        doc = t.doc
+        after = [u for u in doc[t.right_edge.i + 1 : t.right_edge.i + 3]]
+        torn = any(c.dep_ == "cc" for c in pobj.children) and not any(
+            c.dep_ == "conj" for c in pobj.children
+        )  # "brands like Nike and Under Armour" with "Armour" hung elsewhere
+        torn = torn or bool(
+            after
+            and (after[0].dep_ == "cc" or (after[0].text == "," and after[1:] and after[1].dep_ == "cc"))
+        )
+        if torn or any(u.lower_ in _POINTED_EXAMPLE or u.tag_ == "PRP$" for u in t.subtree):
+            cut |= sub
+        elif any(c.dep_ == "conj" for c in pobj.children):
+            before = sum(1 for u in words if u.i < t.i)
+            (keep if before + len(sub) <= _MAX_OBJECT_TOKENS else cut).update(sub)
+    return keep, cut
+
+
 def _cut_clause(head: Token, words: list[Token]) -> list[Token]:
     """Words of ``head``'s phrase up to the first nested clause (whose subtree is left out whole:
     "a couple who had a dog" is "a couple"), conjunct or punctuation; a noun's own premodifiers
-    stay (``_premodifier``)."""
-    nested = {
+    stay (``_premodifier``). A list of examples after "like" is kept whole when it fits, else cut
+    before "like" (``_examples``)."""
+    keep, cut = _examples(words)
+    nested = cut | {
         u.i
         for t in words
         if t.i != head.i
@@ -683,6 +720,7 @@ def _cut_clause(head: Token, words: list[Token]) -> list[Token]:
             or (t.dep_ == "prep" and any(c.lemma_.lower() in _DISCOURSE | TIME_UNITS for c in t.children))
         )
         for u in t.subtree
+        if u.i not in keep
     }
     out: list[Token] = []
     for t in words:
@@ -987,10 +1025,20 @@ def _employment(
 _COPULA_PREPS = frozenset("for about of with in at to into on".split())
 
 
+# how someone feels at the moment of speaking, not a lasting trait: "I'm stoked for my game",
+# "I'm ready for a change", "I'm happy with my decision", "we got comfy with snacks"
+MOMENT_ADJS = frozenset(
+    "stoked thrilled excited pumped psyched hyped ready happy glad pleased comfy cozy cosy "
+    "comfortable lost open sad upset bummed nervous anxious worried scared afraid relieved "
+    "surprised amazed shocked impressed curious sorry jealous mad angry annoyed done".split()
+)
+
+
 def _copula(verb: Token, speakers: Speakers) -> list[Claim]:
-    """ "I'm grateful for X", "I'm proud of Y": is_<adjective>_<preposition> X."""
+    """ "I'm grateful for X", "I'm proud of Y": is_<adjective>_<preposition> X; a feeling of the
+    moment (``MOMENT_ADJS``) is no fact about the person."""
     adj = next((c for c in verb.children if c.dep_ == "acomp" and c.pos_ == "ADJ"), None)
-    if adj is None:
+    if adj is None or adj.lower_ in MOMENT_ADJS:
         return []
     prep = next((c for c in adj.children if c.dep_ == "prep" and c.pos_ == "ADP"), None)
     obj = next((c for c in prep.children if c.dep_ in ("pobj", "pcomp")), None) if prep else None
