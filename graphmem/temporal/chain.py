@@ -277,6 +277,20 @@ def _match(runs: list[Run], live: list[SlotFact]) -> list[str]:
     return sorted(unused)
 
 
+def _idle_guessed_ends(claims: list[Claim]) -> tuple[list[Claim], list[Run]]:
+    """A ``guessed`` end (its predicate was the extractor's guess) ends its value only in a slot
+    where that value is asserted in its tier; elsewhere it waits on an empty, expired fact, so the
+    value asserted later (out of order) still meets it."""
+    held = {(c.tier, c.value_key) for c in claims if c.kind != "end"}
+    keep = [c for c in claims if not (c.kind == "end" and c.guessed and (c.tier, c.value_key) not in held)]
+    idle = [
+        Run(c.value, c.value_key, c.tier, None, c.at, c.at, [c])
+        for c in claims
+        if c.kind == "end" and c.guessed and (c.tier, c.value_key) not in held
+    ]
+    return keep, idle
+
+
 def resolve_slot(existing: list[SlotFact], new_claims: list[Claim], *, functional: bool) -> SlotPlan:
     """The slot's facts as a pure function of all its claims (existing facts' and new ones)."""
     known = {c.ref for f in existing for c in f.claims}
@@ -284,6 +298,8 @@ def resolve_slot(existing: list[SlotFact], new_claims: list[Claim], *, functiona
     claims = [c for f in existing for c in f.claims] + list(fresh.values())
     originals = {c.ref: c for c in claims}
     chain_claims, expired_runs = _apply_corrections(claims, functional=functional)
+    chain_claims, idle = _idle_guessed_ends(chain_claims)
+    expired_runs += idle
     chain_claims, unplaced = _place_open_ends(chain_claims, functional=functional)
     expired_runs += unplaced
     runs = _runs(chain_claims, functional=functional)

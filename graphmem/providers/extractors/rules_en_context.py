@@ -90,11 +90,31 @@ _WORK_VERBS = frozenset({"worked", "work", "working", "works"})
 _HOME_VERBS = frozenset({"lived", "live", "living", "lives", "stayed", "stay"})
 
 
+# a span with no verb ("Six months at Initech now!", "Two years in Lisbon already"): its time
+# cut (``timeparse``), the sentence opens with a lower-case preposition no sentence opens with
+_SPAN_AT = re.compile(
+    r"^(?:now |already )?(?P<prep>at|with|in) "
+    + _NAME.format(g="value")
+    + r"(?P<now>(?: now| already)(?=[\s,.!;]|$)|(?=[\s.!]*$))"
+)
+
+
+# a tag question after a statement asks nothing of the listener: "..., can you believe it?"
+_TAG_QUESTION = re.compile(
+    r"\s*[,\u2014\u2013-]+\s*(?i:(?:can|would|could) you believe it|who knew|how (?:crazy|cool|wild) is that|"
+    r"crazy,? right|wild,? right|right|you know|huh|eh|isn't it|wasn't it|can you imagine)\s*[?!.]*\s*$"
+)
+
+
 def rewrite(text: str, context: EnContext) -> str:
     """``text`` with a pronoun or an ellipsis standing for a value of ``context`` spelled out (the
     same text when there is none). "He" / "She" opening the sentence is the person the episode
     was last about ("My sister Priya lives in Leeds. She moved to Denver."), and "it" / "there"
     that person's value."""
+    if (m := _TAG_QUESTION.search(text)) is not None and m.start() > 0:
+        text = text[: m.start()] + "."  # "I moved to Leeds last year, can you believe it?"
+    if (m := _SPAN_AT.match(text)) is not None:  # "Six months at Initech now!"
+        text = f"I have been {m.group('prep')} {m.group('value')} now" + text[m.end() :]
     if context.person is not None and (m := _PRONOUN.match(text)) is not None:
         return _their_values(context.person + text[m.end() :], context)
     if context.last is None:
@@ -196,7 +216,31 @@ def with_passing_values(text: str, claims: list[Claim], context: EnContext) -> l
     dates them) and the ends that name no value (``unnamed_ends``)."""
     passing = _passing_values(text, claims)
     claims = [c for c in passing if c.before] + claims + [c for c in passing if not c.before]
+    _guess_left_names(text, claims)
     return _earlier_pasts(claims, context) + claims + unnamed_ends(text, claims, context)
+
+
+_LEFT_NAME = re.compile(r"\b(?i:left|leaving|leave|leaves|exited|departed)\s+" + _NAME.format(g="value"))
+_TOLD_KIND = re.compile(
+    r"\b(?i:job|work|worked|working|company|employer|boss|office|colleagues?|coworkers?|career|team|"
+    r"notice|hired|fired|resigned|salary|position|role|inc|corp|ltd|llc|group|labs|"
+    r"live|lived|living|home|house|flat|apartment|city|town|country|rent|moved?|relocated|"
+    r"university|college|school|academy|institute|campus|degree)\b"
+)
+
+
+def _guess_left_names(text: str, claims: list[Claim]) -> None:
+    """ "I left Hooli." with nothing in the sentence but the entity recogniser to tell a firm from a
+    town, and the recogniser reading a place (it reads many firm names so: Hooli, Spotify): the end
+    is ``guessed`` and offered to both slots (``guessed_copies``); the chain lets it end the value
+    only in a slot where that value is asserted (``temporal.chain``). A name read as a firm keeps
+    its one reading ("I left Amazon.")."""
+    if _TOLD_KIND.search(text):
+        return
+    left = {m.group("value") for m in _LEFT_NAME.finditer(text)}
+    for claim in claims:
+        if claim.kind == "end" and claim.predicate == "lives_in" and claim.obj in left:
+            claim.guessed = True
 
 
 def _earlier_pasts(claims: list[Claim], context: EnContext) -> list[Claim]:
@@ -308,8 +352,11 @@ def guess_slot(value: str, wrong: str | None) -> str:
 
 
 def guessed_copies(fact: ExtractedFact) -> list[ExtractedFact]:
-    """A guessed correction naming its mistake, for each other slot it may be about."""
-    if not fact.guessed or not fact.replaces or fact.predicate not in GUESS_SLOTS:
+    """A guessed correction naming its mistake, or a guessed end ("I left Hooli." with only the
+    recogniser to tell a firm from a town), for each other slot it may be about."""
+    if not fact.guessed or fact.predicate not in GUESS_SLOTS:
+        return []
+    if fact.claim != "end" and not fact.replaces:
         return []
     kinds = {"lives_in": "place", "works_at": "organization"}
     return [

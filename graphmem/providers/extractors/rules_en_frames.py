@@ -63,7 +63,7 @@ _FIRING_BY_ORG = frozenset("fire lay let sack dismiss terminate release".split()
 TAKE_JOB = frozenset("get land accept take start begin secure score nab snag find have".split())
 JOB_NOUNS = frozenset("job role position internship gig post career contract offer spot".split())
 LEAVE = frozenset("leave quit resign retire depart exit".split())
-_WORK_VERBS = frozenset("work intern volunteer freelance consult teach".split())
+_WORK_VERBS = frozenset("work intern volunteer freelance consult teach contract temp moonlight".split())
 ROLE_VERBS = frozenset(
     "work start begin serve hire bring take join retrain train qualify act step come return stay "
     "continue employ sign recruit appoint name elect rehire land get remain earn make".split()
@@ -92,6 +92,7 @@ _HOME_CONTEXT = frozenset(
 _ENDING = frozenset({"anymore", "longer"})
 _MOVED_CONTEXT = _HOME_CONTEXT | frozenset({"behind", "leave", "left"})
 _PAST_TAGS = frozenset({"VBD"})
+_FRAME_VERBS = RELOCATE | MOTION | JOIN | LEAVE | _WORK_VERBS | TAKE_JOB | _HIRING_BY_ORG
 
 
 @dataclass(frozen=True, slots=True)
@@ -355,7 +356,7 @@ def org_or_place(tok: Token, verb: Token, hooks: Hooks, default: str, *, ner: bo
     words = {t.lower_.strip(".") for t in tok.subtree}
     context = _words(verb)
     work, home = bool(context & _WORK_CONTEXT), bool(context & _HOME_CONTEXT)
-    if words & _SCHOOL_SUFFIX or (context & _STUDY_CONTEXT and not work and not home):
+    if words & _SCHOOL_SUFFIX or (_study_context(verb) and not work and not home):
         return "school"  # "I left Yale and enrolled at MIT"
     if words & _ORG_SUFFIX:
         return "organization"
@@ -372,6 +373,25 @@ def org_or_place(tok: Token, verb: Token, hooks: Hooks, default: str, *, ner: bo
     if label in ("ORG", "PRODUCT", "NORP", "FAC", "WORK_OF_ART"):
         return "organization"
     return default
+
+
+_WHEN_PREPS = frozenset("after before since until till during".split())
+
+
+def _study_context(verb: Token) -> bool:
+    """Study words in the sentence, leaving out those that only date it ("right after college I
+    moved to X", "since graduating", "before uni"): a time, not the value's kind."""
+    for t in verb.doc:
+        if t.i == verb.i or t.lemma_.lower() not in _STUDY_CONTEXT:
+            continue
+        head = t.head if t.dep_ in ("pobj", "pcomp") else t
+        if head.lower_ in _WHEN_PREPS or (
+            t.dep_ == "advcl"
+            and any(c.lower_ in _WHEN_PREPS for c in t.children if c.dep_ in ("mark", "prep"))
+        ):
+            continue
+        return True
+    return False
 
 
 _PREDICATE_OF = {
@@ -398,7 +418,7 @@ def frame_claims(
     tense = tense or _tense(verb)
     if tense in ("future", "base"):
         return None
-    lemma = verb.lemma_.lower()
+    lemma = _lemma(verb)
     ended = _ending(verb)
     negated = _negated(verb) and not ended
     if negated and (tense not in ("present", "progressive", "perfect") or lemma not in _STATES):
@@ -451,6 +471,19 @@ def frame_claims(
         for c in claims:
             c.kind, c.before = "end", False
     return claims
+
+
+def _lemma(verb: Token) -> str:
+    """The verb's lemma, mended where the tagger's guess at an unknown verb's "-ed" / "-ing" form
+    left a stray letter and the form without it is a frame verb ("onboarded" → "onboarde")."""
+    lemma = verb.lemma_.lower()
+    if lemma in _FRAME_VERBS:
+        return lemma
+    word = verb.lower_
+    for end in ("ed", "ing", "s"):
+        if word.endswith(end) and word[: -len(end)] in _FRAME_VERBS:
+            return word[: -len(end)]
+    return lemma
 
 
 _ASPECTUAL = frozenset("stop quit end start begin manage get finally use continue keep give".split())
@@ -555,6 +588,11 @@ def _moved_in(verb: Token) -> Token | None:
         for d in other.children:
             if d.dep_ == "dobj" and d.lemma_.lower() in _DWELLING and _place(d) is not None:
                 return d
+        if any(d.dep_ == "dobj" and d.lemma_.lower() in _DWELLING for d in other.children):
+            # "bought a flat in Bristol and moved in": the place hung on the verb, not the flat
+            for r, o in _roles(other):
+                if r in ("in", "near") and o.pos_ == "PROPN":
+                    return o
     return None
 
 
@@ -768,13 +806,23 @@ def _being_in(verb: Token, lemma: str, tense: str, subject: str | None, hooks: H
         if role == "in" and tense == "present" and _has_now(verb) and _words(verb) & _MOVED_CONTEXT:
             value = hooks.phrase(obj)  # "Lisbon is behind me, I'm in Melbourne now"
             return [Claim("lives_in", value, subject=subject, object_kind="place")] if value else []
+        if role == "in" and tense == "present" and _now_for_good(verb):
+            value = hooks.phrase(obj)  # "I'm in Denver now" (not "right now", not "for a conference")
+            return [Claim("lives_in", value, subject=subject, object_kind="place")] if value else []
         at_now = role == "at" and (
             (_has_now(verb) and bool(_words(verb) & (_WORK_CONTEXT | LEAVE | JOIN))) or _ending(verb)
         )
         if role in ("with", "at") and (tense == "perfect" or role == "with" or at_now):
             label = hooks.entity(obj)
             if label in ("PERSON", "GPE", "LOC", "FAC", "NORP") and not _employer_name(obj, hooks):
-                if role == "at" or label == "PERSON" or hooks.probe(name_text(obj) or "") == "PERSON":
+                # one is "in" a town, not "at" it: "I've been at Netflix since 2019" (the
+                # recogniser reads many firm names as towns) is an employer
+                town_at = role == "at" and label == "GPE" and tense == "perfect"
+                if (
+                    (role == "at" and not town_at)
+                    or label == "PERSON"
+                    or hooks.probe(name_text(obj) or "") == "PERSON"
+                ):
                     return None  # nobody works "with" a city: "I've been with Hooli" is an employer
             if role == "with" and not (
                 label in ("ORG", "PRODUCT")
@@ -787,6 +835,25 @@ def _being_in(verb: Token, lemma: str, tense: str, subject: str | None, hooks: H
             value = hooks.phrase(obj)
             return [Claim("works_at", value, subject=subject, object_kind="organization")] if value else []
     return None
+
+
+_VISIT_WORDS = frozenset(
+    "trip visit visiting vacation holiday holidays conference business week weekend today tonight "
+    "meeting stay staying layover festival wedding tour break".split()
+)
+
+
+def _now_for_good(verb: Token) -> bool:
+    """ "I'm in Denver now": a bare "now" on being in a place is where one lives, unless it is
+    "right now" / "just now" or the sentence tells a visit (a purpose, a trip, this week)."""
+    now = next((c for c in verb.children if c.dep_ == "advmod" and c.lower_ == "now"), None)
+    if now is None or any(c.lower_ in ("right", "just") for c in now.children):
+        return False
+    if any(c.dep_ == "prep" and c.lower_ in ("for", "on") for c in verb.children):
+        return False
+    return not ({t.lower_ for t in verb.doc} & _VISIT_WORDS) and not any(
+        t.lower_ in ("right", "just") and t.head.i == now.i for t in verb.doc
+    )
 
 
 def _habitual(verb: Token) -> bool:
@@ -946,6 +1013,8 @@ def _employment(verb: Token, lemma: str, tense: str, subject: str | None, hooks:
             )
         elif dobj is not None and dobj.pos_ == "PROPN":
             org = dobj
+        elif dobj is None and lemma in ("onboard", "sign", "contract"):  # "I onboarded at X"
+            org = next((o for r, o in roles if r in ("at", "with", "for") and o.pos_ == "PROPN"), None)
         elif dobj is not None and dobj.lemma_.lower() in (
             "team",
             "staff",
@@ -1528,7 +1597,7 @@ _OVER = frozenset("end finish over conclude wrap close".split())
 _CHANGE_NOUNS = frozenset("switch change transition jump shift transfer leap pivot".split())
 _NEW = frozenset("new current present".split())
 _OLD = frozenset("old former previous last ex".split())
-_NOT_DONE = frozenset(
+_NOMINAL_NOT_DONE = frozenset(
     "planned upcoming possible potential proposed future next big dream hypothetical".split()
 )
 _OPEN_HEADS = frozenset(
@@ -1552,7 +1621,7 @@ def nominal_owner(noun: Token) -> Token | None:
 def _settled(noun: Token) -> bool:
     """The nominal is something that happened or holds: not a plan, a wish or a denial ("my
     planned move", "the move fell through", "we discussed a move to X")."""
-    if any(c.lower_ in _NOT_DONE for c in noun.children if c.dep_ in ("amod", "compound")):
+    if any(c.lower_ in _NOMINAL_NOT_DONE for c in noun.children if c.dep_ in ("amod", "compound")):
         return False
     head = noun.head
     while head.dep_ in ("prep", "pobj", "dobj", "attr") and head.head.i != head.i:

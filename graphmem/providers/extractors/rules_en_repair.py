@@ -49,6 +49,9 @@ _NOT_A_VALUE = re.compile(
 )
 
 
+_TRAILING = re.compile(r"\s+(?:actually|rather|instead|i mean|sorry)$", re.IGNORECASE)
+
+
 @dataclass(frozen=True, slots=True)
 class Repair:
     start: int
@@ -88,11 +91,16 @@ def _marked_repair(text: str) -> Repair | None:
     m = _REPAIR.search(text)
     if m is None:
         return None
-    if not _STRONG_WORD.search(m.group("markers")) and not _BARE_NO.match(text, m.start("markers")):
+    fix = m.group("fix").strip()
+    # "I live in Paris, well, Lyon actually": the strong marker may come after the value
+    trailing = _TRAILING.search(fix)
+    if trailing is not None and trailing.start() > 0:
+        fix = fix[: trailing.start()].strip()
+    elif not _STRONG_WORD.search(m.group("markers")) and not _BARE_NO.match(text, m.start("markers")):
         return None
     if _APOLOGY.search(text[: m.start("markers")]):  # "I'm sorry about that", "so sorry"
         return None
-    value = _ARTICLE.sub("", _PREPOSITION.sub("", m.group("fix").strip()))  # "oops, no, at Globex"
+    value = _ARTICLE.sub("", _PREPOSITION.sub("", fix))  # "oops, no, at Globex"
     if not value or _NOT_A_VALUE.match(value):
         return None
     return Repair(m.start(), value)

@@ -263,6 +263,14 @@ _EN_RULES: tuple[TimeRule, ...] = (
         rf"for (?:the (?:past|last) |over |almost |nearly |about |around |more than )?{_NUM} {_UNIT}",
         lambda m, ref: shift(ref, m.group("unit"), -_n(m)),
     ),
+    # a span with no verb opening a sentence: "Six months at Initech now!", "Two years in Lisbon"
+    # (the start; ``rules_en_context.rewrite`` gives the rest its verb)
+    TimeRule(
+        rf"^(?:almost |nearly |about |around |over |just over |more than )?{_NUM} {_UNIT}"
+        r"(?:(?= (?:now |already )?(?:at|with|in) [A-Z][\w&'-]*(?: (?:of |& )?[A-Z][\w&'-]*){0,3}"
+        r"(?:(?: now| already)(?:[\s,;.!?]|$)|[\s.!]*$))|$)",
+        lambda m, ref: shift(ref, m.group("unit"), -_n(m)),
+    ),
     TimeRule(
         rf"(?:until|till|up until) {_NUM} {_UNIT} ago", lambda m, ref: shift(ref, m.group("unit"), -_n(m))
     ),
