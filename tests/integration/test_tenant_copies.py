@@ -5,6 +5,7 @@ order under its own ids), two copies in one group double it, and deleting copies
 from __future__ import annotations
 
 import uuid
+from collections import Counter
 from collections.abc import AsyncIterator
 
 import pytest
@@ -15,6 +16,7 @@ from graphmem.models import EpisodeIn
 from graphmem.models.fact import FactIn
 from graphmem.models.search import SearchResult
 from graphmem.store import snapshot
+from graphmem.store.cypher import seed as seed_q
 from tests.conftest import utc
 
 TURNS = [
@@ -85,3 +87,49 @@ async def test_a_copy_answers_as_its_template_and_deleting_copies_leaves_nothing
     assert await snapshot.group_state(store, group_id=one) is None
     assert await snapshot.group_state(store, group_id=two) is None
     assert (await memory.search(template, QUERIES[0])).ranked  # the template is untouched
+
+
+async def _shape(memory: GraphMemory, group: str) -> dict[str, object]:
+    """What a seeded tenant must share with an ingested one: every node's labels and property
+    names (and the embedding's stored type), the relationships' types, ends and property names,
+    and the Group node's property names, as multisets."""
+    store = memory.ctx.store
+    nodes = await store.read(seed_q.GROUP_NODE_SHAPES, group_id=group)
+    rels = await store.read(seed_q.GROUP_RELATIONSHIP_SHAPES, group_id=group)
+    groups = await store.read(seed_q.GROUP_NODE_KEYS, group_id=group)
+    return {
+        "nodes": Counter(
+            (tuple(sorted(r["labels"])), tuple(sorted(r["keys"])), r["embedding"]) for r in nodes
+        ),
+        "relationships": Counter(
+            (r["type"], tuple(sorted(r["start"])), tuple(sorted(r["end"])), tuple(sorted(r["keys"])))
+            for r in rels
+        ),
+        "group": [tuple(sorted(r["keys"])) for r in groups],
+    }
+
+
+async def test_tenants_copied_by_concurrent_transactions_have_the_shape_and_answers_of_an_ingested_one(
+    memory: GraphMemory, template: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seeding with several transactions in flight (one tenant each here) gives every tenant the
+    node, relationship and Group shape of the ingested template (labels, property names, the
+    embedding as stored by ingestion) and its search answers, through the same indexes."""
+    monkeypatch.setattr(tenants_seed, "BATCH_NODES", 1)  # a transaction per tenant
+    store = memory.ctx.store
+    groups = [f"t-{uuid.uuid4().hex[:12]}" for _ in range(4)]
+    try:
+        await tenants_seed.create(store, [tenants_seed.Plan(g, template, 1) for g in groups], _log, writers=3)
+        expected = await _shape(memory, template)
+        assert expected["nodes"] and expected["relationships"] and expected["group"]
+        for group in groups:
+            assert await _shape(memory, group) == expected, group
+        for query in QUERIES:
+            source = await memory.search(template, query)
+            for group in groups:
+                copied = await memory.search(group, query)
+                assert _seen(copied) == _seen(source), (group, query)
+                # served the same way (the in-process index, or Neo4j's channels: eval.tenants.served_by)
+                assert ("sizes" in copied.timings_ms) == ("sizes" in source.timings_ms), (group, query)
+    finally:
+        await tenants_seed.delete(store, groups, _log)
