@@ -107,6 +107,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=None)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--out", type=Path, default=Path("out/ret/long-text-probe.json"))
+    ap.add_argument("--types", type=lambda v: v.split(","), default=None, help="only these question types")
     ap.add_argument("--locomo", default=None, help="LoCoMo file: count its turns over the window")
     args = ap.parse_args(argv)
 
@@ -120,7 +121,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     rows: list[dict[str, Any]] = []
     wall, cpu = time.perf_counter(), time.process_time()
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    for h in round_robin(dataset.haystacks):
+    chosen = [h for h in dataset.haystacks if args.types is None or h.question_type in args.types]
+    for h in round_robin(chosen):
         texts = [episode_text(e.speaker, e.content) for e in h.episodes]
         ids = [e.external_id or "" for e in h.episodes]
         cut = cached.embed(texts)
@@ -152,7 +154,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.out.write_text(json.dumps(report, indent=1, default=str))
         o = report["summary"]["overall"]
         print(
-            f"{len(rows)}/{dataset.n_questions} {h.question_type}: R@10 "
+            f"{len(rows)}/{len(chosen)} {h.question_type}: R@10 "
             + " ".join(f"{m} {o[m]['R@10']}" for m in MODES)
             + f" (cpu {report['cpu_s']} s)",
             flush=True,

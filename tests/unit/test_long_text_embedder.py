@@ -150,3 +150,15 @@ def test_the_eval_cache_holds_windows_beneath_the_cut(tmp_path):
     # the cut text itself was never a key: its windows were
     assert len(again.cache) == 3
     assert again.embed_query("what about twelve").shape == (1, 32)
+
+
+def test_the_factory_wraps_bert_embedders_when_asked():
+    from graphmem.providers.embedders import factory
+
+    on = factory.build_embedder("minilm", long_text=True)
+    off = factory.build_embedder("minilm", long_text=False)
+    assert isinstance(on, LongTextEmbedder) and not isinstance(off, LongTextEmbedder)
+    assert on.model_name == off.model_name and on.dimension == off.dimension
+    assert not isinstance(factory.build_embedder("hashing", dimension=16, long_text=True), LongTextEmbedder)
+    default = factory.build_embedder("minilm")
+    assert isinstance(default, LongTextEmbedder) is factory.LONG_TEXT

@@ -4,6 +4,10 @@ minilm   all-MiniLM-L6-v2, bundled weights, ONNX Runtime (numpy where onnxruntim
 local    a BERT-family sentence-transformers directory (GRAPHMEM_EMBED_MODEL_DIR), same backends
 openai   an OpenAI-compatible /v1/embeddings endpoint (GRAPHMEM_EMBED_BASE_URL, _MODEL, _DIMENSION)
 hashing  deterministic hash-seeded vectors of any dimension (tests, tools that need no semantics)
+
+The BERT-family embedders (minilm, local) embed a stored text longer than the model's window as
+the mean of its windows' vectors (``long_text.LongTextEmbedder``; queries unchanged) when
+``long_text`` is on (``LONG_TEXT``, the default).
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from graphmem.config import Settings
 from graphmem.errors import ConfigError
 from graphmem.ports import Embedder
 from graphmem.providers.embedders.hashing import HashingEmbedder
+from graphmem.providers.embedders.long_text import for_bert
 from graphmem.providers.embedders.minilm_numpy import BertNumpyEmbedder, MiniLMEmbedder
 from graphmem.providers.embedders.minilm_onnx import (
     BertOnnxEmbedder,
@@ -22,6 +27,8 @@ from graphmem.providers.embedders.minilm_onnx import (
 )
 
 EMBEDDERS = ("minilm", "local", "openai", "hashing")
+# long stored texts embedded whole (the mean of their windows) rather than cut at the model's window
+LONG_TEXT = False
 
 
 def embedder_from_settings(settings: Settings) -> Embedder:
@@ -35,13 +42,19 @@ def embedder_from_settings(settings: Settings) -> Embedder:
     )
 
 
-def build_embedder(name: str, *, dimension: int = 384, threads: int | None = 1) -> Embedder:
-    """An embedder that needs no other settings (``minilm``, ``hashing``)."""
+def build_embedder(
+    name: str, *, dimension: int = 384, threads: int | None = 1, long_text: bool | None = None
+) -> Embedder:
+    """An embedder that needs no other settings (``minilm``, ``hashing``); ``long_text`` (None:
+    ``LONG_TEXT``) wraps minilm in ``LongTextEmbedder``."""
     if name == "minilm":
         # same model and vectors; ONNX Runtime embeds a query ~2x faster (docs/design-notes.md)
-        if onnx_runtime_available():
-            return MiniLMOnnxEmbedder(threads=threads)
-        return MiniLMEmbedder(threads=threads)
+        bert = (
+            MiniLMOnnxEmbedder(threads=threads)
+            if onnx_runtime_available()
+            else MiniLMEmbedder(threads=threads)
+        )
+        return _long(bert, long_text)
     if name == "hashing":
         return HashingEmbedder(dimension)
     if name in EMBEDDERS:
@@ -97,7 +110,14 @@ def _local(settings: Settings) -> Embedder:
             f"{settings.embed_model_dir} is {embedder.dimension}-d; unset it or fix it",
             details={"field": "GRAPHMEM_EMBED_DIMENSION"},
         )
-    return embedder
+    return _long(embedder, None)
+
+
+def _long(embedder: BertOnnxEmbedder | BertNumpyEmbedder, long_text: bool | None) -> Embedder:
+    """``embedder`` with long stored texts embedded whole (``LongTextEmbedder``) when asked."""
+    if not (LONG_TEXT if long_text is None else long_text):
+        return embedder
+    return for_bert(embedder)
 
 
 def _openai(settings: Settings) -> Embedder:
