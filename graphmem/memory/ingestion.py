@@ -113,21 +113,26 @@ def _clean_extraction(x: Extraction) -> Extraction:
 
 
 def _extract(ctx: MemoryContext, episodes: list[tuple[str, EpisodeIn]]) -> list[Extraction]:
-    batch = getattr(ctx.extractor, "extract_batch", None)
+    return extract_batch(ctx.extractor, [ep for _, ep in episodes])
+
+
+def extract_batch(extractor: Any, episodes: Sequence[EpisodeIn]) -> list[Extraction]:
+    """The extractor's output for each episode, cleaned (``_clean_extraction``)."""
+    batch = getattr(extractor, "extract_batch", None)
     if batch is not None:  # the rules extractor: one parser pass, and "you" is the other speaker
         from graphmem.providers.extractors.rules import ExtractRequest
 
-        others = _other_speakers([ep for _, ep in episodes])
+        others = _other_speakers(list(episodes))
         requests = [
             ExtractRequest(ep.content, ep.speaker, ep.reference_time, other)
-            for (_, ep), other in zip(episodes, others, strict=True)
+            for ep, other in zip(episodes, others, strict=True)
         ]
         return [_clean_extraction(x) for x in batch(requests)]
     return [
         _clean_extraction(
-            ctx.extractor.extract(content=ep.content, speaker=ep.speaker, reference_time=ep.reference_time)
+            extractor.extract(content=ep.content, speaker=ep.speaker, reference_time=ep.reference_time)
         )
-        for _, ep in episodes
+        for ep in episodes
     ]
 
 
@@ -215,6 +220,24 @@ def _refuse(conflicts: list[dict[str, Any]]) -> IdempotencyConflict:
     )
 
 
+def wanted_entities(prepared: list[Prepared]) -> dict[str, tuple[str, str]]:
+    """Normalised name -> (name, kind) of every entity the batch's extractions name."""
+    return _wanted_entities(prepared, _drafts(prepared))
+
+
+def ahead_texts(prepared: list[Prepared], names: dict[str, str]) -> list[str]:
+    """What ``_embed_ahead`` embeds, sorted: the names of the entities not in ``names`` (normalised
+    name -> display name of the entities the group knows) and the statements of the batch's facts,
+    as they will read with the known entities' display names."""
+    drafts = _drafts(prepared)
+    wanted = _wanted_entities(prepared, drafts)
+    texts = {name for k, (name, _) in wanted.items() if k not in names}
+    for d in drafts:
+        value = names.get(normalize_name(d.object_name), d.value) if d.object_name else d.value
+        texts.add(statement(names.get(normalize_name(d.subject), d.subject), d.predicate, value))
+    return sorted(texts)
+
+
 async def _embed_ahead(ctx: MemoryContext, group_id: str, prepared: list[Prepared]) -> None:
     """Embed, before the group lock, what the commit would otherwise embed under it: the names of
     entities the group does not know yet and the statements of the batch's facts, as they will read
@@ -222,15 +245,9 @@ async def _embed_ahead(ctx: MemoryContext, group_id: str, prepared: list[Prepare
     fuzzy match, a concurrent writer's new entity) is embedded there, as before."""
     if not ctx.write_embed_ahead or not prepared:
         return
-    drafts = _drafts(prepared)
-    wanted = _wanted_entities(prepared, drafts)
+    wanted = wanted_entities(prepared)
     known = await writes.peek_entities(ctx.store, group_id=group_id, keys=sorted(wanted))
-    names = {k: r["name"] for k, r in known.items()}
-    texts = {name for k, (name, _) in wanted.items() if k not in known}
-    for d in drafts:
-        value = names.get(normalize_name(d.object_name), d.value) if d.object_name else d.value
-        texts.add(statement(names.get(normalize_name(d.subject), d.subject), d.predicate, value))
-    ordered = sorted(texts)
+    ordered = ahead_texts(prepared, {k: r["name"] for k, r in known.items()})
     ahead = dict(zip(ordered, await ctx.embed(ordered), strict=True))
     for p in prepared:
         p.ahead = ahead
