@@ -50,6 +50,7 @@ from graphmem.providers.extractors.rules_en_parse import (
     Speakers,
     clause_text,
     shared_head,
+    third_person,
 )
 
 if TYPE_CHECKING:
@@ -326,13 +327,14 @@ def generic(value: str) -> bool:
 
 _LIGHT_VERBS = frozenset(
     "finds takes makes gives shows gets lends focuses raises faces handles brings puts earns works "
-    "crosses sends".split()
+    "crosses sends has".split()
 )
 _IDIOM_NOUNS = frozenset(
     "comfort chill fulfillment fulfilment dedication commitment lead step positive hand team situation "
     "hurdle kind sort ton lot bit break chance look peace strength courage energy joy inspiration "
     "motivation difference impact effort progress sense care part way thing stuff time fun fingers shot "
-    "finger heart hearts go push kudos roof wish love prayers prayer vibes hug hugs memories memory".split()
+    "finger heart hearts go push kudos roof wish love prayers prayer vibes hug hugs memories memory "
+    "blast".split()
 )
 # nouns that name no particular thing without a modifier that does: "works on a project", "faces
 # the same challenges", "explores options", "expresses Dana's feelings", "finds Dana's center"
@@ -344,13 +346,16 @@ _VAGUE_NOUNS = frozenset(
     "influence flexibility endurance mind thoughts thought love future unknown greatness "
     "determination perseverance situation situations stuff things thing ideas idea progress "
     "connections connection relationships bond bonds self myself life lives place spot eachother vibes "
-    "other others changes change steps step results result ways hobbies hobby".split()
+    "other others changes change steps step results result ways hobbies hobby top peace reality "
+    "adventure adventures legacy destination food events event muses".split()
 )
 # words before such a noun that still do not say which: "Dana's own", "some new", "the same"
 _VAGUE_MODIFIERS = frozenset(
     "a an the some any all new other same different few more many much great awesome cool amazing "
     "big little tough real special own best various several lots lot of good positive strong "
-    "stronger better hard true deep huge whole every each such so really very".split()
+    "stronger better hard true deep huge whole every each such so really very together yummy tasty "
+    "delicious nice lovely wonderful fantastic incredible beautiful gorgeous fun exciting "
+    "interesting intense meaningful".split()
 )
 
 
@@ -392,7 +397,7 @@ def family_value_ok(predicate: str, value: str) -> bool:
         if any(w in _POINTING and after[i] not in _WHEN for i, w in enumerate(words)) or "no" in words[1:]:
             return False  # "this weekend", "this next tourney" say when, not what
         rest = " ".join(value.split()[1:])
-        verb = words[0] + ("es" if words[0].endswith(("s", "sh", "ch", "x", "z", "o")) else "s")
+        verb = third_person(words[0])  # "have fun" → has fun: a light idiom
         return not (light_idiom(verb, rest) or vague_open_value(rest))
     if predicate == "owns":
         cut = next((i for i, w in enumerate(words) if w in _PREPOSITIONS and i > 0), len(words))

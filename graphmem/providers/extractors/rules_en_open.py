@@ -25,6 +25,9 @@ An open predicate (one outside the canonical vocabulary) is refused, by class:
   nothing without the person or thing it goes to; and a handing-over to the listener ("Sending
   you the recipe now!") is the talk's own business.
 - **an opening of the talk** ("Speaking of special moments, ..."): discourse, not a deed.
+- **an object moved to a deed** ("I encouraged students to get involved" → "encourages
+  students"): the deed, which is the point, is dropped; and **how someone looks** in a picture
+  ("Max looks so peaceful, just chilling in the backyard"): a participle beside look/seem.
 
 ``addressed`` tells a name said to the listener from a subject, for every reader: a name after a
 greeting word ("Hey Sam, I went ...", "Yeah Sam, marketing is key") or before a comma when its verb
@@ -72,6 +75,34 @@ def _likened(clause: Token, head: Token) -> bool:
     )
 
 
+def _looks_doing(clause: Token, head: Token) -> bool:
+    """ "Max looks so peaceful in that photo, just chilling in the backyard", "She seems happy,
+    playing with her toys": a participle beside "look/seem" tells how someone appears (in a
+    picture, mostly), no deed."""
+    return head.lemma_.lower() in _SEEM and clause.tag_ == "VBG" and not _own_subject(clause)
+
+
+# verbs that pass their object a deed to do: "encouraged students to get involved", "asked my
+# boss to ...", "convinced my sister to ..."
+_CONTROL = frozenset(
+    "encourage ask tell urge convince persuade invite remind inspire motivate push get want "
+    "allow teach challenge beg".split()
+)
+
+
+def _controlled_object(verb: Token) -> bool:
+    """The object is whom the verb moves to a deed ("I encouraged students to get involved"):
+    "encourages students" drops the deed, which is the point."""
+    return (
+        verb.lemma_.lower() in _CONTROL
+        and any(c.dep_ == "dobj" for c in verb.children)
+        and any(
+            c.dep_ in ("xcomp", "ccomp") and any(a.dep_ == "aux" and a.lower_ == "to" for a in c.children)
+            for c in verb.children
+        )
+    )
+
+
 def governed(verb: Token) -> bool:
     """The clause hangs under an enabler, a wish or attempt, or a negated head (module docstring):
     walked up through complements and conjuncts; a conjunct with a subject of its own is its own
@@ -83,7 +114,7 @@ def governed(verb: Token) -> bool:
         head = tok.head
         if tok.dep_ == "ccomp" and head.lemma_.lower() in _TELLING:
             return False  # "(I wanted to) let you know I joined a club": what is told is claimed
-        if tok.dep_ == "advcl" and _likened(tok, head):
+        if tok.dep_ == "advcl" and (_likened(tok, head) or _looks_doing(tok, head)):
             return True
         if tok.dep_ != "conj":
             lemma = head.lemma_.lower()
@@ -179,6 +210,7 @@ def refused(verb: Token, subject: Token | None) -> bool:
         or _dropped_recipient(verb)
         or _to_listener(verb)
         or _discourse(verb)
+        or _controlled_object(verb)
     )
 
 
