@@ -128,6 +128,27 @@ def candidates() -> dict[str, SearchConfig]:
         out[name] = base.model_copy(update=update)
     out.update(evidence_candidates(base))
     out.update(calibration_candidates(base))
+    out.update(hybrid_steps(base, RECIPES["hybrid"]))
+    return out
+
+
+def hybrid_steps(base: SearchConfig, hybrid: SearchConfig) -> dict[str, SearchConfig]:
+    """The steps between the default and the hybrid baseline, one difference at a time (the
+    fields or one merged bag, the vector weight, the graph channel) and both with 100 candidates
+    a channel: which of the default's differences from hybrid costs LoCoMo's R@10."""
+    merged = {"field_weights": None}
+    out: dict[str, SearchConfig] = {
+        "default merged": base.model_copy(update=merged),
+        "default v0.5": base.model_copy(update={"weights": {**base.weights, "vector": 0.5}}),
+        "default g0": base.model_copy(update={"weights": {**base.weights, "graph": 0.0}}),
+        "default merged v0.5": base.model_copy(update={**merged, "weights": {**base.weights, "vector": 0.5}}),
+        "default merged g0": base.model_copy(update={**merged, "weights": {**base.weights, "graph": 0.0}}),
+        "hybrid fields": hybrid.model_copy(update={"field_weights": base.field_weights}),
+        "hybrid g0.1": hybrid.model_copy(update={"weights": {**hybrid.weights, "graph": 0.1}}),
+        "hybrid v0.85": hybrid.model_copy(update={"weights": {**hybrid.weights, "vector": 0.85}}),
+        "default c100": base.model_copy(update={"candidates": 100}),
+        "hybrid c100": hybrid.model_copy(update={"candidates": 100}),
+    }
     return out
 
 
