@@ -69,3 +69,18 @@ def test_light_idiom_plans() -> None:
     assert not family_value_ok("plans", "have a blast at the concert")
     assert family_value_ok("plans", "have a picnic with Dana's friends")
     assert rows("Can't wait to have fun at the fair!") == []
+
+
+@pytest.mark.parametrize(
+    ("predicate", "value", "ok"),
+    [
+        ("attended", "event", False),
+        ("attended", "a great event", False),
+        ("visited", "place", False),
+        ("attended", "community event", True),
+        ("attended", "event for the animal shelter", True),
+        ("visited", "place in Lisbon", True),
+    ],
+)
+def test_a_bare_event_or_place_is_no_attendance(predicate: str, value: str, ok: bool) -> None:
+    assert family_value_ok(predicate, value) is ok

@@ -390,7 +390,8 @@ def family_value_ok(predicate: str, value: str) -> bool:
     """Checks of the value by predicate family: a plan names no pointed-at thing ("make this work",
     "try the seafood there"), no nothing ("have no big events"), no idiom ("make a difference") and
     no vague thing ("create a place"); an owned thing is no person and no abstract noun; an
-    activity is no "doing good" or "doing OK, cheers for asking"."""
+    activity is no "doing good" or "doing OK, cheers for asking"; what was attended or visited is
+    more than a bare "event" or "place" ("at that event", "a great event")."""
     words = [w.casefold() for w in value.split()]
     if predicate == "plans" and len(words) > 1:
         after = [*words[1:], ""]
@@ -404,6 +405,9 @@ def family_value_ok(predicate: str, value: str) -> bool:
         return bool(words[:cut]) and words[cut - 1] not in _NOT_OWNED
     if predicate == "does":
         return not words or words[0] not in _HOW_ONE_IS
+    if predicate in ("attended", "visited"):
+        head = [w for w in words if w not in _VAGUE_MODIFIERS and w not in _POINTING]
+        return head not in (["event"], ["events"], ["place"], ["spot"], ["thing"], ["one"], ["area"])
     return True
 
 
