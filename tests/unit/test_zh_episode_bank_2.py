@@ -357,3 +357,51 @@ def test_settling_down_is_a_home() -> None:
 def test_an_apology_alone_after_a_value_starts_nothing_new() -> None:
     got = timeline([Said("我住在南京。抱歉，回复晚了。", day(2023, 9))], "lives_in")
     assert (got.current, got.history) == ("南京", ["南京"])
+
+
+# --------------------------------------------------------------------------- changes talked of, near misses, records set straight
+
+TALKED_OF = [
+    (("{s}住在{a}。", "搬去{b}的事还在考虑中。"), "lives_in", "A"),
+    (("{s}住在{a}。", "搬到{b}的计划取消了。"), "lives_in", "A"),
+    (("{s}住在{a}。", "{p}差一点就搬到{b}了。"), "lives_in", "A"),
+    (("{s}在{a}上班。", "跳槽去{b}的想法我放弃了。"), "works_at", "A"),
+    (("{s}在{a}上班。", "{p}差点儿就去了{b}。"), "works_at", "A"),
+    (("{s}在{a}上班。", "{p}险些跳槽到{b}。"), "works_at", "A"),
+]
+
+
+@pytest.mark.parametrize("case", _cases(TALKED_OF, POOLS), ids=lambda c: c.name)
+def test_a_change_talked_of_or_nearly_made_changes_nothing(case: Case) -> None:
+    """Regression: 搬到苏州的计划取消了 / 差一点就搬到苏州了 moved the person (the change inside a noun
+    phrase, and 差一点 read as an adverb)."""
+    _check(case)
+
+
+STRAIGHT = [
+    (("{s}住在{a}。", "之前那条信息有误，{p}住{b}。"), "lives_in", "B"),
+    (("{s}住在{a}。", "我刚才的话有误，{p}住在{b}。"), "lives_in", "B"),
+    (("{s}在{a}上班。", "不好意思，{p}上班的地方是{b}。"), "works_at", "B"),
+]
+
+
+@pytest.mark.parametrize("case", _cases(STRAIGHT, POOLS), ids=lambda c: c.name)
+def test_a_later_record_set_straight(case: Case) -> None:
+    """Regression: 哎呀我记错了… / 之前那条信息有误… / 抱歉，我住的是苏州 were a move, not a correction."""
+    _check(case)
+
+
+@pytest.mark.parametrize(
+    "text", ["不好意思，我搬到苏州了。", "唉，我搬到苏州了。", "我搬到苏州的事办完了，现在住苏州。"]
+)
+def test_an_apology_or_a_sigh_before_news_is_still_a_move(text: str) -> None:
+    got = timeline([Said("我住在南京。", day(2019, 5)), Said(text, day(2023, 9))], "lives_in")
+    assert (got.current, got.history) == ("苏州", ["南京", "苏州"]), text
+
+
+def test_a_later_bare_correction_with_a_sigh() -> None:
+    """是Y不是X names no one: the speaker's (another person's slot needs the earlier episode)."""
+    eps = [Said("我住在南京。", day(2019, 5)), Said("哎呀我记错了，是苏州不是南京。", day(2023, 9))]
+    for order in (eps, eps[::-1]):
+        got = timeline(order, "lives_in")
+        assert (got.current, got.history) == ("苏州", ["苏州"])

@@ -160,15 +160,17 @@ _HYPOTHETICAL = re.compile(
 )
 _MISTAKE = (
     r"(?:我)?(?:之前|刚才|刚刚|前面|上次|上回|先前|一开始)?(?:我)?(?:说错了|说错|搞错了|记错了|讲错了|打错字了|打错字|打错了|写错字了|写错了|弄错了|口误|笔误|说反了|"
-    r"(?:说|讲|写)的(?:不对|有误|错了|不准确))"
+    r"(?:说|讲|写)的(?:不对|有误|错了|不准确)|(?:那条|那句|这条|那个|的)?(?:信息|消息|话)(?:有误|不对|错了|不准确|是错的))"
 )
 _MARK = re.compile(
-    rf"^(?:(?:其实|实际上|事实上|{_MISTAKE}|(?:我)?(?:得|要|想|需要|必须|来)?(?:更正一下|更正|纠正一下|纠正)|哦不对|噢不对|啊不对|不对|"
+    rf"^(?:(?:哎呀|哎哟|哎|唉|呀|其实|实际上|事实上|{_MISTAKE}|(?:我)?(?:得|要|想|需要|必须|来)?(?:更正一下|更正|纠正一下|纠正)|哦不对|噢不对|啊不对|不对|"
     r"抱歉|对不起|不好意思|sorry|准确地说|确切地说|准确来说|应该说|我是说|我的意思是|我想说的是|我说的是|我指的是)"
     r"[，,：:！!。\s]*)+",
     re.IGNORECASE,
 )
-_EXPLICIT = re.compile(r"错|更正|纠正|不对|口误|准确|确切|应该说|我是说|意思是|想说的是|说的是|指的是")
+_THE_ONE = re.compile(r"的(?:地方|城市|公司|单位|学校|职位|工作)?(?:其实|应该)?是")
+_SORRY = re.compile(r"抱歉|对不起|不好意思|sorry", re.IGNORECASE)
+_EXPLICIT = re.compile(r"错|有误|更正|纠正|不对|口误|准确|确切|应该说|我是说|意思是|想说的是|说的是|指的是")
 # a clause that only says the previous one was wrong: 哦不对 / 我说错了 / 不是的
 _RETRACT = re.compile(
     rf"^(?:(?:哦|噢|啊|呃|嗯|诶)?(?:抱歉|对不起|不好意思|sorry)?(?:我)?(?:不对|不是的|不{{2,}}|哦不|不是不是|错了|错啦|{_MISTAKE}|更正一下|更正|纠正一下|纠正|应该说|我是说|"
@@ -309,6 +311,10 @@ def _parse_zh(sentence: str, context: ZhContext | None) -> ParsedSentence:
     explicit = False
     if mark is not None:
         explicit = bool(_EXPLICIT.search(mark.group(0)))
+        # 不好意思，我住的是苏州: an apology before "the one I …is Y" sets a record straight
+        explicit = explicit or (
+            bool(_SORRY.search(mark.group(0))) and bool(_THE_ONE.search(text[mark.end() :]))
+        )
         state.correcting = explicit
         text = text[mark.end() :]
     text = _CALLED.sub(r"\g<v>", _glued_not(text))
@@ -622,6 +628,8 @@ def _clause_claims(clause: str, state: _State, *, last: bool) -> None:
         subject = state.subject[1] if state.subject else SPEAKER
         state.claims.append(Claim("lives_in", home.group("v"), subject=subject))
         return
+    if _NOUNED.search(clause) and _INTENT.match(clause) is None:
+        return  # 搬去苏州的事还在考虑中 / 跳槽到华为的计划取消了: a change talked of, not made
     intent = _INTENT.match(clause)
     if intent is not None:  # 我有搬到西安的打算: a plan
         value = clean(intent.group("what"))
@@ -951,6 +959,10 @@ _HOME_IS = re.compile(
 _IS_MY_PLACE = re.compile(
     r"^(?:现在|目前|如今)?(?P<v>[^我你他她，,]{2,12}?)(?:现在|目前|如今)?(?:就)?是我(?:们)?(?:现在|目前|如今)?"
     r"(?:(?:住|生活|居住)的(?:地方|城市)|(?P<job>(?:工作|上班)的(?:地方|公司|单位)|的(?:新)?(?:东家|雇主|公司|单位)))了?$"
+)
+_NOUNED = re.compile(
+    r"(?:搬|迁|跳槽|入职|加入|调|去|转行|升职)[^，,的]{0,12}的(?:事|事情|计划|打算|想法|念头|可能|可能性|安排|决定|申请|手续|消息|机会)"
+    r"(?![^，,]*(?:办完|办好|定了|成了|落实))"
 )
 _INTENT = re.compile(
     r"^(?:我|我们)?(?:有|还有|已经有)?(?P<what>.+?)的(?:打算|计划|想法|念头|意向|准备|意愿)$"
@@ -1476,6 +1488,8 @@ def _predicate(toks: list[Tok], i: int, state: _State, *, pro_drop: bool) -> lis
         # 之前一直住在X: 一直 there says how long it held before, not that it still does
         still = still or (word in _STILL and not (word == "一直" and past))
         past = past or word in _PAST
+        if word in _NEAR_MISS:  # 我差一点就搬到苏州了: it did not happen
+            return []
         if word == "不是":
             neg, toks = "不", [*toks[:i], Tok("是", "v"), *toks[i + 1 :]]
             break
@@ -1541,6 +1555,7 @@ def _predicate(toks: list[Tok], i: int, state: _State, *, pro_drop: bool) -> lis
     return claims
 
 
+_NEAR_MISS = frozenset("差点 差点儿 差一点 差一点儿 险些 几乎 差些".split())
 _PAST = frozenset("以前 之前 曾经 曾 原来 原先 原本 本来 过去 从前 早先 当年 那时 当时 以往".split())
 _NOW = frozenset("现在 目前 如今 至今 一直 还 仍然 依然".split())
 _STATES = frozenset({"lives_in", "works_at", "job_title", "studies_at"})
