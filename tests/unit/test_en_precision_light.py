@@ -84,3 +84,16 @@ def test_light_idiom_plans() -> None:
 )
 def test_a_bare_event_or_place_is_no_attendance(predicate: str, value: str, ok: bool) -> None:
     assert family_value_ok(predicate, value) is ok
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["Glad the stuffed animal means so much!", "So happy that the old quilt means so much."],
+)
+def test_what_means_much_to_the_listener_is_not_the_speakers_value(sentence: str) -> None:
+    assert not any(p == "values" for p, _ in rows(sentence)), rows(sentence)
+
+
+def test_what_means_much_to_the_speaker_stays() -> None:
+    assert ("values", "family time") in rows("Family time means a lot.")
+    assert ("values", "Dana's garden") in rows("My garden means so much.")

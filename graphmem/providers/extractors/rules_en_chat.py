@@ -391,8 +391,17 @@ def _whole_gerund(gerund: Token) -> bool:
     return not any(c.dep_ in ("ccomp", "xcomp", "advcl") for c in gerund.children)
 
 
+_REACTIONS = frozenset(
+    "glad happy great nice good awesome cool amazing sweet lovely wonderful touching".split()
+)
+
+
 def _means_a_lot(verb: Token) -> bool:
-    """ "Your support really means a lot": said to the listener, the experiencer is the speaker."""
+    """ "Your support really means a lot": said to the listener, the experiencer is the speaker;
+    under a reaction ("Glad the stuffed animal means so much!") it is the listener, whose thing
+    it is."""
+    if verb.dep_ == "ccomp" and verb.head.lower_ in _REACTIONS:
+        return False
     return verb.lemma_.lower() == "mean" and any(
         c.dep_ in ("dobj", "npadvmod", "advmod")
         and c.lemma_.lower() in ("lot", "much", "world", "ton", "everything")
