@@ -113,7 +113,7 @@ def _kind_of(tok: Token) -> str | None:
     return _KIND_OF_WORD.get(low) or _KIND_OF_WORD.get(lemma)
 
 
-def _thing(subj: Token, speakers: Speakers) -> str | None:
+def thing_phrase(subj: Token, speakers: Speakers) -> str | None:
     """The thing doing the good: a noun phrase or a whole gerund, no pronoun or pointer inside."""
     if subj.pos_ not in ("NOUN", "PROPN") and subj.tag_ != "VBG":
         return None
@@ -273,7 +273,7 @@ def feeling_claims(doc: Doc, speakers: Speakers) -> list[tuple[Claim, str]]:
             if kind and subj is not None:
                 found = [(kind, s) for s in _conjuncts(subj)]
         for kind, thing in found:
-            value = thing if isinstance(thing, str) else _thing(thing, speakers)
+            value = thing if isinstance(thing, str) else thing_phrase(thing, speakers)
             if not value or any(c.obj == value and c.predicate == kind for c, _ in out):
                 continue
             out.append((Claim(kind, value, subject=SPEAKER), clause_text(verb)))
