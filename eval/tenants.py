@@ -416,7 +416,12 @@ async def run_tenants(
         for number in range(1, cfg.passes + 1):
             with server(LoadConfig(url=cfg.url, workers=cfg.workers), env) as base:
                 began, load_before = time.perf_counter(), os.getloadavg()[0]
-                traffic = await drive(base, cfg, plan)
+                seen: list[float] = []
+                sampler = asyncio.create_task(_sample_bytes(base, seen))
+                try:
+                    traffic = await drive(base, cfg, plan)
+                finally:
+                    sampler.cancel()
                 drive_s = time.perf_counter() - began
                 memory_mb = worker_memory(base)
                 metrics = index_metrics(base)
@@ -428,6 +433,8 @@ async def run_tenants(
                         **summarise(traffic, nodes),
                         "worker_rss_mb": memory_mb,
                         "index_bytes": metrics.get("graphmem_tenant_index_bytes"),
+                        "index_bytes_max_seen": max(seen, default=None),
+                        "index_bytes_samples": len(seen),
                         "index_tenants": metrics.get("graphmem_tenant_index_tenants"),
                         "evictions": metrics.get("graphmem_tenant_index_evictions"),
                         "snapshot_files": _files(snapshot_dir),
@@ -456,6 +463,16 @@ async def run_tenants(
         "passes": passes,
         "kept": cfg.keep,
     }
+
+
+async def _sample_bytes(base: str, seen: list[float], every_s: float = 1.0) -> None:
+    """``graphmem_tenant_index_bytes`` (held plus reserved for loads in flight) every ``every_s``
+    while the traffic runs: the budget must hold at every sample, not only at the end."""
+    while True:
+        value = (await asyncio.to_thread(index_metrics, base)).get("graphmem_tenant_index_bytes")
+        if value is not None:
+            seen.append(value)
+        await asyncio.sleep(every_s)
 
 
 def _files(directory: str | None) -> dict[str, int] | None:

@@ -62,3 +62,22 @@ def test_served_by_reads_the_neo4j_sources_sizes_stage() -> None:
     search counted as served by the index; only the Neo4j source reads the tenant's sizes."""
     assert served_by({"index:state": 1.0, "bm25:episode": 0.4, "fuse": 0.3}) == "index"
     assert served_by({"index:state": 1.0, "sizes": 4.0, "bm25:episode": 5.0, "fuse": 0.3}) == "neo4j"
+
+
+def test_the_index_bytes_are_sampled_while_the_traffic_runs(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import asyncio
+
+    from eval import tenants
+
+    values = iter([10.0, 30.0, 20.0] + [5.0] * 1000)
+    monkeypatch.setattr(tenants, "index_metrics", lambda base: {"graphmem_tenant_index_bytes": next(values)})
+
+    async def run() -> list[float]:
+        seen: list[float] = []
+        task = asyncio.create_task(tenants._sample_bytes("http://127.0.0.1:1", seen, every_s=0.001))
+        await asyncio.sleep(0.2)  # a thread hop and a sleep per sample: many samples by then
+        task.cancel()
+        return seen
+
+    seen = asyncio.run(run())
+    assert seen[:3] == [10.0, 30.0, 20.0] and max(seen) == 30.0
