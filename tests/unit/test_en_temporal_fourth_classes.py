@@ -200,3 +200,80 @@ def test_a_guessed_end_waits_where_its_value_never_held() -> None:
     assert alone.runs == [] and [r.value for r in alone.expired_runs] == ["Hooli"]
     both = resolve_slot([], [end, said], functional=True)
     assert [(r.value, r.valid_from, r.valid_to) for r in both.runs] == [("Hooli", T0, T1)]
+
+
+@pytest.mark.parametrize(
+    ("first", "text", "predicate", "value"),
+    [
+        ("I live in Leeds.", "We left Leeds in May.", "lives_in", "Leeds"),
+        ("I live in Leeds.", "We left Leeds.", "lives_in", "Leeds"),
+        ("I live in Athens.", "I moved out of Athens last spring.", "lives_in", "Athens"),
+    ],
+)
+def test_a_name_the_tagger_took_for_a_plural_is_a_name(
+    first: str, text: str, predicate: str, value: str
+) -> None:
+    """ "We left Leeds." tags Leeds as a common plural (lemma "leed"): a capitalised noun inside
+    the sentence is a name."""
+    assert _slot([first, text], predicate) == ([], [value])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I moved over to Hooli from Wayne Enterprises.",
+        "I moved from Stark Industries to Hooli in May.",
+        "Last year I moved over to Hooli from Acme Corp.",
+    ],
+)
+def test_a_move_from_a_firm_is_a_job_change(text: str) -> None:
+    old = "Wayne Enterprises" if "Wayne" in text else "Stark Industries" if "Stark" in text else "Acme Corp"
+    assert _slot([f"I work at {old}.", text], "works_at") == (["Hooli"], [old, "Hooli"])
+    assert _slot([f"I work at {old}.", text], "lives_in") == ([], [])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I went to work for Initech in May.",
+        "I went to work for Initech.",
+        "Then I went to work for Initech, which was great.",
+        "Initech offered me a job and I took it.",
+        "Initech offered me the analyst role, and I accepted.",
+        "Initech offered me a position, so I said yes.",
+    ],
+)
+def test_a_job_taken_said_as_going_to_work_or_an_offer_taken(text: str) -> None:
+    assert _slot(["I work at Globex.", text], "works_at") == (["Initech"], ["Globex", "Initech"])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I went to work at 9.",
+        "Initech offered me a job, but I turned it down.",
+        "Initech offered me a job.",
+    ],
+)
+def test_no_job_from_a_commute_or_an_offer_alone(text: str) -> None:
+    assert _slot(["I work at Globex.", text], "works_at") == (["Globex"], ["Globex"])
+
+
+@pytest.mark.parametrize(
+    ("text", "school"),
+    [
+        ("I'm doing my PhD at MIT.", "MIT"),
+        ("I'm at Imperial College for my PhD.", "Imperial College"),
+        ("I'm pursuing a degree at Stanford.", "Stanford"),
+        ("I started my MBA at Wharton last fall.", "Wharton"),
+        ("I'm doing my master's at the University of Leeds.", "University of Leeds"),
+    ],
+)
+def test_a_degree_at_a_school_is_where_one_studies(text: str, school: str) -> None:
+    assert _slot([text], "studies_at") == ([school], [school])
+
+
+def test_a_repair_before_a_cut_time_phrase() -> None:
+    """ "I moved to W, no wait, to B, last month": the time cut leaves a comma after the repair."""
+    got = _slot(["I live in Leeds.", "I moved to Seattle, no wait, to Osaka, last month."], "lives_in")
+    assert got == (["Osaka"], ["Leeds", "Osaka"])

@@ -154,10 +154,24 @@ def _prep_objects(p: Token, role: str, *, inner_only: bool = False) -> list[tupl
     return out
 
 
+def _proper(tok: Token) -> bool:
+    """A name: tagged so, or a capitalised noun inside the sentence that the tagger took for a
+    common plural ("We left Leeds." tags Leeds NNS, lemma "leed")."""
+    if tok.pos_ == "PROPN":
+        return True
+    return (
+        tok.pos_ == "NOUN"
+        and tok.i > tok.sent.start
+        and tok.text[:1].isupper()
+        and tok.text[1:2].islower()
+        and tok.dep_ in ("dobj", "pobj", "nsubj", "attr")
+    )
+
+
 def _place(tok: Token) -> Token | None:
     """The named place an object stands for: itself, or the name inside a dwelling ("a flat in
     Leeds", "our new place in Austin")."""
-    if tok.pos_ == "PROPN":
+    if _proper(tok):
         return _name_head(tok)
     if tok.lemma_.lower() in _DWELLING:
         for p in _children(tok, "prep"):
@@ -427,7 +441,8 @@ def frame_claims(
     # longer holds: an end, like "no longer"
     ended = ended or negated
     readers = (
-        _by_org,
+        _by_org,  # first: the only reader of a clause whose subject is not resolved ("They hired me")
+        _studying,
         _wedding,
         _cleft,
         _swap,
@@ -458,7 +473,12 @@ def frame_claims(
         (c for c in verb.children if c.dep_ in ("xcomp", "pcomp") and c.pos_ in ("VERB", "AUX")), None
     )
     done = verb.lower_ in _DONE  # "I'm done working for X", "done being a cashier"
-    if inner is None or tense == "progressive" or (lemma not in _ASPECTUAL and not done):
+    if inner is None and lemma == "go":  # "went to work for X" (the parser hangs "work" as a purpose)
+        inner = next(
+            (c for c in verb.children if c.dep_ == "advcl" and c.lemma_.lower() in _WORK_VERBS), None
+        )
+    went = lemma == "go" and inner is not None and inner.lemma_.lower() in _WORK_VERBS
+    if inner is None or tense == "progressive" or (lemma not in _ASPECTUAL and not done and not went):
         return None
     if lemma == "use":
         if verb.tag_ != "VBD":
@@ -543,13 +563,12 @@ def _relocation(verb: Token, lemma: str, tense: str, subject: str | None, hooks:
         return None
     # "moved over to Pied Piper from Hooli" is a job change: only "move" is said of both
     # "moved over to Pied Piper" may be a job change; "moved out of X" only leaves a place
+    both_firms = _both_firms(new_place, old_place, hooks)
     kind = (
-        org_or_place(
-            anchor,
-            verb,
-            hooks,
-            "place",
-            ner=_has_word(verb, "over") or _both_firms(new_place, old_place, hooks),
+        (
+            "organization"
+            if both_firms
+            else org_or_place(anchor, verb, hooks, "place", ner=_has_word(verb, "over"))
         )
         if lemma == "move" and new_place is not None
         else "place"
@@ -856,6 +875,49 @@ def _now_for_good(verb: Token) -> bool:
     )
 
 
+_DEGREES = frozenset(
+    "phd doctorate dphd master masters degree bachelor bachelors ba bsc msc ma mba undergrad "
+    "undergraduate postgrad postgraduate postdoc studies thesis dissertation".split()
+)
+_STUDY_VERBS = frozenset("do pursue start begin study work take".split())
+
+
+def _studying(verb: Token, lemma: str, tense: str, subject: str | None, hooks: Hooks) -> list[Claim] | None:
+    """A degree at a school: "I'm doing my PhD at MIT", "pursuing a degree at Stanford", "I'm at
+    MIT for my master's", "I started my MBA at Wharton": where one studies (now)."""
+    if tense not in ("present", "progressive", "perfect", "past"):
+        return None
+    degree = None
+    if (lemma in _STUDY_VERBS and tense != "past") or lemma in ("start", "begin"):
+        degree = next(
+            (
+                c
+                for c in verb.children
+                if c.dep_ in ("dobj", "obj") and c.lemma_.lower().strip("'.") in _DEGREES
+            ),
+            None,
+        )
+    elif lemma == "be" and tense == "present":
+        at = [o for r, o in _roles(verb) if r == "at"]
+        degree = next(
+            (
+                o
+                for r, o in _roles(verb) + [x for a in at for x in _roles(a)]
+                if r == "for" and o.lemma_.lower().strip("'.") in _DEGREES
+            ),
+            None,
+        )
+    if degree is None:
+        return None
+    school = next(
+        (o for r, o in _roles(verb) + _roles(degree) if r in ("at", "with", "in") and _proper(o)), None
+    )
+    value = hooks.phrase(school) if school is not None else None
+    if not value:
+        return None
+    return [Claim("studies_at", value, subject=subject, object_kind="organization")]
+
+
 def _habitual(verb: Token) -> bool:
     """ "these days", "nowadays": a present that is a lasting state, not where one is right now."""
     for c in verb.children:
@@ -973,7 +1035,7 @@ def _employment(verb: Token, lemma: str, tense: str, subject: str | None, hooks:
                 held = _title_of(job) or title or _compound_title(job)
                 return [Claim("job_title", held, subject=subject, kind="end")] if held else None
             kind = "organization"
-        elif target is not None and target.pos_ == "PROPN":
+        elif target is not None and _proper(target):
             ambiguous = lemma in ("leave", "exit", "depart")
             kind = org_or_place(target, verb, hooks, "organization") if ambiguous else "organization"
         else:

@@ -29,9 +29,9 @@ _SEP = r"(?:\s*[,;:!.\u2014\u2013]+\s*|\s+-+\s+|\s*\.\.\.\s*|\s+)"
 _REPAIR = re.compile(
     rf"(?:^|(?<=[,;\u2014\u2013.])\s*|\s+-+\s+|\s+)(?P<markers>{_MARKER}(?:{_SEP}{_MARKER})*)"
     rf"{_SEP}(?:(?:it's|it is|that's|that is)\s+)?"
-    r"(?P<fix>(?:(?:an?|the)\s+)?[^\s,;!?.]+(?:\s+[^\s,;!?.]+){0,3})[\s.!]*$",
+    r"(?P<fix>(?:(?:an?|the)\s+)?[^\s,;!?.]+(?:\s+[^\s,;!?.]+){0,3})[\s.,!]*$",
     re.IGNORECASE,
-)
+)  # a trailing comma: the time phrase after the repair was cut ("..., no wait, to Osaka, last month")
 _STRONG_WORD = re.compile(rf"\b(?:{_STRONG})\b", re.IGNORECASE)
 # a bare "no" set off by commas or dashes after the value repairs it ("a pharmacist, no, a chef"),
 # unlike "I like cats, no dogs"
