@@ -405,3 +405,40 @@ def test_a_later_bare_correction_with_a_sigh() -> None:
     for order in (eps, eps[::-1]):
         got = timeline(order, "lives_in")
         assert (got.current, got.history) == ("苏州", ["苏州"])
+
+
+# --------------------------------------------------------------------------- a job left said otherwise; a bare correction later
+
+LEFT_OTHERWISE = [
+    (("{s}在{a}上班。", "{p}从{a}出来了。"), "works_at", "-"),
+    (("{s}在{a}上班。", "{p}现在没工作了。"), "works_at", "-"),
+    (("{s}在{a}上班。", "{p}把{a}的工作辞了。"), "works_at", "-"),
+    (("{s}在{a}上班。", "{p}去了{b}，已经上班了。"), "works_at", "b"),
+]
+
+
+@pytest.mark.parametrize("case", _cases(LEFT_OTHERWISE, POOLS), ids=lambda c: c.name)
+def test_a_job_left_or_taken_said_without_a_quit_verb(case: Case) -> None:
+    """Regression: 从腾讯出来了 / 没工作了 / 把腾讯的工作辞了 ended nothing; 去了华为，已经上班了 started
+    nothing (the start named no value, and 去了X was waiting for a later change)."""
+    _check(case)
+
+
+@pytest.mark.parametrize(
+    "texts,predicate,current",
+    [
+        (("我在腾讯上班。", "不是腾讯，是华为，刚才打错了。"), "works_at", "华为"),
+        (("我在腾讯上班。", "我住在南京。", "不是腾讯，是华为。"), "works_at", "华为"),
+        (("我在腾讯上班。", "我住在南京。", "不是腾讯，是华为。"), "lives_in", "南京"),
+        (("我住在南京。", "不是南京，是苏州。"), "lives_in", "苏州"),
+    ],
+)
+def test_a_later_bare_correction_of_names_of_no_known_kind(
+    texts: tuple[str, ...], predicate: str, current: str
+) -> None:
+    """Regression: 不是腾讯，是华为 in a later message gave nothing (neither name tells its kind, and
+    the message names no predicate); it is offered to each slot and applies where 腾讯 held."""
+    eps = [Said(t, DATES[n + 3 - len(texts)]) for n, t in enumerate(texts)]
+    for order in (eps, eps[::-1]):
+        got = timeline(order, predicate)
+        assert got.current == current and got.history == [current], texts

@@ -60,6 +60,7 @@ def claims(episodes: list[Said], predicate: str, subject: str) -> list[Claim]:
                     episode_id=f"e{n}",
                     start=f.start,
                     replaces=value_key(f.replaces) if f.replaces else None,
+                    guessed=f.guessed or None,
                 )
             )
     return out

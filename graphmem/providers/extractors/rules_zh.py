@@ -610,6 +610,9 @@ def _clause_claims(clause: str, state: _State, *, last: bool) -> None:
         return
     if state.correcting and _bare(clause, state):
         return
+    clause = _OUT_OF.sub(r"离开了\g<v>", clause)  # 我从腾讯出来了: left it
+    clause = _NO_JOB.sub("失业了", clause)  # 我现在没工作了: out of work
+    clause = _JOB_QUIT.sub(r"辞掉了\g<v>的工作", clause)  # 我把腾讯的工作辞了
     sent = _SENT.match(clause)
     if sent is not None:  # 公司派驻我到苏州 / 领导派小王去深圳: the one sent is the subject, moved
         clause = f"{sent.group('who') or sent.group('who2')}被派到{sent.group('rest')}"
@@ -762,7 +765,7 @@ def _remember_named(clause: str, state: _State) -> None:
 def _unnamed_start(clause: str, state: _State) -> list[Claim]:
     """拿到了X的offer，已经入职了 / 在昆山买了房，就搬过去了: a start verb with no object starts the
     value the sentence named before it."""
-    if not state.named:
+    if not state.named and state.gone is None:
         return []
     toks = tokens(clause)
     found = _subject(toks) if toks else None
@@ -775,6 +778,8 @@ def _unnamed_start(clause: str, state: _State) -> list[Claim]:
     if i + 1 < len(toks) and word + toks[i + 1].word in _UNNAMED_START:
         word, i = word + toks[i + 1].word, i + 1
     predicate = _UNNAMED_START.get(word)
+    if predicate is not None and predicate not in state.named and state.gone is not None:
+        state.named[predicate] = state.gone.obj  # 我去了华为，已经上班了: the place gone to
     done = at(toks, i + 1, frozenset({"了"})) or any(t.word in ("已经", "已") for t in toks[:i])
     if (
         predicate is None
@@ -920,6 +925,11 @@ def _left_home(state: _State, clause: str) -> bool:
     return not any(t.word in TRIP_V for t in tokens(clause))
 
 
+_OUT_OF = re.compile(r"从(?P<v>[^，,从我你他她]{2,10}?)(?:那边|那里|那儿)?(?:出来|辞职出来|离职出来)了$")
+_NO_JOB = re.compile(r"(?:现在|目前|已经|暂时)?(?:没|没有)(?:工作|班上|活干|活儿干)了$")
+_JOB_QUIT = re.compile(
+    r"把(?P<v>[^，,的把]{2,10}?)的(?:工作|职位|差事|饭碗)(?:给)?(?:辞掉|辞了|辞|丢了|丢掉)了?$"
+)
 _SENT = re.compile(
     r"^(?:公司|单位|领导|老板|上司|总部|集团|部门|上级|组织)(?:已经|最近|刚|刚刚|又|正式|直接)?"
     r"(?:把(?P<who>我|[\u4e00-\u9fff]{2,3}?)(?:派驻|外派|派遣|派|调派)|(?:派驻|外派|派遣|派|调派)(?P<who2>我|[\u4e00-\u9fff]{2,3}?))"
@@ -1117,8 +1127,20 @@ def _bare(clause: str, state: _State) -> bool:
         )
         return True
     replaces = wrong.obj if wrong is not None else None
-    guess = _guess(value) or ("works_at" if at_value else "")  # 是在Y, Y no place: an employer
-    state.claims.append(Claim(guess, value, kind="correct", replaces=replaces, from_context=True))
+    guess = _guess(value) or (_guess(replaces) if replaces else "") or ("works_at" if at_value else "")
+    # 不是腾讯，是华为 in a later message, neither name's kind known: offered to each slot it may be
+    # about, applied only where its mistake held (``temporal.chain``)
+    unsure = not guess and replaces is not None
+    state.claims.append(
+        Claim(
+            guess or ("lives_in" if unsure else ""),
+            value,
+            kind="correct",
+            replaces=replaces,
+            from_context=True,
+            guessed=unsure,
+        )
+    )
     return True
 
 
@@ -1470,7 +1492,7 @@ def _is_name(toks: list[Tok], i: int) -> bool:
 _HAN = re.compile(r"^[\u4e00-\u9fff]+$")
 _AT = frozenset({"在"})
 _SELF_PRONOUN = frozenset("他 她".split())  # 李娜她现在住在上海: the name said again
-_CHANGE_WORDS = frozenset("换 换了 搬 搬家 跳槽 辞职 离职 退休".split())
+_CHANGE_WORDS = frozenset("换 换了 搬 搬家 跳槽 辞职 离职 退休 失业 下岗".split())
 _NOT_PREDICATE = frozenset("和 跟 与 同 的 对 把".split())
 _PRED_START = ADVERBS | NEG | PLAN | FUTURE | HEDGE | frozenset("在 住在 是 从 不是 正在 于 家住".split())
 
