@@ -68,3 +68,13 @@ def test_the_gate_cuts_a_torn_list_and_keeps_a_whole_one() -> None:
     assert cut_torn_examples(whole).literal == "board games like Catan and chess"
     alone = fact("likes", "board games like Catan", quote="I'm into board games like Catan.")
     assert cut_torn_examples(alone).literal == "board games like Catan"
+
+
+def test_a_torn_pair_after_both() -> None:
+    from graphmem.providers.extractors.rules_en_gates import torn_pair
+
+    assert torn_pair("both classical") and torn_pair("schedule with both basketball stuff")
+    assert not torn_pair("both jazz and blues") and not torn_pair("a book both of them loved")
+    assert not torn_pair("board games")
+    values = _values("I'm a fan of both classical like Bach and Mozart, as well as modern pop.")
+    assert not any(v.startswith("both") and " and " not in v for v in values), values

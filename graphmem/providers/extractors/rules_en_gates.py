@@ -239,7 +239,7 @@ def well_formed(fact: ExtractedFact, speakers: Speakers) -> bool:
         vague_open_value(value) or _sympathy(fact.predicate) or moment_feeling(fact.predicate)
     ):
         return False
-    if ends_on_one(value):
+    if ends_on_one(value) or torn_pair(value):
         return False
     if not family_value_ok(fact.predicate, value):
         return False
@@ -442,6 +442,16 @@ def ends_on_one(value: str) -> bool:
             break
     rest = words[: cut - 1 - len(before)]
     return bool(before) or not rest or (len(rest) == 1 and could_be_verb(rest[0]))
+
+
+def torn_pair(value: str) -> bool:
+    """ "both classical", "a schedule with both basketball stuff" (of "both X and Y"): "both" with
+    no "and" after it in the value is a pair torn in two, the second half lost."""
+    words = [w.casefold() for w in value.split()]
+    if "both" not in words:
+        return False
+    at = words.index("both")
+    return "and" not in words[at + 1 :] and words[at + 1 : at + 2] != ["of"]
 
 
 def _sympathy(predicate: str) -> bool:
