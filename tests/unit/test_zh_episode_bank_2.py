@@ -442,3 +442,36 @@ def test_a_later_bare_correction_of_names_of_no_known_kind(
     for order in (eps, eps[::-1]):
         got = timeline(order, predicate)
         assert got.current == current and got.history == [current], texts
+
+
+# --------------------------------------------------------------------------- a stay of days is a visit
+
+VISITS = [
+    "我去日本待了一周。",
+    "我在东京住了三天，挺好玩的。",
+    "我在云南呆了两个星期。",
+    "我在巴黎待了几天就回来了。",
+    "我去苏州住了一晚。",
+    "周涛在青溪镇玩了好几天。",
+]
+
+
+@pytest.mark.parametrize("text", VISITS)
+def test_a_stay_of_days_or_weeks_is_a_visit(text: str) -> None:
+    """Regression: 我去日本待了一周 moved the speaker to Japan (the days were cut as a time, and 待 is
+    a verb of living)."""
+    for who in (SPEAKER, "周涛"):
+        first = "我住在南京。" if who == SPEAKER else "周涛住在南京。"
+        eps = [Said(first, day(2019, 5)), Said(text, day(2023, 9))]
+        for order in (eps, eps[::-1]):
+            got = timeline(order, "lives_in", who)
+            assert (got.current, got.history) == ("南京", ["南京"]), text
+
+
+@pytest.mark.parametrize(
+    "text,since",
+    [("我在苏州住了三年了。", 2020), ("我在苏州住了两个月了。", 2023), ("我搬到苏州一周了。", 2023)],
+)
+def test_a_stay_of_months_or_years_is_still_a_home(text: str, since: int) -> None:
+    got = timeline([Said(text, day(2023, 9))], "lives_in")
+    assert got.current == "苏州" and got.at(day(since, 9, 16)) == "苏州", text

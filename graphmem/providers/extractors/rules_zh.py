@@ -62,6 +62,7 @@ from graphmem.providers.extractors.rules_zh_tokens import (
     LOCATIVE,
     MOVE_TO,
     NEG,
+    NUMBER,
     PLAN,
     QUIT,
     QUIT_OBJ,
@@ -1550,6 +1551,8 @@ def _predicate(toks: list[Tok], i: int, state: _State, *, pro_drop: bool) -> lis
     if plan:
         return _plan(toks, i + 1, neg)
     claims = frame_claims(toks, i) or _unglued(toks, i)
+    if claims and _visit(toks, i):  # 去日本待了一周 / 在东京住了三天: a visit, not a home
+        claims = [replace(c, predicate="located_at") if c.predicate == "lives_in" else c for c in claims]
     if claims and not neg and _sated(toks, i):  # 在北京待腻了 / 在百度干够了: the stay is over
         return _held_before([c for c in claims if c.predicate in _STATES and not c.before])
     if not claims and (still or _lasted(toks, i)) and not neg:  # 我没搬，还在重庆 / 我在杭州都(五年)了
@@ -1575,6 +1578,21 @@ def _predicate(toks: list[Tok], i: int, state: _State, *, pro_drop: bool) -> lis
         claim.needs_future = claim.needs_future or future
         claim.inferred = claim.inferred or hedged or state.hedged
     return claims
+
+
+_SHORT_STAY = re.compile(r"^(?:[0-9一二两三四五六七八九十几半]+|好几)(?:个)?(?:天|日|周|星期|礼拜|晚|夜|宿)$")
+_SHORT_UNIT = frozenset("天 日 周 星期 礼拜 晚 夜 宿 晚上".split())
+
+
+def _visit(toks: list[Tok], i: int) -> bool:
+    """A stay verb with 了 and a stay of days, weeks or nights after it (待了一周, 住了三天, 住了一晚)."""
+    for n in range(i, len(toks) - 2):
+        if toks[n].word in _STAY_V and toks[n + 1].word == "了":
+            word = toks[n + 2].word
+            nxt = toks[n + 3].word if n + 3 < len(toks) else ""
+            if _SHORT_STAY.match(word) or (NUMBER.match(word) and nxt in _SHORT_UNIT):
+                return True
+    return False
 
 
 _NEAR_MISS = frozenset("差点 差点儿 差一点 差一点儿 险些 几乎 差些".split())

@@ -265,6 +265,10 @@ def _zh_unknown(m: re.Match[str], ref: datetime) -> datetime | None:
 
 # how long a stay lasted before what came next (住了三年后搬走了, 在华为干两年后去了腾讯): no time ahead
 _NOT_AFTER_STAY = r"(?<!了)(?<!过)(?<!住)(?<!干)(?<!待)(?<!呆)(?<!作)(?<!班)(?<!做)(?<!读)(?<!书)(?<!学)"
+# 去日本待了一周 / 在东京住了三天: a stay of days or weeks is a visit; the words stay for the rules
+_NOT_A_VISIT = (
+    rf"(?!(?<=[待呆住玩逛]了)(?:整整|足足|大概|大约)?(?:{_ZN}|好几|几|半)个?(?:天|日|周|星期|礼拜))"
+)
 # a time told by what happened then (疫情那年, 毕业那年, 大学毕业以后): not dated, cut
 _EVENT = (
     r"(?:疫情|新冠|非典|(?:大学|研究生|博士|硕士|高中|本科)?毕业|结婚|生孩子|生娃|孩子出生|高考|上大学|读研)"
@@ -318,7 +322,7 @@ ZH_RULES: tuple[TimeRule, ...] = (
     # 干过两年 the experiential aspect: both left to the extractor); 快/将近/差不多 before it stay in
     # the sentence, where they tell the extractor that a state has lasted (我来南京快三年了)
     TimeRule(
-        rf"(?<!过)(?:整整|足足|大概|大约)?(?P<n>{_ZN}|好几|几|半)"
+        rf"(?<!过){_NOT_A_VISIT}(?:整整|足足|大概|大约)?(?P<n>{_ZN}|好几|几|半)"
         r"(?:(?P<unit>年|天|周|星期|礼拜)|个多?(?P<unit2>月))(?P<half>半)?多?",
         _zh_lasted,
     ),
