@@ -71,7 +71,7 @@ KIN = frozenset(
     "husband wife partner spouse kids kid children child son sons daughter daughters sister sisters "
     "brother brothers siblings mom mum mother dad father parents grandma grandmother grandpa "
     "grandfather grandparents grandkids grandchildren aunt uncle cousin cousins niece nephew "
-    "fiance fiancee boyfriend girlfriend stepson stepdaughter twins".split()
+    "fiance fiancee boyfriend girlfriend stepson stepdaughter twins gf bf hubby".split()
 )
 _KIN_MODIFIERS = frozenset(
     "older younger oldest youngest little big baby twin eldest elder middle step".split()
