@@ -1030,7 +1030,7 @@ _COPULA_PREPS = frozenset("for about of with in at to into on".split())
 MOMENT_ADJS = frozenset(
     "stoked thrilled excited pumped psyched hyped ready happy glad pleased comfy cozy cosy "
     "comfortable lost open sad upset bummed nervous anxious worried scared afraid relieved "
-    "surprised amazed shocked impressed curious sorry jealous mad angry annoyed done".split()
+    "surprised amazed shocked impressed sorry jealous mad angry annoyed done".split()
 )
 
 
