@@ -97,3 +97,14 @@ def test_what_means_much_to_the_listener_is_not_the_speakers_value(sentence: str
 def test_what_means_much_to_the_speaker_stays() -> None:
     assert ("values", "family time") in rows("Family time means a lot.")
     assert ("values", "Dana's garden") in rows("My garden means so much.")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "predicate"),
+    [
+        ("We're putting together a talent show for the kids.", "puts_together"),
+        ("I threw together a quick dinner.", "throws_together"),
+    ],
+)
+def test_together_before_the_object_is_the_particle(sentence: str, predicate: str) -> None:
+    assert any(p == predicate for p, _ in rows(sentence)), rows(sentence)

@@ -830,7 +830,7 @@ def _verb_claims(verb: Token, speakers: Speakers) -> list[Claim]:
     lemma = verb_lemma(verb)
     if verb.dep_ == "xcomp" and verb.head.lemma_ == "use" and verb.head.tag_ == "VBD":
         return []  # "I used to love / live in X": a past habit, not what holds now
-    particle = next((c.lower_ for c in verb.children if c.dep_ == "prt"), None)
+    particle = next((c.lower_ for c in verb.children if c.dep_ == "prt"), None) or _together(verb)
     dobj = next((c for c in verb.children if c.dep_ in ("dobj", "obj")), None)
     # a phrase fronted before the verb sets the scene ("Off the court, I'm looking into X")
     preps = [  # "upon" the model tags SCONJ
@@ -1103,6 +1103,23 @@ def _past(verb: Token) -> bool:
     return verb.tag_ == "VBD" or (
         verb.tag_ == "VBN" and any(c.dep_ == "aux" and c.lemma_ == "have" for c in verb.children)
     )
+
+
+def _together(verb: Token) -> str | None:
+    """ "putting together a talent show": the model reads "together" as an adverb, but right after
+    the verb and before its object it is the particle ("puts_together"), else the value reads
+    "puts talent show"."""
+    obj = next((c for c in verb.children if c.dep_ == "dobj"), None)
+    nxt = verb.doc[verb.i + 1] if verb.i + 1 < len(verb.doc) else None
+    if (
+        nxt is not None
+        and nxt.lower_ == "together"
+        and nxt.head.i == verb.i
+        and obj is not None
+        and obj.i > nxt.i
+    ):
+        return "together"
+    return None
 
 
 def _open_name(
