@@ -14,7 +14,8 @@ from scratch for the classes the first three banks leave out:
 - same-breath repairs ("I live in W, sorry, A", "W, well, A actually"), later corrections (in both
   orders: the correction may be ingested before the fact it corrects) and ends ("I quit X",
   "We left X in May");
-- chatter around the statement and a tag question after it ("..., can you believe it?").
+- chatter around the statement and a tag question after it ("..., can you believe it?");
+- the same told about a named person ("Sam relocated to X", "X hired Sam", "Sam's been in X").
 
 Each episode is a list of messages (the first at T0, the second at T1) with the expected current
 value and history of one slot of the speaker's, checked in both ingestion orders.
@@ -184,7 +185,7 @@ def _outcome(case: Case) -> list[tuple[str, list[str], list[str], tuple[list[str
 
 
 def test_the_bank_is_large_enough() -> None:
-    assert len(BANK) >= 80
+    assert len(BANK) + len(THEIRS) >= 120
     assert len({c.messages for c in BANK}) == len(BANK)
 
 
@@ -207,3 +208,74 @@ def test_studies_said_with_other_words(text: str, school: bool) -> None:
     for name in SCHOOLS:
         got = timeline([Said(text.format(S=name), T1)], "studies_at")
         assert got.current == ([name[4:] if name.startswith("the ") else name] if school else []), (name, got)
+
+
+# the same classes told about a named person (Sam), whose values the questions ask about too
+THEIRS_STATE = {"lives_in": "Sam lives in {A}.", "works_at": "Sam works at {A}."}
+THEIRS = [
+    ("lives_in", "new", "Sam relocated to {B} last month."),
+    ("lives_in", "new", "Sam finally settled in {B}."),
+    ("lives_in", "new", "Sam ended up in {B}."),
+    ("lives_in", "new", "Sam is based in {B} now."),
+    ("lives_in", "new", "Sam's home is {B} these days."),
+    ("lives_in", "new", "Sam is in {B} now."),
+    ("lives_in", "new", "Sam's apartment is in {B} now."),
+    ("lives_in", "new", "Sam has been living in {B} since March."),
+    ("lives_in", "new", "Sam moved to {B} in the spring."),
+    ("lives_in", "new", "Sam bought a house in {B} and moved in."),
+    ("lives_in", "new", "My cousin Sam moved to {B} last month."),
+    ("lives_in", "new", "Sam, my old roommate, now lives in {B}."),
+    ("lives_in", "new", "Sam's been in {B} for six months now."),
+    ("lives_in", "new", "Sam packed up and moved to {B}."),
+    ("lives_in", "keep", "Sam almost moved to {B}."),
+    ("lives_in", "keep", "Sam was going to move to {B} but didn't."),
+    ("lives_in", "keep", "Sam is visiting {B} this week."),
+    ("lives_in", "keep", "Sam might move to {B}."),
+    ("lives_in", "end", "Sam moved out of {A}."),
+    ("lives_in", "end", "Sam doesn't live in {A} anymore."),
+    ("lives_in", "end", "Sam left {A} in May."),
+    ("works_at", "new", "Sam signed with {B}."),
+    ("works_at", "new", "Sam got hired by {B}."),
+    ("works_at", "new", "Sam started at {B} last month."),
+    ("works_at", "new", "Sam joined the team at {B}."),
+    ("works_at", "new", "Sam is with {B} now."),
+    ("works_at", "new", "Sam left {A} for {B}."),
+    ("works_at", "new", "Sam accepted an offer from {B}."),
+    ("works_at", "new", "Sam switched to {B}."),
+    ("works_at", "new", "Sam now works for {B}."),
+    ("works_at", "new", "{B} hired Sam last month."),
+    ("works_at", "new", "Sam took a job at {B}."),
+    ("works_at", "new", "Sam is contracting for {B} now."),
+    ("works_at", "new", "Sam went to work for {B}."),
+    ("works_at", "new", "{B} offered Sam a job and he took it."),
+    ("works_at", "new", "Sam's new job is at {B}."),
+    ("works_at", "new", "Sam has been at {B} since March."),
+    ("works_at", "new", "My brother Sam works at {B} now."),
+    ("works_at", "new", "Sam onboarded at {B} last week."),
+    ("works_at", "keep", "Sam almost joined {B}."),
+    ("works_at", "keep", "Sam interviewed at {B}."),
+    ("works_at", "end", "Sam quit {A}."),
+    ("works_at", "end", "Sam got laid off from {A}."),
+    ("works_at", "end", "Sam left {A} last month."),
+    ("works_at", "end", "Sam no longer works at {A}."),
+]
+
+
+@pytest.mark.parametrize("predicate", ["lives_in", "works_at"])
+def test_the_bank_told_about_a_named_person(predicate: str) -> None:
+    """Sam's slot takes the change (both orders); the speaker's own slot gets nothing."""
+    bad = []
+    for pred, expect, template in THEIRS:
+        if pred != predicate:
+            continue
+        n = zlib.crc32(template.encode()) % 997
+        text, v = compose(template, pred, n)
+        first, _ = compose(THEIRS_STATE[pred], pred, n)
+        for said in ([Said(first, T0), Said(text, T1)], [Said(text, T1), Said(first, T0)]):
+            got = timeline(said, pred, "Sam")
+            if (got.current, got.history) != _expected(expect, v):
+                bad.append((text, got.current, got.history))
+            mine = timeline(said, pred)
+            if (mine.current, mine.history) != ([], []):
+                bad.append(("speaker", text, mine.current))
+    assert bad == []

@@ -102,10 +102,11 @@ _SPAN_AT = re.compile(
 # an offer taken: "Globex offered me a job and I took it", "Initech offered me the role, and I
 # said yes" (an offer alone, or one turned down, is no job)
 _OFFER_TAKEN = re.compile(
-    _NAME.format(g="value")
-    + r" (?i:offered me) (?i:a|an|the) (?:[\w-]+ ){0,3}?(?i:job|position|role|post|contract)\b[^,.;]*?,?"
-    r" (?i:and|so) I (?i:took it|took them up on it|accepted(?: it)?|said yes|jumped at it)"
+    _NAME.format(g="value") + r" (?i:offered) (?P<who>me|us|[A-Z][a-z]+) (?i:a|an|the) (?:[\w-]+ ){0,3}?"
+    r"(?i:job|position|role|post|contract)\b[^,.;]*?,?"
+    r" (?i:and|so) (?:I|we|he|she|they) (?i:took it|took them up on it|accepted(?: it)?|said yes|jumped at it)"
 )
+_HAS_BEEN = re.compile(r"\b([A-Z][a-z]+|[Hh]e|[Ss]he)'s been\b")
 # a tag question after a statement asks nothing of the listener: "..., can you believe it?"
 _TAG_QUESTION = re.compile(
     r"\s*[,\u2014\u2013-]+\s*(?i:(?:can|would|could) you believe it|who knew|how (?:crazy|cool|wild) is that|"
@@ -120,8 +121,10 @@ def rewrite(text: str, context: EnContext) -> str:
     that person's value."""
     if (m := _TAG_QUESTION.search(text)) is not None and m.start() > 0:
         text = text[: m.start()] + "."  # "I moved to Leeds last year, can you believe it?"
+    text = _HAS_BEEN.sub(r"\1 has been", text)  # "Sam's been in Leeds": the parser reads a passive
     if (m := _OFFER_TAKEN.search(text)) is not None:  # "X offered me a job and I took it"
-        text = text[: m.start()] + f"I joined {m.group('value')}" + text[m.end() :]
+        who = "I" if m.group("who").lower() in ("me", "us") else m.group("who")
+        text = text[: m.start()] + f"{who} joined {m.group('value')}" + text[m.end() :]
     if (m := _SPAN_AT.match(text)) is not None:  # "Six months at Initech now!"
         text = f"I have been {m.group('prep')} {m.group('value')} now" + text[m.end() :]
     if context.person is not None and (m := _PRONOUN.match(text)) is not None:
