@@ -198,12 +198,9 @@ async def seed_copies(
     templates = template_specs(cfg, prefix=plan[0].group.rsplit("-", 2)[0])
     seeded = await seed(memory, cfg, list(templates.values()), log)
     by_group = {spec.group: size for size, spec in templates.items()}
-    plans = [
-        tenants_seed.Plan(
-            s.group, *tenants_seed.template_for(s.target_nodes, {n: t.group for n, t in templates.items()})
-        )
-        for s in plan
-    ]
+    # matched by the nodes each template holds (a 20-node synthetic tenant extracts into about 40)
+    by_nodes = {seeded[t.group]: t.group for t in templates.values()}
+    plans = [tenants_seed.Plan(s.group, *tenants_seed.template_for(s.target_nodes, by_nodes)) for s in plan]
     if await node_count(memory, plan[0].group) == 0:
         began = time.perf_counter()
         await tenants_seed.create(memory.ctx.store, plans, log, writers=cfg.seed_writers)
