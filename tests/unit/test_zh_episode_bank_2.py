@@ -475,3 +475,25 @@ def test_a_stay_of_days_or_weeks_is_a_visit(text: str) -> None:
 def test_a_stay_of_months_or_years_is_still_a_home(text: str, since: int) -> None:
     got = timeline([Said(text, day(2023, 9))], "lives_in")
     assert got.current == "苏州" and got.at(day(since, 9, 16)) == "苏州", text
+
+
+HANT_CLASSES = [
+    (("我在騰訊上班。", "我從騰訊出來了。"), "works_at", None, ("騰訊",)),
+    (("我住在南京。", "我差一點就搬到蘇州了。"), "lives_in", "南京", ("南京",)),
+    (("我住在南京。", "我去日本待了一週。"), "lives_in", "南京", ("南京",)),
+    (("我住在南京。", "搬到蘇州的計劃取消了。"), "lives_in", "南京", ("南京",)),
+    (("我住在南京。", "公司派駐我到蘇州。"), "lives_in", "蘇州", ("南京", "蘇州")),
+    (("我住在南京。", "之前那條信息有誤，我住蘇州。"), "lives_in", "蘇州", ("蘇州",)),
+    (("我在騰訊工作了三年後去了華為。",), "works_at", "華為", ("騰訊", "華為")),
+    (("我現在在北漂。",), "lives_in", "北京", ("北京",)),
+]
+
+
+@pytest.mark.parametrize(
+    "texts,predicate,current,history", HANT_CLASSES, ids=[" / ".join(h[0]) for h in HANT_CLASSES]
+)
+def test_the_new_classes_in_traditional_characters(
+    texts: tuple[str, ...], predicate: str, current: str | None, history: tuple[str, ...]
+) -> None:
+    eps = tuple(Said(t, DATES[n + 3 - len(texts)]) for n, t in enumerate(texts))
+    _check(Case(eps, SPEAKER, predicate, current, history))
