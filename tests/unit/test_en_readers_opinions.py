@@ -50,6 +50,7 @@ def test_what_the_speaker_found_hard(text: str, thing: str) -> None:
         "Your health is important.",  # the listener's
         "The weather was rough.",  # nothing of the speaker's
         "Rest is important for you.",  # said of the listener
+        "Making time for ourselves and our kids is important.",  # a gerund read apart from its subject
     ],
 )
 def test_refused_opinions(text: str) -> None:

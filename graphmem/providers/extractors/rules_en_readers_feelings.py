@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from graphmem.providers.extractors.en_parse import _known_words
 from graphmem.providers.extractors.rules_base import SPEAKER, Claim
 from graphmem.providers.extractors.rules_en_chat import courtesy, noun_phrase
 from graphmem.providers.extractors.rules_en_parse import Speakers, clause_text
@@ -143,7 +144,8 @@ def thing_phrase(subj: Token, speakers: Speakers) -> str | None:
         return None  # "Seeing my students get better": a clause inside
     value = noun_phrase(subj, speakers)
     first = words[0]
-    common = first.pos_ != "PROPN" or not first.ent_type_  # "Volunteering" read NNP at the start
+    # "Volunteering", "Photography" read NNP at the start are common words; "Tilly" is a name
+    common = first.pos_ != "PROPN" or first.lower_.endswith("ing") or first.lower_ in _known_words()
     if value and first.i == 0 and common and first.tag_ != "PRP$" and value.startswith(first.text):
         value = value[:1].lower() + value[1:]  # "Being in nature" at the sentence start
     return value

@@ -55,8 +55,10 @@ def opinion_claims(doc: Doc, speakers: Speakers) -> list[tuple[Claim, str]]:
         if verb.lemma_ != "be" or _modal(verb) or not asserted(verb):
             continue
         subj = _subject(verb)
-        if subj is None:
-            continue
+        if subj is None or any(
+            t.tag_ == "VBG" and t.i < subj.left_edge.i for t in [*verb.subtree, verb.head]
+        ):
+            continue  # "Taking time off for our fam is important": the parse took "fam" for the subject
         said = [c for c in verb.children if c.dep_ in ("acomp", "attr")]
         predicate = None
         if verb.tag_ != "VBD" and any(c.lower_ in _MATTERS for c in said):
