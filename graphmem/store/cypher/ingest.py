@@ -8,14 +8,25 @@ bumped first (LOCK_GROUP), read inside the query (``OPTIONAL MATCH (g:Group ...)
 from graphmem.store.cypher.changes import append_records
 from graphmem.store.cypher.context import REFRESH_AROUND
 
+# The statements of the ingest write (the combined ones below, the group lock, the two reads
+# before the lock and the fuzzy entity candidates) start with ``CYPHER replan=skip``: Neo4j
+# discards a cached plan once the graph's statistics have drifted past a threshold (0.75
+# divergence at first, decaying to 0.1; at most once per 10 s, ``Discarded stale query`` in
+# debug.log), and a growing store drifts all the time, so each was planned again every minute or
+# so, 1-4 s of CPU each for the combined statements, plus the JIT's work on the code each new plan
+# generates: most of Neo4j's CPU per write under load. Their plans do not depend on the
+# statistics: every MATCH starts from a unique id, the group's composite indexes or a hinted
+# index, so the first plan stays right as the graph grows.
+REPLAN_SKIP = "CYPHER replan=skip\n"
+
 LOCK_GROUP = (
-    "MERGE (g:Group {id: $group_id}) "
+    REPLAN_SKIP + "MERGE (g:Group {id: $group_id}) "
     "ON CREATE SET g.created_at = $now, g.episodes = 0, g.facts = 0, g.entities = 0 "
     "SET g.lock_seq = coalesce(g.lock_seq, 0) + 1 RETURN g.lock_seq AS seq"
 )
 
 EXISTING_EPISODE_KEYS = (
-    "UNWIND $keys AS k "
+    REPLAN_SKIP + "UNWIND $keys AS k "
     "OPTIONAL MATCH (e:Episode {key: k}) "
     "OPTIONAL MATCH (t:Tombstone {key: k}) "
     "RETURN k AS key, e.id AS id, e.content_hash AS content_hash, t.key IS NOT NULL AS tombstoned"
@@ -37,7 +48,9 @@ CALL (sid) {
 """
 
 # Exact names through the (group_id, normalized_name) index; aliases only among :Aliased entities.
-FIND_ENTITIES = """
+FIND_ENTITIES = (
+    REPLAN_SKIP
+    + """
 UNWIND $names AS n
 CALL (n) {
   MATCH (x:Entity {group_id: $group_id, normalized_name: n}) RETURN x
@@ -46,13 +59,17 @@ CALL (n) {
 }
 RETURN n AS key, x.id AS id, x.name AS name, x.kind AS kind
 """
+)
 
-ENTITY_CANDIDATES = """
+ENTITY_CANDIDATES = (
+    REPLAN_SKIP
+    + """
 UNWIND $queries AS q
 CALL db.index.fulltext.queryNodes('entity_text', q.lucene, {limit: $limit}) YIELD node, score
 RETURN q.key AS key, node.id AS id, node.name AS name, node.normalized_name AS normalized_name, node.kind AS kind,
        node.embedding AS embedding
 """
+)
 
 # The merge of entity rows ``$rows`` (at revision ``rev``), shared by MERGE_ENTITIES and the combined
 # ingest statement below; it leaves ``x``, ``r`` and ``created`` in scope.
@@ -124,15 +141,6 @@ RETURN f.id AS id, f.slot AS slot, f.subject_id AS subject_id, f.subject AS subj
 # empty list types differently from a list of maps, so separate list parameters gave each
 # combination of empty steps its own plan, and planning one of these statements takes seconds
 # (a map parameter types as MAP whatever it holds).
-#
-# They also start with ``CYPHER replan=skip``: Neo4j discards a cached plan once the graph's
-# statistics have drifted past a threshold (0.75 divergence at first, decaying to 0.1; at most once
-# per 10 s, ``Discarded stale query`` in debug.log), and a growing store drifts all the time, so
-# each of these was planned again every minute or so, 1-4 s of CPU each plus the JIT's work on the
-# code the new plan generates: most of Neo4j's CPU per write under load. Their plans do not depend
-# on the statistics: every MATCH starts from a unique id, the group's composite indexes or a hinted
-# index, so the first plan stays right as the graph grows.
-REPLAN_SKIP = "CYPHER replan=skip\n"
 
 # Lock the group (as LOCK_GROUP), then, under the lock: the stored or tombstoned episode keys
 # among ``keys`` (as EXISTING_EPISODE_KEYS), the entities named exactly or by alias (as
