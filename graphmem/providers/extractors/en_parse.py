@@ -20,9 +20,11 @@ of the parse's CPU time on LoCoMo turns) keeps its patterns and its ``set_annota
 ``match`` is replaced (``FastAttributeRuler``): a one-token pattern depends on nothing but that
 token's lower form, tag, dependency label and whether it is a space, so which one-token patterns a
 token matches is computed once per such key and remembered; patterns of two tokens, and any
-pattern using an attribute or operator outside that set, still run in spaCy's Matcher. The match
-list is the same list, in the same order (tested over every LoCoMo dev turn by
-``eval.parse_cost --check-ruler``).
+pattern using an attribute or operator outside that set, still run in spaCy's Matcher, and only on
+a doc that has, for every token of one of them naming a lower form or a dependency label, a token
+with that form or label (``_needs``: "gon na", "got ta", "there is"; most turns have none, and the
+Matcher pass cost 0.1 ms a turn). The match list is the same list, in the same order (tested over
+every LoCoMo dev turn by ``eval.parse_cost --check-ruler``).
 
 ``could_be_verb`` is the cheap check before parsing (``rules_en_gates.can_hold_claim``): a word is
 a verb candidate when the lemmatizer's verb tables know it (``lemma_index``/``lemma_exc``, or a
@@ -227,6 +229,29 @@ def _predicate(attr: str, spec: Any) -> Callable[[_Key], bool] | None:
     return None
 
 
+def _needs(
+    pattern: list[dict[str, Any]], needs: list[list[tuple[int, frozenset[str]]]] | None
+) -> list[list[tuple[int, frozenset[str]]]] | None:
+    """``needs`` with ``pattern``'s: for each of its tokens whose LOWER or DEP is a string or an
+    IN list, (attribute position in ``_Key``, the values allowed); a pattern must have each of them
+    on some token of the doc to match. None (the Matcher always runs) when the pattern has a
+    quantifier (a token it may skip) or no such token."""
+    if needs is None:
+        return None
+    need: list[tuple[int, frozenset[str]]] = []
+    for token in pattern:
+        if "OP" in token:
+            return None
+        for attr in ("LOWER", "DEP"):
+            spec = token.get(attr)
+            if isinstance(spec, str):
+                need.append((_ATTRS[attr], frozenset([spec])))
+            elif isinstance(spec, dict) and list(spec) == ["IN"] and isinstance(spec["IN"], list):
+                if all(isinstance(v, str) for v in spec["IN"]):
+                    need.append((_ATTRS[attr], frozenset(spec["IN"])))
+    return [*needs, need] if need else None
+
+
 class FastAttributeRuler:
     """``AttributeRuler.match`` with one-token patterns looked up by token key (module docstring)."""
 
@@ -238,6 +263,9 @@ class FastAttributeRuler:
         self.single: list[tuple[int, int, list[Callable[[_Key], bool]]]] = []
         self.by_tag: dict[str | None, list[int]] = {}  # TAG equality -> positions in ``single``
         self.memo: dict[_Key, tuple[tuple[int, int], ...]] = {}
+        # per pattern left to the Matcher, per token: the lower forms or dependency labels one of
+        # the doc's tokens must have for it to match; None once some pattern has no such need
+        self.needs: list[list[tuple[int, frozenset[str]]]] | None = []
         for index in range(len(ruler.attrs)):  # the ruler keys pattern i by the string str(i)
             name = str(index)
             if name not in ruler.matcher:
@@ -251,6 +279,7 @@ class FastAttributeRuler:
                     self.single.append((index, key, [t for t in tests if t is not None]))
                 else:
                     self.rest.add(name, [pattern])
+                    self.needs = _needs(pattern, self.needs)
 
     @classmethod
     def install(cls, nlp: Language) -> None:
@@ -277,9 +306,19 @@ class FastAttributeRuler:
     def match(self, doc: Doc) -> list[tuple[int, int, int, int]]:
         """The same sorted ``(attribute id, match id, start, end)`` list as ``AttributeRuler.match``."""
         strings = self.ruler.vocab.strings
-        rest = self.rest(doc, allow_missing=True, as_spans=False) if len(self.rest) else []
-        out = [(int(strings[m]), m, s, e) for m, s, e in rest]
-        for i, t in enumerate(doc):
-            out.extend((a, m, i, i + 1) for a, m in self._singles((t.lower_, t.tag_, t.dep_, t.is_space)))
+        keys = [(t.lower_, t.tag_, t.dep_, t.is_space) for t in doc]
+        out = [(a, m, i, i + 1) for i, k in enumerate(keys) for a, m in self._singles(k)]
+        if len(self.rest) and self._rest_may_match(keys):
+            out.extend(
+                (int(strings[m]), m, s, e) for m, s, e in self.rest(doc, allow_missing=True, as_spans=False)
+            )
         out.sort()
         return out
+
+    def _rest_may_match(self, keys: list[_Key]) -> bool:
+        """False only when no pattern left to the Matcher can match: each names a lower form or a
+        dependency label (``_needs``) that none of the doc's tokens has."""
+        if self.needs is None:
+            return True
+        seen = ({k[0] for k in keys}, None, {k[2] for k in keys})
+        return any(all(not values.isdisjoint(seen[at]) for at, values in need) for need in self.needs)
