@@ -277,3 +277,59 @@ def test_a_repair_before_a_cut_time_phrase() -> None:
     """ "I moved to W, no wait, to B, last month": the time cut leaves a comma after the repair."""
     got = _slot(["I live in Leeds.", "I moved to Seattle, no wait, to Osaka, last month."], "lives_in")
     assert got == (["Osaka"], ["Leeds", "Osaka"])
+
+
+@pytest.mark.parametrize(
+    ("first", "text", "predicate", "value"),
+    [
+        ("I live in Leeds.", "I transferred to the Bristol office.", "lives_in", "Bristol"),
+        ("I live in Leeds.", "I got transferred to our office in Bristol.", "lives_in", "Bristol"),
+        ("I live in Leeds.", "I packed up and headed to Bristol.", "lives_in", "Bristol"),
+        ("I live in Leeds.", "We packed up everything and flew to Bristol.", "lives_in", "Bristol"),
+        ("I live in Leeds.", "New city, new me: I'm in Bristol now.", "lives_in", "Bristol"),
+        ("I live in Leeds.", "Big news: we moved to Bristol.", "lives_in", "Bristol"),
+        ("I work at Globex.", "Update: I'm with Initech now.", "works_at", "Initech"),
+        ("I work at Globex.", "I'm at Pied Piper these days.", "works_at", "Pied Piper"),
+        ("Sam lives in Leeds.", "Sam's been in Bristol for six months now.", "lives_in", "Bristol"),
+    ],
+)
+def test_more_ways_to_tell_a_new_value(first: str, text: str, predicate: str, value: str) -> None:
+    subject = "Sam" if first.startswith("Sam") else None
+    old = first.rsplit(" ", 1)[1].rstrip(".")
+    said = [Said(first, T0), Said(text, T1)]
+    for order in (said, said[::-1]):
+        got = timeline(order, predicate, subject) if subject else timeline(order, predicate)
+        assert (got.current, got.history) == ([value], [old, value]), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I packed up the car and drove to Bristol for the weekend.",
+        "Correction: I live in Bristol, not Leeds.",
+    ],
+)
+def test_a_trip_is_no_move_and_a_correction_head_stays(text: str) -> None:
+    got = _slot(["I live in Leeds.", text], "lives_in")
+    assert got == ((["Bristol"], ["Bristol"]) if text.startswith("Correction") else (["Leeds"], ["Leeds"]))
+
+
+@pytest.mark.parametrize(
+    ("text", "predicate", "old", "new"),
+    [
+        ("I live in Denver now, not Nairobi.", "lives_in", "Nairobi", "Denver"),
+        ("I work for Pied Piper now, not Initech.", "works_at", "Initech", "Pied Piper"),
+        ("These days I live in Lisbon, not Osaka.", "lives_in", "Osaka", "Lisbon"),
+    ],
+)
+def test_now_not_the_old_value_is_a_change(text: str, predicate: str, old: str, new: str) -> None:
+    """ "I live in Denver now, not Nairobi": "now" sets the new value against the old (a
+    correction is "I live in Denver, not Nairobi")."""
+    state = f"I live in {old}." if predicate == "lives_in" else f"I work at {old}."
+    assert _slot([state, text], predicate) == ([new], [old, new])
+
+
+@pytest.mark.parametrize("text", ["I'm done with Wayne Enterprises.", "I'm finished with Stark Industries."])
+def test_done_with_a_firm_the_recogniser_reads_as_a_person(text: str) -> None:
+    old = text.split(" with ", 1)[1].rstrip(".")
+    assert _slot([f"I work at {old}.", text], "works_at") == ([], [old])

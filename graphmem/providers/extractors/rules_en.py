@@ -143,6 +143,9 @@ def _normalise(sentence: str) -> str:
     return re.sub(r"\s+", " ", text).strip().rstrip(".!?").strip()
 
 
+_NOW_BEFORE = re.compile(r"\b(?:now|these days|nowadays)\b", re.IGNORECASE)
+
+
 def parse_en(sentence: str) -> ParsedSentence:
     """Claims made by one English sentence (time phrases already removed)."""
     text = _normalise(sentence)
@@ -177,7 +180,12 @@ def parse_en(sentence: str) -> ParsedSentence:
         text = text[mark.end() :]
     tail = _NOT_TAIL.search(text)
     previous: str | None = None  # "I live in Denver now, not Nairobi anymore": a change, not a repair
-    if tail is not None and _ANYMORE.search(tail.group("wrong")):
+    if tail is not None and (
+        _ANYMORE.search(tail.group("wrong"))
+        or (_NOW_BEFORE.search(text[: tail.start()]) and not parsed.correction)
+    ):
+        # "..., not Nairobi anymore", and "I live in Denver now, not Nairobi": "now" sets the
+        # new value against the old one (a correction is "I live in Denver, not Nairobi")
         previous = clean_place(_ANYMORE.sub("", tail.group("wrong")), strip_preposition=True)
         text = text[: tail.start()]
     elif tail is not None:

@@ -86,6 +86,7 @@ _NOW_ITS = re.compile(
 _NOW_ITS_INLINE = re.compile(r"\((?i:now|these days),? (?i:it's|it is) " + _NAME.format(g="value") + r"\)")
 _BE_AT = re.compile(r"\bI(?:'m| am) (?P<prep>at|in|with) " + _NAME.format(g="value"))
 _NOW = re.compile(r"\b(?:now|these days|nowadays|currently)\b", re.I)
+_HABITUAL = re.compile(r"\b(?:these days|nowadays)\b", re.I)
 _WORK_VERBS = frozenset({"worked", "work", "working", "works"})
 _HOME_VERBS = frozenset({"lived", "live", "living", "lives", "stayed", "stay"})
 
@@ -106,6 +107,12 @@ _OFFER_TAKEN = re.compile(
     r"(?i:job|position|role|post|contract)\b[^,.;]*?,?"
     r" (?i:and|so) (?:I|we|he|she|they) (?i:took it|took them up on it|accepted(?: it)?|said yes|jumped at it)"
 )
+# a short lead-in before a colon and a clause of the speaker's own ("Big news: ...", "Update: ...")
+_LEAD_IN = re.compile(r"^[^:;.!?]{1,40}:\s+(?=(?:I|I'm|I've|We|We're|We've|My|Our)\b)")
+_CORRECTION_WORDS = re.compile(
+    r"\b(?i:correction|correct|sorry|oops|whoops|actually|wait|mistake|bad|scratch|meant|mean|"
+    r"wrong|no|nope|misspoke|rather|strike|fix)\b"
+)
 _HAS_BEEN = re.compile(r"\b([A-Z][a-z]+|[Hh]e|[Ss]he)'s been\b")
 # a tag question after a statement asks nothing of the listener: "..., can you believe it?"
 _TAG_QUESTION = re.compile(
@@ -121,6 +128,8 @@ def rewrite(text: str, context: EnContext) -> str:
     that person's value."""
     if (m := _TAG_QUESTION.search(text)) is not None and m.start() > 0:
         text = text[: m.start()] + "."  # "I moved to Leeds last year, can you believe it?"
+    if (m := _LEAD_IN.match(text)) is not None and not _CORRECTION_WORDS.search(m.group(0)):
+        text = text[m.end() :]  # "New city, new me: I'm in Toronto now", "Big news: we moved"
     text = _HAS_BEEN.sub(r"\1 has been", text)  # "Sam's been in Leeds": the parser reads a passive
     if (m := _OFFER_TAKEN.search(text)) is not None:  # "X offered me a job and I took it"
         who = "I" if m.group("who").lower() in ("me", "us") else m.group("who")
@@ -196,8 +205,9 @@ def _employer_now(text: str) -> str:
     m = _BE_AT.search(text)
     if m is None or m.group("prep") != "at" or not _NOW.search(text):
         return text
-    if probe_label(m.group("value")) in ("GPE", "LOC", "FAC"):
-        return text
+    label = probe_label(m.group("value"))
+    if label in ("GPE", "LOC") or (label == "FAC" and not _HABITUAL.search(text)):
+        return text  # a place; a building only for now ("these days I'm at Pied Piper" is a job)
     return text[: m.start()] + f"I work at {m.group('value')}" + text[m.end() :]
 
 

@@ -261,6 +261,8 @@ def _tense(verb: Token) -> str:
     if verb.tag_ == "VB" and not auxes and any(c.dep_ == "nsubj" and c.i < verb.i for c in verb.children):
         # a finite verb tagged as a base form ("Acme let me go", "I no longer call X home")
         return "past" if verb.lower_ in _SAME_PAST else "present"
+    if verb.tag_ == "VBN" and not auxes and verb.dep_ == "conj" and verb.head.tag_ == "VBD":
+        return "past"  # "I packed up and headed to X": a past tagged as a participle beside a past
     return "base"
 
 
@@ -317,7 +319,13 @@ _NOT_DONE = frozenset({"never", "longer", "almost", "nearly"})  # "I almost join
 
 
 def _for_good(verb: Token) -> bool:
-    """ "for good", "permanently", "to live", "to stay": a motion that is a move."""
+    """ "for good", "permanently", "to live", "to stay": a motion that is a move; so is one
+    after packing up ("packed up and headed to X")."""
+    if verb.dep_ == "conj" and verb.head.lemma_.lower() == "pack" and _has_word(verb.head, "up"):
+        packed = next((c for c in verb.head.children if c.dep_ in ("dobj", "obj")), None)
+        trip = any(c.dep_ == "prep" and c.lower_ == "for" for c in verb.children)
+        if not trip and (packed is None or packed.lemma_.lower() in _BELONGINGS):
+            return True
     for c in verb.children:
         if c.dep_ == "advmod" and c.lower_ in _FOR_GOOD:
             return True
@@ -326,6 +334,9 @@ def _for_good(verb: Token) -> bool:
         if c.dep_ in ("advcl", "xcomp") and c.lemma_ in ("live", "stay", "settle"):
             return True
     return False
+
+
+_BELONGINGS = frozenset("life everything house home stuff belongings apartment flat things".split())
 
 
 def _words(verb: Token) -> set[str]:
@@ -540,6 +551,11 @@ def _pair(
 def _relocation(verb: Token, lemma: str, tense: str, subject: str | None, hooks: Hooks) -> list[Claim] | None:
     relocating = lemma in RELOCATE or (lemma in MOTION and _for_good(verb))
     relocating = relocating or (lemma in ("end", "wind") and _has_word(verb, "up"))  # "ended up in Y"
+    if lemma == "transfer" and tense != "progressive":  # "transferred to the Bristol office"
+        office = next((o for r, o in _roles(verb) if r == "to" and o.lemma_.lower() in _OFFICES), None)
+        town = _office_town(office) if office is not None else None
+        if town is not None and (value := hooks.phrase(town)):
+            return [Claim("lives_in", value, subject=subject, object_kind="place")]
     relocating = relocating or (  # "made the jump to Denver", "took the plunge and moved"
         lemma in ("make", "take")
         and any(d.dep_ == "dobj" and d.lemma_.lower() in ("move", "jump", "leap") for d in verb.children)
@@ -579,6 +595,20 @@ def _relocation(verb: Token, lemma: str, tense: str, subject: str | None, hooks:
     if new is None and old is None:
         return []
     return _pair(predicate, object_kind, old, new, subject)
+
+
+_OFFICES = frozenset("office branch site campus headquarters hq location team studio plant".split())
+
+
+def _office_town(office: Token) -> Token | None:
+    """The town an office names: "the Bristol office", "our office in Bristol"."""
+    for c in office.children:
+        if c.dep_ == "compound" and _proper(c) and c.text[:1].isupper():
+            return c
+    for r, o in _roles(office):
+        if r == "in" and _proper(o):
+            return o
+    return None
 
 
 def _both_firms(new: Token | None, old: Token | None, hooks: Hooks) -> bool:
@@ -768,7 +798,7 @@ def _being_in(verb: Token, lemma: str, tense: str, subject: str | None, hooks: H
     if done is not None:  # "I'm done at Initech", "I'm finished with Initech"
         named = next((o for r, o in roles + _roles(done) if r in ("at", "with") and o.pos_ == "PROPN"), None)
         value = hooks.phrase(named) if named is not None else None
-        if value and named is not None and hooks.entity(named) not in ("PERSON",):
+        if value and named is not None and (hooks.entity(named) != "PERSON" or _employer_name(named, hooks)):
             # "done with X" is an employer unless the sentence speaks of home
             predicate, kind = _PREDICATE_OF["place" if _words(verb) & _HOME_CONTEXT else "organization"]
             return [Claim(predicate, value, subject=subject, kind="end", object_kind=kind)]
@@ -977,7 +1007,11 @@ def _employment(verb: Token, lemma: str, tense: str, subject: str | None, hooks:
     roles = _roles(verb)
     if verb.lower_ in ("done", "finished", "through") and tense == "present":  # "I'm done at Initech"
         named = next((o for r, o in roles if r in ("at", "with") and o.pos_ == "PROPN"), None)
-        if named is not None and hooks.entity(named) != "PERSON" and (value := hooks.phrase(named)):
+        if (
+            named is not None
+            and (hooks.entity(named) != "PERSON" or _employer_name(named, hooks))
+            and (value := hooks.phrase(named))
+        ):
             # "done with X" is an employer unless the sentence speaks of home
             predicate, kind = _PREDICATE_OF["place" if _words(verb) & _HOME_CONTEXT else "organization"]
             return [Claim(predicate, value, subject=subject, kind="end", object_kind=kind)]
