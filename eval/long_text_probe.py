@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections import Counter as Counter_
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
@@ -102,6 +103,7 @@ def long_turns(path: str, window: int, offsets: Any) -> dict[str, int]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m eval.long_text_probe")
+    ap.add_argument("mode", nargs="?", choices=("probe", "rescore"), default="probe")
     ap.add_argument("--data", required=True)
     ap.add_argument("--embed-cache", type=Path, required=True)
     ap.add_argument("--limit", type=int, default=None)
@@ -110,6 +112,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--types", type=lambda v: v.split(","), default=None, help="only these question types")
     ap.add_argument("--locomo", default=None, help="LoCoMo file: count its turns over the window")
     args = ap.parse_args(argv)
+    if args.mode == "rescore":
+        return rescore(args)
 
     base = build_embedder("minilm", threads=args.threads)
     cached = CachedEmbedder.open(base, args.embed_cache)
@@ -159,6 +163,102 @@ def main(argv: Sequence[str] | None = None) -> int:
             + f" (cpu {report['cpu_s']} s)",
             flush=True,
         )
+    return 0
+
+
+# --- rescore: the fused recipes over what the cache holds (no model runs but the query's) ---------
+FUSED = {
+    # name: (episode BM25 field weights, or None for one merged bag; vector weight)
+    "default": ({"own": 1.0, "context": 0.7}, 0.85),
+    "hybrid": (None, 0.5),
+    "bm25 fields": ({"own": 1.0, "context": 0.7}, 0.0),
+    "vector": ({}, 1.0),
+}
+
+
+def fused_ranking(
+    ids: Sequence[str], bm25: np.ndarray, vec: np.ndarray, vector_weight: float, features: dict[Any, Any]
+) -> list[str]:
+    """Episode BM25 and vectors, the best 50 of each, fused and reranked as the executor does
+    (``fusion.fuse`` z-scores, ``fusion.rerank``: recency, MMR) under the default recipe's other
+    settings. No facts, no graph: the LongMemEval runs are ``--no-facts``."""
+    from graphmem.retrieval.config import RECIPES
+    from graphmem.retrieval.fusion import fuse, rerank
+
+    cfg = RECIPES["default"]
+    rankings: dict[str, list[Any]] = {}
+    scores: dict[Any, dict[str, float]] = {}
+    for name, values, w in (("bm25:episode", bm25, 1.0), ("vector:episode", vec, vector_weight)):
+        if w <= 0:
+            continue
+        order = [
+            i for i in np.argsort(-values, kind="stable")[: cfg.candidates] if values[i] > 0 or name[0] == "v"
+        ]
+        rankings[name] = [("episode", ids[i]) for i in order]
+        for i in order:
+            scores.setdefault(("episode", ids[i]), {})[name] = round(float(values[i]), 6)
+    weights = {"bm25:episode": 1.0, "vector:episode": vector_weight}
+    fused = fuse(rankings, scores, weights, cfg)
+    top = sorted(fused, key=lambda key: (-fused[key], key))[:75]
+    order_keys, _ = rerank(top, fused, features, cfg, newest=None, limit=25)
+    return [k[1] for k in order_keys]
+
+
+def rescore(args: argparse.Namespace) -> int:
+    from eval.lexical_probe import Turns
+    from graphmem.retrieval.fusion import Features
+    from graphmem.text import analyze
+
+    base = build_embedder("minilm", threads=args.threads)
+    cached = CachedEmbedder.open(base, args.embed_cache)
+    long_text = for_bert(base).with_inner(cached)
+    dataset = load(args.data, group_prefix="probe")
+    rows: list[dict[str, Any]] = []
+    for h in round_robin(dataset.haystacks):
+        texts = [episode_text(e.speaker, e.content) for e in h.episodes]
+        split = long_text.pieces(texts)
+        needed = set(texts) | {p for pieces in split for p, _ in pieces}
+        from eval.embed_cache import text_key
+
+        if any(text_key(t) not in cached.cache.rows for t in needed):
+            continue
+        ids = [e.external_id or "" for e in h.episodes]
+        cut = cached.embed_cached(texts)
+        means = long_text.embed(texts)
+        query = base.embed_query(h.question).reshape(-1)
+        turns = Turns(h.episodes)
+        terms = list(dict.fromkeys(analyze(h.question)))
+        field = {n: turns.fields[n].scores(terms) for n in ("own", "context", "merged")}
+        features = {
+            ("episode", i): Features(e.reference_time.timestamp(), 0.0, False, e.content)
+            for i, e in zip(ids, h.episodes, strict=True)
+        }
+        scores: dict[str, Any] = {}
+        for vec_name, vectors in (("truncate", cut), ("mean", means)):
+            sims = vectors @ query
+            for name, (fields, vw) in FUSED.items():
+                if fields is None:
+                    lex = field["merged"]
+                else:
+                    lex = np.zeros(len(ids), dtype=np.float32)
+                    for f, w in fields.items():
+                        lex[: len(field[f])] += w * field[f]
+                if name == "vector":
+                    lex = np.zeros(len(ids), dtype=np.float32)
+                ranked = fused_ranking(ids, lex, sims, vw, features)
+                scores[f"{name} / {vec_name}"] = question_scores(h, ranked, KS)
+        rows.append({"id": h.question_id, "type": h.question_type, "scores": scores})
+    modes = list(rows[0]["scores"]) if rows else []
+    summary: dict[str, Any] = {"n": len(rows), "types": dict(Counter_(r["type"] for r in rows))}
+    for m in modes:
+        sel = [r["scores"][m] for r in rows]
+        summary[m] = {f"R@{k}": round(100 * float(np.mean([s["turn"][k] for s in sel])), 1) for k in KS}
+        summary[m]["MRR"] = round(100 * float(np.mean([s["rr"] for s in sel])), 1)
+        nf = [s["newest_first"] for s in sel if s["newest_first"] is not None]
+        summary[m]["newest_first"] = f"{sum(nf):g}/{len(nf)}"
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps({"summary": summary, "questions": rows}, indent=1, default=str))
+    print(json.dumps(summary, indent=1))
     return 0
 
 
