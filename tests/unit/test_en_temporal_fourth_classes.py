@@ -333,3 +333,20 @@ def test_now_not_the_old_value_is_a_change(text: str, predicate: str, old: str, 
 def test_done_with_a_firm_the_recogniser_reads_as_a_person(text: str) -> None:
     old = text.split(" with ", 1)[1].rstrip(".")
     assert _slot([f"I work at {old}.", text], "works_at") == ([], [old])
+
+
+@pytest.mark.parametrize(
+    ("phrase", "year", "month"),
+    [
+        ("a year and a half ago", 2022, 12),
+        ("eighteen months ago", 2022, 12),
+        ("half a year ago", 2023, 12),
+        ("last Christmas", 2023, 12),
+        ("around Christmas", 2023, 12),
+        ("fourteen months ago", 2023, 4),
+    ],
+)
+def test_more_time_phrases_date_a_move(phrase: str, year: int, month: int) -> None:
+    got = timeline([Said(f"I moved to Bristol {phrase}.", T1)], "lives_in")
+    start = got.runs[0].valid_from
+    assert start is not None and (start.year, start.month) == (year, month), phrase

@@ -79,7 +79,11 @@ _EN_NUMBERS = {
     "ten": 10,
     "eleven": 11,
     "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
     "fifteen": 15,
+    "sixteen": 16,
+    "eighteen": 18,
     "twenty": 20,
     "thirty": 30,
     "a couple": 2,
@@ -91,11 +95,17 @@ _EN_NUMBERS = {
 }
 _NUM = (
     r"(?P<n>\d{1,3}|a couple(?: of)?|a few|several|an?|one|two|three|four|five|six|seven|eight|"
-    r"nine|ten|eleven|twelve|fifteen|twenty|thirty)"
+    r"nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|eighteen|twenty|thirty)"
 )
 _PREP = r"(?:(?:back )?(?:in|since|during|from)|around|by|until|till|up until|up to|to) "
 _PART = r"(?:(?P<part>early|mid|late)[- ])?"
 _PART_MONTH = {"early": 1, "mid": 7, "late": 10}
+
+
+def _en_christmas(m: re.Match[str], ref: datetime) -> datetime:
+    """The most recent Christmas Day up to ``ref`` ("last Christmas", "around Christmas")."""
+    this = ref.replace(month=12, day=25, hour=0, minute=0, second=0, microsecond=0)
+    return this if this <= ref else this.replace(year=ref.year - 1)
 
 
 def _n(m: re.Match[str]) -> int:
@@ -257,6 +267,10 @@ _EN_RULES: tuple[TimeRule, ...] = (
         future=True,
     ),
     TimeRule(rf"{_NUM} {_UNIT} ago", lambda m, ref: shift(ref, m.group("unit"), -_n(m))),
+    # "a year and a half ago", "half a year ago", "last Christmas", "around Christmas"
+    TimeRule(r"(?:a|one) year and a half ago", lambda m, ref: shift(ref, "month", -18)),
+    TimeRule(r"half a year ago", lambda m, ref: shift(ref, "month", -6)),
+    TimeRule(r"(?:last |(?:back )?(?:at|around|over|by|in|since) (?:the )?)christmas", _en_christmas),
     # a duration reaches back from the reference time: "for three years" (a start only under the
     # perfect, see ``is_duration`` and ``rules._starts``)
     TimeRule(
