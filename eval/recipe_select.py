@@ -149,6 +149,10 @@ def hybrid_steps(base: SearchConfig, hybrid: SearchConfig) -> dict[str, SearchCo
         "default c100": base.model_copy(update={"candidates": 100}),
         "hybrid c100": hybrid.model_copy(update={"candidates": 100}),
     }
+    for vector in (0.5, 0.6, 0.7):
+        out[f"default v{vector:g} c100"] = base.model_copy(
+            update={"candidates": 100, "weights": {**base.weights, "vector": vector}}
+        )
     return out
 
 
