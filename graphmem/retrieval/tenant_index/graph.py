@@ -13,9 +13,8 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import defaultdict
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -23,6 +22,12 @@ from graphmem.retrieval.tenant_index.lexical import Strings
 from graphmem.store.cypher.search import HOP2_LIMIT
 
 Hits = list[tuple[int, float]]
+
+
+class Ids(Protocol):
+    """Node ids by slot (a list, or a restored index's packed ``columns.StringColumn``)."""
+
+    def __getitem__(self, slot: int, /) -> str: ...
 
 
 _NONE: frozenset[int] = frozenset()
@@ -142,7 +147,7 @@ def expand_facts(
     unexpired: np.ndarray,
     evidence: np.ndarray,
     limit: int,
-    ids: Sequence[str],
+    ids: Ids,
 ) -> Hits:
     facts: list[np.ndarray] = []
     hops: list[np.ndarray] = []
@@ -182,7 +187,7 @@ def mentioning_episodes(
     visible: np.ndarray | None,
     when: np.ndarray,
     limit: int,
-    ids: Sequence[str],
+    ids: Ids,
 ) -> Hits:
     counts: dict[int, int] = defaultdict(int)
     for seed in dict.fromkeys(seeds):
