@@ -350,3 +350,15 @@ def test_more_time_phrases_date_a_move(phrase: str, year: int, month: int) -> No
     got = timeline([Said(f"I moved to Bristol {phrase}.", T1)], "lives_in")
     start = got.runs[0].valid_from
     assert start is not None and (start.year, start.month) == (year, month), phrase
+
+
+def test_back_in_a_season_dates_a_move_and_a_bare_season_stays_undated() -> None:
+    got = timeline([Said("I moved to Bristol back in the fall.", T1)], "lives_in")
+    assert got.runs[0].valid_from is not None and (
+        got.runs[0].valid_from.year,
+        got.runs[0].valid_from.month,
+    ) == (2023, 9)
+    from tests.unit.en_temporal_kit import _EXTRACTOR
+
+    ahead = _EXTRACTOR.extract(content="I start at Initech in the fall.", speaker="Dana", reference_time=T1)
+    assert all(f.valid_from is None or f.valid_from >= T1 for f in ahead.facts)  # not dated last fall

@@ -254,7 +254,8 @@ _EN_RULES: tuple[TimeRule, ...] = (
     ),
     TimeRule(rf"(?:{_EDGE})?the year before last", lambda m, ref: shift(ref, "year", -2)),
     TimeRule(rf"{_NUM} {_UNIT} back", lambda m, ref: shift(ref, m.group("unit"), -_n(m))),
-    TimeRule(rf"(?:this|over the|during the) {_SEASONS}", _en_this_season),
+    # "back in the fall" is past; a bare "in the spring" may be ahead ("I start in the fall"): undated
+    TimeRule(rf"(?:this|over the|during the|back in the) {_SEASONS}", _en_this_season),
     TimeRule(r"(?:the )?day before yesterday", _en_offset(-2)),
     TimeRule(r"yesterday(?: (?:morning|afternoon|evening|night))?|last night", _en_offset(-1)),
     TimeRule(r"today|tonight|this (?:morning|afternoon|evening)", _en_offset(0)),
