@@ -497,3 +497,14 @@ def test_the_new_classes_in_traditional_characters(
 ) -> None:
     eps = tuple(Said(t, DATES[n + 3 - len(texts)]) for n, t in enumerate(texts))
     _check(Case(eps, SPEAKER, predicate, current, history))
+
+
+@pytest.mark.parametrize(
+    "text,who",
+    [("我做护士好多年了。", SPEAKER), ("王芳做护士好多年了。", "王芳"), ("我在南京住了很多年了。", SPEAKER)],
+)
+def test_many_years_is_a_duration(text: str, who: str) -> None:
+    """Regression: 王芳做护士好多年了 gave nothing (好多年 was no time, and stood after the title)."""
+    predicate = "lives_in" if "住" in text else "job_title"
+    got = timeline([Said(text, day(2023, 9))], predicate, who)
+    assert got.current in ("护士", "南京") and got.at(day(2021, 1)) == got.current, text

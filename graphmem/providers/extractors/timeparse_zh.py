@@ -218,7 +218,7 @@ def _zh_lasted(m: re.Match[str], ref: datetime) -> datetime | None:
     """住了三年 / 已经两个多月了 / 一住就是十年: how long a state has lasted, so its start, reaching
     back from the reference time (半年 six months, 一年半 eighteen)."""
     unit, raw = m.group("unit") or m.group("unit2"), m.group("n")
-    amount = 3 if raw in ("几", "好几") else (0 if raw == "半" else zh_number(raw))
+    amount = 3 if raw in ("几", "好几", "好多", "很多", "许多") else (0 if raw == "半" else zh_number(raw))
     if amount is None:
         return None
     if unit == "年":
@@ -322,7 +322,7 @@ ZH_RULES: tuple[TimeRule, ...] = (
     # 干过两年 the experiential aspect: both left to the extractor); 快/将近/差不多 before it stay in
     # the sentence, where they tell the extractor that a state has lasted (我来南京快三年了)
     TimeRule(
-        rf"(?<!过){_NOT_A_VISIT}(?:整整|足足|大概|大约)?(?P<n>{_ZN}|好几|几|半)"
+        rf"(?<!过){_NOT_A_VISIT}(?:整整|足足|大概|大约)?(?P<n>{_ZN}|好几|好多|很多|许多|几|半)"
         r"(?:(?P<unit>年|天|周|星期|礼拜)|个多?(?P<unit2>月))(?P<half>半)?多?",
         _zh_lasted,
     ),
