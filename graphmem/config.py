@@ -100,6 +100,8 @@ class Settings(BaseSettings):
         default=384, validation_alias=_env("GRAPHMEM_EMBED_DIMENSION", "GRAPHMEM_EMBEDDING_DIMENSION")
     )
     embed_threads: int = 1
+    # minilm/local: a stored text over the model's window embedded as the mean of its windows
+    embed_long_text: bool = False
     embed_base_url: str | None = None  # openai: e.g. http://127.0.0.1:11434/v1 (Ollama)
     embed_model: str | None = None  # openai: the model to request; local: the name recorded in the graph
     embed_api_key: SecretStr | None = None

@@ -160,5 +160,14 @@ def test_the_factory_wraps_bert_embedders_when_asked():
     assert isinstance(on, LongTextEmbedder) and not isinstance(off, LongTextEmbedder)
     assert on.model_name == off.model_name and on.dimension == off.dimension
     assert not isinstance(factory.build_embedder("hashing", dimension=16, long_text=True), LongTextEmbedder)
-    default = factory.build_embedder("minilm")
-    assert isinstance(default, LongTextEmbedder) is factory.LONG_TEXT
+    assert not isinstance(factory.build_embedder("minilm"), LongTextEmbedder)  # off by default
+
+
+def test_the_setting_turns_long_texts_on(monkeypatch):
+    from graphmem.config import Settings
+    from graphmem.providers.embedders.factory import embedder_from_settings
+
+    monkeypatch.setenv("GRAPHMEM_EMBED_LONG_TEXT", "true")
+    assert isinstance(embedder_from_settings(Settings()), LongTextEmbedder)
+    monkeypatch.setenv("GRAPHMEM_EMBED_LONG_TEXT", "false")
+    assert not isinstance(embedder_from_settings(Settings()), LongTextEmbedder)

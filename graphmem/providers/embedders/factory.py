@@ -7,7 +7,8 @@ hashing  deterministic hash-seeded vectors of any dimension (tests, tools that n
 
 The BERT-family embedders (minilm, local) embed a stored text longer than the model's window as
 the mean of its windows' vectors (``long_text.LongTextEmbedder``; queries unchanged) when
-``long_text`` is on (``LONG_TEXT``, the default).
+``long_text`` is on (``GRAPHMEM_EMBED_LONG_TEXT``; off by default: on LongMemEval dev it moved no
+recall at R@10, docs/design-notes.md).
 """
 
 from __future__ import annotations
@@ -27,8 +28,6 @@ from graphmem.providers.embedders.minilm_onnx import (
 )
 
 EMBEDDERS = ("minilm", "local", "openai", "hashing")
-# long stored texts embedded whole (the mean of their windows) rather than cut at the model's window
-LONG_TEXT = False
 
 
 def embedder_from_settings(settings: Settings) -> Embedder:
@@ -38,15 +37,18 @@ def embedder_from_settings(settings: Settings) -> Embedder:
     if settings.embedder == "local":
         return _local(settings)
     return build_embedder(
-        settings.embedder, dimension=settings.embedding_dimension, threads=settings.embed_threads
+        settings.embedder,
+        dimension=settings.embedding_dimension,
+        threads=settings.embed_threads,
+        long_text=settings.embed_long_text,
     )
 
 
 def build_embedder(
-    name: str, *, dimension: int = 384, threads: int | None = 1, long_text: bool | None = None
+    name: str, *, dimension: int = 384, threads: int | None = 1, long_text: bool = False
 ) -> Embedder:
-    """An embedder that needs no other settings (``minilm``, ``hashing``); ``long_text`` (None:
-    ``LONG_TEXT``) wraps minilm in ``LongTextEmbedder``."""
+    """An embedder that needs no other settings (``minilm``, ``hashing``); ``long_text`` wraps
+    minilm in ``LongTextEmbedder``."""
     if name == "minilm":
         # same model and vectors; ONNX Runtime embeds a query ~2x faster (docs/design-notes.md)
         bert = (
@@ -110,12 +112,12 @@ def _local(settings: Settings) -> Embedder:
             f"{settings.embed_model_dir} is {embedder.dimension}-d; unset it or fix it",
             details={"field": "GRAPHMEM_EMBED_DIMENSION"},
         )
-    return _long(embedder, None)
+    return _long(embedder, settings.embed_long_text)
 
 
-def _long(embedder: BertOnnxEmbedder | BertNumpyEmbedder, long_text: bool | None) -> Embedder:
+def _long(embedder: BertOnnxEmbedder | BertNumpyEmbedder, long_text: bool) -> Embedder:
     """``embedder`` with long stored texts embedded whole (``LongTextEmbedder``) when asked."""
-    if not (LONG_TEXT if long_text is None else long_text):
+    if not long_text:
         return embedder
     return for_bert(embedder)
 

@@ -320,5 +320,5 @@ class FastAttributeRuler:
         dependency label (``_needs``) that none of the doc's tokens has."""
         if self.needs is None:
             return True
-        seen = ({k[0] for k in keys}, None, {k[2] for k in keys})
+        seen = {0: {k[0] for k in keys}, 2: {k[2] for k in keys}}  # a key's lower form and label
         return any(all(not values.isdisjoint(seen[at]) for at, values in need) for need in self.needs)

@@ -246,6 +246,8 @@ def _zh_until_end(m: re.Match[str], ref: datetime) -> datetime | None:
         shifted = add_months(ref, months + 1)
         return make_date(shifted.year, shifted.month, 1)
     if year is None:
+        if word is None:
+            return None
         year = ref.year + _ZH_YEAR_WORDS[word]
     return make_date(year + 1, 1, 1)
 
