@@ -268,12 +268,19 @@ def main() -> None:
         parser.error("--tenants must be at least 2 (each turn's load evicts the other tenant)")
 
     from graphmem.config import Settings
-    from graphmem_cli.common import with_memory
+    from graphmem.memory import GraphMemory
 
     def log(message: str) -> None:
         print(message, file=sys.stderr, flush=True)
 
-    result = asyncio.run(with_memory(Settings(), lambda memory: run(memory, args, log)))
+    async def main() -> dict[str, Any]:
+        memory = await GraphMemory.from_settings(Settings())
+        try:
+            return await run(memory, args, log)
+        finally:
+            await memory.close()
+
+    result = asyncio.run(main())
     if args.json:
         print(json.dumps(result))
     else:

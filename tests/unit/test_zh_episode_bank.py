@@ -10,7 +10,6 @@ Subjects vary (the speaker 李娜, a named person, a relative with a name), and 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 
 import pytest
@@ -18,33 +17,12 @@ import pytest
 from graphmem.models.extraction import WHATEVER_HOLDS
 from graphmem.temporal.chain import resolve_slot
 from graphmem.temporal.claims import Claim
-from tests.unit.zh_temporal_kit import SPEAKER, Said, day, extract, timeline
+from tests.unit.zh_temporal_kit import SPEAKER, Case, Said, day, extract, timeline
+from tests.unit.zh_temporal_kit import check as _check
 
 WHO = ((("我", SPEAKER)), ("周涛", "周涛"), ("我表姐孙悦", "孙悦"))
 ORGS = (("腾讯", "华为"), ("鹿鸣科技", "星汉集团"), ("瑞丰银行", "青禾集团"))
 PLACES = (("南京", "苏州"), ("绵阳", "德阳"), ("蔚湾市", "青溪镇"))
-
-
-@dataclass(frozen=True)
-class Case:
-    episodes: tuple[Said, ...]
-    subject: str
-    predicate: str
-    current: str | None
-    history: tuple[str, ...]
-    held: tuple[tuple[datetime, str | None], ...] = ()
-
-    @property
-    def name(self) -> str:
-        return " / ".join(e.text for e in self.episodes)
-
-
-def _check(case: Case) -> None:
-    for episodes in (list(case.episodes), list(case.episodes)[::-1]):
-        got = timeline(episodes, case.predicate, case.subject)
-        assert (got.current, got.history) == (case.current, list(case.history)), case.name
-        for when, value in case.held:
-            assert got.at(when) == value, (case.name, when)
 
 
 def _said(template: str, s: str, a: str, b: str = "") -> str:

@@ -13,12 +13,12 @@ name) and the values (names jieba knows and names it does not).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import UTC, datetime
 
 import pytest
 
-from tests.unit.zh_temporal_kit import SPEAKER, Said, day, timeline
+from tests.unit.zh_temporal_kit import SPEAKER, Case, Said, day, timeline
+from tests.unit.zh_temporal_kit import check as _check
 
 # (first mention, later mention, subject key)
 WHO = (("我", "我", SPEAKER), ("周涛", "周涛", "周涛"), ("我老婆王芳", "王芳", "王芳"))
@@ -26,28 +26,6 @@ PLACES = (("南京", "苏州"), ("绵阳", "德阳"), ("蔚湾市", "青溪镇")
 ORGS = (("腾讯", "华为"), ("鹿鸣科技", "星汉集团"), ("招商银行", "比亚迪"), ("小米", "网易"))
 TITLES = (("软件工程师", "产品经理"), ("会计", "财务经理"), ("护士", "护士长"))
 DATES = (day(2016, 3), day(2019, 5), day(2023, 9))
-
-
-@dataclass(frozen=True)
-class Case:
-    episodes: tuple[Said, ...]
-    subject: str
-    predicate: str
-    current: str | None
-    history: tuple[str, ...]
-    held: tuple[tuple[datetime, str | None], ...] = ()
-
-    @property
-    def name(self) -> str:
-        return " / ".join(e.text for e in self.episodes)
-
-
-def _check(case: Case) -> None:
-    for episodes in (list(case.episodes), list(case.episodes)[::-1]):
-        got = timeline(episodes, case.predicate, case.subject)
-        assert (got.current, got.history) == (case.current, list(case.history)), case.name
-        for when, value in case.held:
-            assert got.at(when) == value, (case.name, when)
 
 
 def _fill(template: str, who: tuple[str, str, str], a: str, b: str, first: bool) -> str:

@@ -107,3 +107,28 @@ def timeline(episodes: list[Said], predicate: str, subject: str = SPEAKER) -> Ti
         head = head.previous
     now = "|".join(current) if current else None
     return Timeline(now, history[::-1], runs)
+
+
+@dataclass(frozen=True)
+class Case:
+    """A bank's case: the episodes told, and what the graph should say about one slot after them."""
+
+    episodes: tuple[Said, ...]
+    subject: str
+    predicate: str
+    current: str | None
+    history: tuple[str, ...]
+    held: tuple[tuple[datetime, str | None], ...] = ()
+
+    @property
+    def name(self) -> str:
+        return " / ".join(e.text for e in self.episodes)
+
+
+def check(case: Case) -> None:
+    """``case`` holds told in order and reversed: ingestion order must not matter."""
+    for episodes in (list(case.episodes), list(case.episodes)[::-1]):
+        got = timeline(episodes, case.predicate, case.subject)
+        assert (got.current, got.history) == (case.current, list(case.history)), case.name
+        for when, value in case.held:
+            assert got.at(when) == value, (case.name, when)
