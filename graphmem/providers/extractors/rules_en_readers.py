@@ -42,6 +42,7 @@ the speaker; "you" → the other speaker of a two-party session; a name). The qu
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from graphmem.providers.extractors.en_parse import known_verb
@@ -106,6 +107,16 @@ def _reported(verb: Token) -> bool:
             if said_by is not None and said_by.lower_ not in ("i", "we"):
                 return True
     return False
+
+
+def asserted_verbs(doc: Doc) -> Iterator[Token]:
+    """The verbs and auxiliaries of a statement that assert their clause (``asserted``); nothing of
+    a question."""
+    if doc.text.rstrip().endswith("?"):
+        return
+    for verb in doc:
+        if verb.pos_ in ("VERB", "AUX") and asserted(verb):
+            yield verb
 
 
 def asserted(verb: Token) -> bool:
@@ -632,12 +643,8 @@ def reader_claims(doc: Doc, speakers: Speakers) -> list[tuple[Claim, str]]:
     """The clause readers' claims for ``doc``, each with its clause text (module docstring); the
     family reader (``kin_claims``) runs apart: a relative inside another claim's object ("baked a
     cake with my grandma") is still a fact of its own."""
-    if doc.text.rstrip().endswith("?"):
-        return []
     out: list[tuple[Claim, str]] = []
-    for verb in doc:
-        if verb.pos_ not in ("VERB", "AUX") or not asserted(verb):
-            continue
+    for verb in asserted_verbs(doc):
         out.extend(inspiration_claims(verb, speakers))
         text = clause_text(verb)
         out.extend((c, text) for c in goal_claims(verb, speakers))

@@ -29,7 +29,7 @@ from graphmem.providers.extractors.rules_en_parse import (
     clause_text,
     object_phrase,
 )
-from graphmem.providers.extractors.rules_en_readers import KIN, asserted
+from graphmem.providers.extractors.rules_en_readers import KIN, asserted_verbs
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
@@ -145,12 +145,8 @@ def feel_claims(verb: Token, speakers: Speakers) -> list[Claim]:
 
 def experience_claims(doc: Doc, speakers: Speakers) -> list[tuple[Claim, str]]:
     """The readers of the module docstring over ``doc``, each claim with its clause text."""
-    if doc.text.rstrip().endswith("?"):
-        return []
     out: list[tuple[Claim, str]] = []
-    for verb in doc:
-        if verb.pos_ not in ("VERB", "AUX") or not asserted(verb):
-            continue
+    for verb in asserted_verbs(doc):
         found = had_claims(verb, speakers) + got_claims(verb, speakers)
         resolved = subject_of(verb, speakers)
         if resolved is None:

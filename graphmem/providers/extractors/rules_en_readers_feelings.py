@@ -28,7 +28,7 @@ from graphmem.providers.extractors.en_parse import _known_words
 from graphmem.providers.extractors.rules_base import SPEAKER, Claim
 from graphmem.providers.extractors.rules_en_chat import courtesy, noun_phrase
 from graphmem.providers.extractors.rules_en_parse import Speakers, clause_text
-from graphmem.providers.extractors.rules_en_readers import asserted
+from graphmem.providers.extractors.rules_en_readers import asserted_verbs
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
@@ -260,12 +260,8 @@ def _found(verb: Token, speakers: Speakers) -> list[tuple[str, Token | str]]:
 
 def feeling_claims(doc: Doc, speakers: Speakers) -> list[tuple[Claim, str]]:
     """The feelings of the module docstring, each with its clause text."""
-    if doc.text.rstrip().endswith("?"):
-        return []
     out: list[tuple[Claim, str]] = []
-    for verb in doc:
-        if verb.pos_ not in ("VERB", "AUX") or not asserted(verb):
-            continue
+    for verb in asserted_verbs(doc):
         found: list[tuple[str, Token | str]] = _found(verb, speakers)
         if not found:
             kind = _good_done(verb)
