@@ -59,6 +59,7 @@ from graphmem.providers.extractors.rules_en_parse import Speakers, parse_claims
 from graphmem.providers.extractors.rules_en_readers import kin_claims, reader_claims
 from graphmem.providers.extractors.rules_en_readers_experiences import experience_claims
 from graphmem.providers.extractors.rules_en_readers_feelings import feeling_claims
+from graphmem.providers.extractors.rules_en_readers_listener import listener_claims
 from graphmem.providers.extractors.rules_en_readers_opinions import opinion_claims
 from graphmem.providers.extractors.rules_en_repair import find_repair, fits
 from graphmem.providers.extractors.rules_zh import ZhContext, parse_zh, zh_entities
@@ -258,6 +259,7 @@ def _parse_english(text: str, doc: Doc | None, speakers: Speakers, future: bool)
                 + reader_claims(doc, speakers)
                 + experience_claims(doc, speakers)
                 + opinion_claims(doc, speakers)
+                + listener_claims(doc, speakers)
             )
             conversation = said_to_listener(doc, speakers, future)
             found = [(c, clause) for c, clause in found if clause not in conversation]
