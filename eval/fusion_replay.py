@@ -26,7 +26,8 @@ import functools
 import pickle
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -36,8 +37,11 @@ from eval.longmemeval_data import load as load_lme
 from graphmem.retrieval import fusion
 from graphmem.retrieval.config import RECIPES, SearchConfig
 from graphmem.retrieval.fusion import Features, Key, evidence_ranking, fuse, rerank
+from graphmem.retrieval.intent import adapt, named_speakers, time_focus
 
 CAPTURE_N = 100  # candidates per channel captured (a recipe replayed takes its own ``candidates``)
+FIELD_N = 200  # candidates per episode BM25 field captured alone (``Captured.fields``)
+FIELDS = ("own", "context", "facts")
 K = 25
 Hits = list[tuple[Key, float]]
 
@@ -54,6 +58,12 @@ class Captured:
     evidence: dict[str, tuple[str, ...]]  # fact id -> evidence episode ids in the view
     external: dict[Key, tuple[str, ...]]  # key -> external ids (an episode's own, a fact's evidence)
     as_of: float | None = None
+    query: str = ""  # the question (intent.adapt and intent.time_focus read it on replay)
+    # episode BM25 of each field alone (FIELD_N candidates), so a recipe with other field weights
+    # can be replayed: Σ weight × field score, a field's score 0 below its FIELD_N best
+    fields: dict[str, Hits] = field(default_factory=dict)
+    field_weights: dict[str, float] | None = None  # the fields of ``rankings["bm25:episode"]``
+    speakers: dict[Key, str] = field(default_factory=dict)  # an episode's speaker (role or name)
 
 
 @dataclass
@@ -73,10 +83,23 @@ def channel_rankings(q: Captured, cfg: SearchConfig) -> dict[str, Hits]:
             continue
         if name == "bm25:episode" and cfg.field_weights is None:
             hits = q.merged
+        elif name == "bm25:episode" and cfg.field_weights != getattr(q, "field_weights", cfg.field_weights):
+            hits = composed(getattr(q, "fields", {}), cfg.field_weights or {}) or hits
         out[name] = hits[: cfg.candidates]
     if cfg.channel_on("evidence") and "episode" in cfg.targets:
         out["evidence:episode"] = _evidence(q, out, cfg)
     return out
+
+
+def composed(fields: Mapping[str, Hits], weights: Mapping[str, float]) -> Hits:
+    """Episode BM25 under ``weights`` from each field's own ranking (the tenant index's
+    ``EpisodeFields.scores`` is the same weighted sum); best first, ties by key."""
+    total: dict[Key, float] = {}
+    for name, weight in weights.items():
+        if weight > 0:
+            for key, s in fields.get(name, []):
+                total[key] = total.get(key, 0.0) + weight * s
+    return sorted(((k, s) for k, s in total.items() if s > 0), key=lambda h: (-h[1], h[0]))
 
 
 def _evidence(q: Captured, rankings: Mapping[str, Hits], cfg: SearchConfig) -> Hits:
@@ -99,7 +122,14 @@ def _evidence(q: Captured, rankings: Mapping[str, Hits], cfg: SearchConfig) -> H
 
 
 def replay(q: Captured, cfg: SearchConfig, k: int = K) -> list[str]:
-    """The external ids a search under ``cfg`` returns for this question, best first."""
+    """The external ids a search under ``cfg`` returns for this question, best first. The query's
+    intent adapts the recipe and its time phrase sets the rerank's focus, as in the executor."""
+    query = getattr(q, "query", "")
+    cfg = adapt(cfg, query)
+    focus = None
+    if cfg.time_weight > 0 and query:
+        ref = datetime.fromtimestamp(q.as_of, UTC) if q.as_of is not None else datetime.now(UTC)
+        focus = time_focus(query, ref)
     rankings = channel_rankings(q, cfg)
     keyed = {n: [key for key, _ in h] for n, h in rankings.items()}
     scores: dict[Key, dict[str, float]] = {}
@@ -111,7 +141,12 @@ def replay(q: Captured, cfg: SearchConfig, k: int = K) -> list[str]:
     }
     fused = fuse(keyed, scores, weights, cfg)
     top = sorted(fused, key=lambda key: (-fused[key], key))[: max(k * 3, 30)]
-    order, _ = rerank(top, fused, q.features, cfg, newest=q.as_of, limit=k)
+    features, named = q.features, frozenset[str]()
+    spoken = getattr(q, "speakers", {})
+    if cfg.speaker_weight > 0 and spoken:
+        named = named_speakers(query, frozenset(s.casefold() for s in spoken.values()))
+        features = {key: replace(f, speaker=spoken.get(key)) for key, f in features.items()}
+    order, _ = rerank(top, fused, features, cfg, newest=q.as_of, limit=k, focus=focus, speakers=named)
     out: dict[str, None] = {}
     for key in order:
         for ext in q.external.get(key, ()):
@@ -156,7 +191,9 @@ async def capture(memory: Any, loco: Any, lme: Any, log: Callable[[str], None]) 
     merged_cfg = base.model_copy(
         update={"field_weights": None, "weights": {"bm25": 1.0}, "targets": ("episode",)}
     )
-    cap = Capture(meta={"capture_n": CAPTURE_N})
+    field_cfg = merged_cfg.model_copy(update={"candidates": FIELD_N})
+    cap = Capture(meta={"capture_n": CAPTURE_N, "field_n": FIELD_N})
+    speakers: dict[str, dict[Key, str]] = {}
     externals: dict[str, dict[Key, tuple[str, ...]]] = {}
     jobs: list[tuple[str, int, str, str, Any]] = []
     if loco is not None:
@@ -178,6 +215,13 @@ async def capture(memory: Any, loco: Any, lme: Any, log: Callable[[str], None]) 
             raise RuntimeError(f"{group}: no tenant index (the capture reads the index's channels)")
         mrun = _Run(searcher, group, req, merged_cfg, False)
         _, mr = await mrun._collect()
+        fields: dict[str, Hits] = {}
+        for name in FIELDS:
+            frun = _Run(
+                searcher, group, req, field_cfg.model_copy(update={"field_weights": {name: 1.0}}), False
+            )
+            _, fr = await frun._collect()
+            fields[name] = [(("episode", i), s) for i, s in fr.get(("bm25", "episode"), [])]
         ranked = {channel_name(c): [((c[1], i), s) for i, s in hits] for c, hits in ordered(rankings).items()}
         merged = [(("episode", i), s) for i, s in mr[("bm25", "episode")]]
         keys = list(dict.fromkeys([k for h in ranked.values() for k, _ in h] + [k for k, _ in merged]))
@@ -185,6 +229,7 @@ async def capture(memory: Any, loco: Any, lme: Any, log: Callable[[str], None]) 
         fact_ids = [i for t, i in keys if t == "fact"]
         evidence = await source.evidence(run.probe, fact_ids) if fact_ids else {}
         known = externals.setdefault(group, {})
+        spoken = speakers.setdefault(group, {})
         missing = [k for k in keys if k not in known]
         if missing:
             ids = {t: [i for tt, i in missing if tt == t] for t in ("fact", "episode", "entity")}
@@ -194,8 +239,10 @@ async def capture(memory: Any, loco: Any, lme: Any, log: Callable[[str], None]) 
             for row in facts:
                 fact = reads.to_fact(row)
                 known[("fact", fact.id)] = tuple(e.external_id for e in fact.evidence if e.external_id)
-            for i, row in episodes.items():
-                known[("episode", i)] = (row["external_id"],) if row.get("external_id") else ()
+            for eid, row in episodes.items():
+                known[("episode", eid)] = (row["external_id"],) if row.get("external_id") else ()
+                if row.get("speaker"):
+                    spoken[("episode", eid)] = str(row["speaker"])
         cap.questions.append(
             Captured(
                 dataset,
@@ -206,6 +253,10 @@ async def capture(memory: Any, loco: Any, lme: Any, log: Callable[[str], None]) 
                 evidence,
                 {k: known.get(k, ()) for k in keys},
                 None if as_of is None else as_of.timestamp(),
+                question,
+                fields,
+                base.field_weights,
+                {k: spoken[k] for k in keys if k in spoken},
             )
         )
         if n % 100 == 0:
@@ -313,7 +364,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(f"{len(cap.questions)} questions captured to {args.files[0]}", file=sys.stderr)
         return
     # the rerank's word sets of the same texts, computed once (a replay speed-up, same results)
-    fusion.tokens = functools.lru_cache(maxsize=None)(fusion.tokens)  # type: ignore[assignment]
+    fusion.tokens = functools.lru_cache(maxsize=None)(fusion.tokens)
     caps = [pickle.loads(f.read_bytes()) for f in args.files]
     joined = Capture(questions=[q for c in caps for q in c.questions])
     table(joined, loco, lme, args.only, print)

@@ -87,18 +87,24 @@ def _select(questions: list[dict[str, Any]], limit: int | None) -> tuple[list[Ha
             skipped += 1
         else:
             parsed.append(haystack)
-    if limit is None or limit >= len(parsed):
+    if limit is None:
         return parsed, skipped
+    return round_robin(parsed, limit), skipped
+
+
+def round_robin(parsed: list[Haystack], limit: int) -> list[Haystack]:
+    """At most ``limit`` questions, one of each type in turn (types in file order), in that order:
+    the first K of a larger run are the K a ``--limit K`` run takes, so the groups a stopped
+    ``--keep`` run had ingested serve a smaller rerun."""
     queues: dict[str, list[Haystack]] = defaultdict(list)
     for h in parsed:
         queues[h.question_type].append(h)
     chosen: list[Haystack] = []
-    while len(chosen) < limit:
+    while len(chosen) < min(limit, len(parsed)):
         for queue in queues.values():
             if queue and len(chosen) < limit:
                 chosen.append(queue.pop(0))
-    order = {id(h): i for i, h in enumerate(parsed)}
-    return sorted(chosen, key=lambda h: order[id(h)]), skipped
+    return chosen
 
 
 def _haystack(q: dict[str, Any]) -> Haystack | None:

@@ -129,6 +129,57 @@ def candidates() -> dict[str, SearchConfig]:
     out.update(evidence_candidates(base))
     out.update(calibration_candidates(base))
     out.update(hybrid_steps(base, RECIPES["hybrid"]))
+    for name, cfg in lme60_candidates(base).items():
+        out.setdefault(name, cfg)
+    return out
+
+
+VECTORS = (0.5, 0.6, 0.7, 0.85, 1.0)
+
+
+def lme60_candidates(base: SearchConfig) -> dict[str, SearchConfig]:
+    """The seventh session's grid, replayed over LoCoMo dev and all 60 LongMemEval dev questions:
+    the vector weight at 50 and 100 candidates a channel (``v… c…``), then on the vector weights
+    each dataset preferred before (0.7, 0.85) with 100 candidates, one lever at a time: episode
+    fields (``f own/context/facts``), fact rows (``tf``), a newer near-duplicate first (``newer``),
+    recency when asked for the present (``now``), a boost near a time the question names
+    (``time``), the speaker the question points at (``spk``: a name it says, or the chat role
+    it asks about), and the three together with the newer preference (``kup``: the levers a
+    knowledge update or a dated question reads)."""
+    out: dict[str, SearchConfig] = {}
+
+    def at(vector: float, candidates: int, **update: object) -> SearchConfig:
+        weights = {**base.weights, "vector": vector}
+        return base.model_copy(update={"weights": weights, "candidates": candidates, **update})
+
+    for vector in VECTORS:
+        for n in (50, 100):
+            out[f"v{vector:g} c{n}"] = at(vector, n)
+    for vector in (0.7, 0.85):
+        stem = f"v{vector:g} c100"
+        for fields in ((1.0, 0.5, 0.5), (1.0, 1.0, 0.5), (1.0, 0.7, 0.0), (1.0, 0.7, 1.0), (1.0, 0.5, 1.0)):
+            name = f"{stem} f" + "/".join(f"{v:g}" for v in fields)
+            out[name] = at(vector, 100, field_weights=_fields(*fields))
+        for fact in (0.0, 0.5):
+            out[f"{stem} tf{fact:g}"] = at(vector, 100, type_weights={**base.type_weights, "fact": fact})
+        for similarity in (0.25, 0.3, 0.35, 0.4):
+            out[f"{stem} newer{similarity:g}"] = at(vector, 100, newer_similarity=similarity)
+        for current in (0.3, 1.0):
+            out[f"{stem} now{current:g}"] = at(
+                vector, 100, current_recency_weight=current, recency_half_life_days=30.0
+            )
+        for when in (0.3, 1.0):
+            out[f"{stem} time{when:g}"] = at(vector, 100, time_weight=when)
+        for weight in (0.1, 0.2, 0.4):
+            out[f"{stem} spk{weight:g}"] = at(vector, 100, speaker_weight=weight)
+        out[f"{stem} kup"] = at(
+            vector,
+            100,
+            newer_similarity=0.3,
+            current_recency_weight=0.3,
+            recency_half_life_days=30.0,
+            time_weight=0.3,
+        )
     return out
 
 

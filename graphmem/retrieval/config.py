@@ -70,6 +70,10 @@ class SearchConfig(BaseModel):
     # a newer candidate whose words overlap an older, better one's by at least this (Jaccard) ranks
     # just above it (fusion.prefer_newer: updates of the same thing); None: off
     newer_similarity: float | None = None
+    # an episode told by a speaker the query points at (a name it says; the assistant when it asks
+    # what "you" said, else the user when it speaks of "I"/"my": intent.named_speakers) is boosted
+    # by this (0: off)
+    speaker_weight: float = 0.0
     confidence_weight: float = 0.05
     mmr_lambda: float = 0.95
     inferred_factor: float = 0.6

@@ -25,6 +25,7 @@ class Features:
     confidence: float
     inferred: bool
     text: str
+    speaker: str | None = None  # an episode's speaker (a name or a chat role), for speaker_weight
 
 
 def rerank(
@@ -36,11 +37,13 @@ def rerank(
     newest: float | None,
     limit: int,
     focus: float | None = None,
+    speakers: frozenset[str] = frozenset(),
 ) -> tuple[list[Key], dict[Key, float]]:
     """Boost the fused scores by recency (relative to ``newest``, else the newest candidate),
-    closeness to the query's time ``focus`` (epoch seconds) and confidence, damp inferred facts,
-    then order by MMR over the texts' words. Returns the first ``limit`` keys in order and every
-    key's boosted score."""
+    closeness to the query's time ``focus`` (epoch seconds), confidence and, by ``speaker_weight``,
+    an episode told by one of the ``speakers`` the query points at (``intent.named_speakers``),
+    damp inferred facts, then order by MMR over the texts' words. Returns the first ``limit`` keys
+    in order and every key's boosted score."""
     keys = [k for k in keys if k in features]
     if newest is None:
         newest = max((w for k in keys if (w := features[k].when) is not None), default=None)
@@ -51,6 +54,8 @@ def rerank(
         boost = how.recency_weight * recency + how.confidence_weight * f.confidence
         if focus is not None and f.when is not None:
             boost += how.time_weight * math.exp(-abs(f.when - focus) / (how.time_window_days * DAY_S))
+        if speakers and f.speaker is not None and f.speaker.casefold() in speakers:
+            boost += how.speaker_weight
         scores[key] = fused[key] * (1.0 + boost) * (how.inferred_factor if f.inferred else 1.0)
     toks = {k: tokens(features[k].text) for k in keys}
     if how.newer_similarity is not None:

@@ -24,6 +24,39 @@ _CURRENT_EN = re.compile(
 _CURRENT_ZH = re.compile("现在|目前|当前|如今|最近|最新|还在|至今")
 
 
+# a question about what the other side of the chat said: "you told me", "what did you recommend"
+_YOU_SAID = re.compile(
+    r"\byou\s+(?:\w+\s+)?(told|said|say|mentioned|recommended|suggested|gave|wrote|created|made|"
+    r"listed|provided|shared|explained|described|proposed|offered|advised|tell|recommend|suggest|"
+    r"mention|give|write|create|make|list|provide|share|explain|describe)\b|\byour\s+"
+    r"(answer|reply|response|suggestion|recommendation|advice|list|explanation)\b",
+    re.IGNORECASE,
+)
+_FIRST_PERSON = re.compile(r"\b(i|i'm|i've|i'd|my|me|mine|myself)\b", re.IGNORECASE)
+_WORDS = re.compile(r"\w+", re.UNICODE)
+USER_ROLES = frozenset({"user", "human"})
+ASSISTANT_ROLES = frozenset({"assistant", "ai", "bot"})
+
+
+def named_speakers(query: str, speakers: frozenset[str]) -> frozenset[str]:
+    """Which of a tenant's ``speakers`` (casefolded) the query points at: every one whose name (or
+    first name) it says; for chat roles, the assistant when it asks what "you" said, else the user
+    when it speaks in the first person. Empty when it points at none, or at all of them."""
+    words = {w.casefold() for w in _WORDS.findall(query)}
+    named = frozenset(s for s in speakers if s not in USER_ROLES | ASSISTANT_ROLES and _said(s, words))
+    if not named:
+        if _YOU_SAID.search(query):
+            named = speakers & ASSISTANT_ROLES
+        elif _FIRST_PERSON.search(query):
+            named = speakers & USER_ROLES
+    return named if named != speakers else frozenset()
+
+
+def _said(speaker: str, words: set[str]) -> bool:
+    parts = _WORDS.findall(speaker)
+    return bool(parts) and (all(p in words for p in parts) or parts[0] in words)
+
+
 def asks_current(query: str) -> bool:
     """True when the query asks for the current (latest) state of something."""
     return bool(_CURRENT_EN.search(query) or _CURRENT_ZH.search(query))

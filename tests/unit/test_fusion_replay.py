@@ -60,3 +60,18 @@ def test_the_rule_breaks_a_tied_worst_gain_by_the_first_hit() -> None:
     assert max([lopsided, even], key=choice_key).name == "b"
     worse = Scores("c", {}, {}, gains={"locomo@5": 0.05, "lme@10": -0.028}, first_gains={"lme@1": 0.1})
     assert max([worse, even], key=choice_key).name == "b"  # the worst gain comes first
+
+
+def test_other_field_weights_are_replayed_from_each_fields_ranking() -> None:
+    """A recipe whose episode fields differ from the captured ranking's is composed from the
+    fields' own rankings (Σ weight × score, as the tenant index sums them)."""
+    from eval.fusion_replay import composed
+
+    q = question()
+    q.field_weights = {"own": 1.0, "context": 0.7, "facts": 0.5}
+    q.fields = {"own": [(E1, 2.0), (E2, 1.0)], "context": [(E3, 4.0), (E1, 1.0)], "facts": []}
+    assert composed(q.fields, {"own": 1.0, "context": 0.5}) == [(E1, 2.5), (E3, 2.0), (E2, 1.0)]
+    same = RECIPES["default"].model_copy(update={"field_weights": q.field_weights})
+    assert channel_rankings(q, same)["bm25:episode"] == q.rankings["bm25:episode"]
+    other = same.model_copy(update={"field_weights": {"own": 0.0, "context": 1.0, "facts": 0.0}})
+    assert channel_rankings(q, other)["bm25:episode"][0] == (E3, 4.0)
