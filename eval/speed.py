@@ -32,6 +32,7 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from eval.ann_recall import ann_recall
@@ -307,10 +308,48 @@ async def _graphiti(
         await run.close()
 
 
+class Phases:
+    """Peak and current resident memory by phase (``/proc/self/status`` VmHWM and VmRSS, in MiB):
+    the peak is reset to the current RSS after each phase (``/proc/self/clear_refs``), so a phase's
+    peak is its own, not the run's so far. Empty where ``/proc`` does not offer it (not Linux)."""
+
+    def __init__(self) -> None:
+        self.peaks: dict[str, dict[str, float]] = {}
+        self._reset()
+
+    @staticmethod
+    def _status() -> dict[str, float]:
+        try:
+            lines = Path("/proc/self/status").read_text().splitlines()
+        except OSError:
+            return {}
+        out = {}
+        for line in lines:
+            key, _, value = line.partition(":")
+            if key in ("VmHWM", "VmRSS"):
+                out[key] = round(int(value.split()[0]) / 1024, 1)
+        return out
+
+    @staticmethod
+    def _reset() -> None:
+        try:
+            with open("/proc/self/clear_refs", "w") as f:
+                f.write("5")  # resets the peak RSS (VmHWM) to the current RSS
+        except OSError:
+            pass
+
+    def mark(self, phase: str) -> None:
+        status = self._status()
+        if status:
+            self.peaks[phase] = {"peak_mb": status.get("VmHWM", 0.0), "end_mb": status.get("VmRSS", 0.0)}
+        self._reset()
+
+
 async def run_speed(
     memory: GraphMemory, settings: Settings, opts: SpeedOptions, log: Log = lambda _m: None
 ) -> dict[str, Any]:
     load_before = [round(x, 2) for x in os.getloadavg()]
+    phases = Phases()
     tenant = Tenant(opts.episodes, opts.facts, seed=opts.seed)
     group = opts.reuse_group or default_group(opts)
     reused = bool(opts.reuse_group) and (await _group_size(memory, group)).get("episodes", 0) > 0
@@ -318,7 +357,9 @@ async def run_speed(
     ingest_s: dict[str, Any] | None = None
     if not reused:
         ingest_s = await _ingest(memory, tenant, group, opts, log)
+    phases.mark("ingest")
     embed_rate, embed_n = _embed_only(memory, tenant, opts)
+    phases.mark("embed_only")
     queries = tenant.queries(opts.queries)
     result: dict[str, Any] = {
         "group": group,
@@ -349,6 +390,7 @@ async def run_speed(
             began = time.perf_counter()
             await memory.warm_index(group)
             result["index_warm_s"] = round(time.perf_counter() - began, 1)
+            phases.mark("index_load")
         log(f"searching {len(queries)} queries through the library ...")
 
         stages: dict[str, list[float]] = {}
@@ -361,6 +403,7 @@ async def run_speed(
         lib_ms = await _timed(queries, library, opts.warmup)
         # where a search's time goes (its own timings, medians; channels overlap in the Neo4j path)
         result["stages_ms_p50"] = {k: round(statistics.median(v), 2) for k, v in sorted(stages.items())}
+        phases.mark("library")
         log("raw Neo4j calls ...")
         raw_ms = await _raw(memory, group, queries, opts)
         if indexed:
@@ -371,6 +414,7 @@ async def run_speed(
                 await neo4j_only.search(group, SearchRequest(query=q, k=opts.k))
 
             neo4j_ms = await _timed(queries, channels_in_neo4j, opts.warmup)
+            phases.mark("neo4j_channels")
             result["neo4j_channels"] = {
                 "library_ms": latency_summary(neo4j_ms),
                 "raw_ms": latency_summary(raw_ms),
@@ -380,6 +424,7 @@ async def run_speed(
         if opts.http:
             log("searching through HTTP ...")
             http = await _http(memory, settings, group, queries, opts)
+            phases.mark("http")
         lib, raw = latency_summary(lib_ms), latency_summary(raw_ms)
         http_ms = latency_summary(http["ms"]) if "ms" in http else None
         result["n_queries"] = len(queries)
@@ -403,9 +448,11 @@ async def run_speed(
             result["ann_recall"] = await ann_recall(
                 memory.ctx.store, embedder, group, queries, embedder_name=result["load_embedder"]
             )
+            phases.mark("ann_recall")
         if opts.with_graphiti:
             log("graphiti-core on the same tenant ...")
             result["graphiti"] = await _graphiti(memory, settings, group, queries, opts, log)
+            phases.mark("graphiti")
     finally:
         if not (opts.keep or opts.reuse_group):
             forget = getattr(memory, "forget_group", None)
@@ -414,6 +461,8 @@ async def run_speed(
             else:
                 log(f"GraphMemory.forget_group is not available: group {group} left in Neo4j")
     result["peak_rss_mb"] = peak_rss_mb()
+    phases.mark("end")
+    result["rss_by_phase_mb"] = phases.peaks  # each phase's own peak (where the peak came from)
     # the machine's 1/5/15-minute load averages before and after: latencies mean little on a busy host
     result["loadavg"] = {"start": load_before, "end": [round(x, 2) for x in os.getloadavg()]}
     return result

@@ -169,17 +169,23 @@ def drive(
     return out
 
 
+def _stages(searches: list[dict[str, Any]]) -> dict[str, float]:
+    """The median of each ``timings_ms`` stage over ``searches``."""
+    stages: dict[str, list[float]] = {}
+    for s in searches:
+        for name, value in s["timings"].items():
+            if isinstance(value, int | float):
+                stages.setdefault(name, []).append(float(value))
+    return {k: round(statistics.median(v), 2) for k, v in sorted(stages.items())}
+
+
 def summarise(samples: list[dict[str, Any]]) -> dict[str, Any]:
     worker = [s["ms"] for s in samples if s["kind"] == "worker" and s["first"]]
     ok = [s for s in samples if "error" not in s and s["kind"] != "worker"]
     cold = [s for s in ok if s["kind"] == "cold"]
     warm = [s for s in ok if s["kind"] == "warm"]
-    stages: dict[str, list[float]] = {}
-    for s in cold:
-        for name, value in s["timings"].items():
-            if isinstance(value, int | float):
-                stages.setdefault(name, []).append(float(value))
     cpu = [s["server_cpu_ms"] for s in cold if s["server_cpu_ms"] is not None]
+    fresh_cpu = [s["server_cpu_ms"] for s in cold if s["fresh"] and s["server_cpu_ms"] is not None]
     return {
         "worker_first": _ms(worker),
         "errors": sum(1 for s in samples if "error" in s),
@@ -188,7 +194,10 @@ def summarise(samples: list[dict[str, Any]]) -> dict[str, Any]:
         "cold_after_eviction": _ms([s["ms"] for s in cold if not s["fresh"]]),
         "cold_served_by": tenants._counts(s["served_by"] for s in cold),
         "cold_server_cpu_ms_median": round(statistics.median(cpu), 1) if cpu else None,
-        "cold_stages_median_ms": {k: round(statistics.median(v), 2) for k, v in sorted(stages.items())},
+        "cold_stages_median_ms": _stages(cold),
+        "cold_fresh_stages_median_ms": _stages([s for s in cold if s["fresh"]]),
+        "cold_fresh_server_cpu_ms_median": round(statistics.median(fresh_cpu), 1) if fresh_cpu else None,
+        "warm_stages_median_ms": _stages(warm),
         "warm": _ms([s["ms"] for s in warm]),
         "warm_served_by": tenants._counts(s["served_by"] for s in warm),
     }

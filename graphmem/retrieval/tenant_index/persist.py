@@ -126,6 +126,7 @@ class Snapshots:
         self._listing: dict[str, tuple[int, int]] = {}
         self._listed_at: float | None = None
         self._lock = threading.Lock()  # saves run in threads
+        self.map_bytes = MAP_BYTES  # files from this size on are mapped (``load``)
 
     def path(self, group_id: str) -> Path:
         return self.directory / file_name(group_id)
@@ -240,7 +241,7 @@ class Snapshots:
             with self.path(group_id).open("rb") as f:
                 size = os.fstat(f.fileno()).st_size
                 mapped: mmap.mmap | bytearray
-                if size >= MAP_BYTES:
+                if size >= self.map_bytes:
                     mapped = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_COPY)
                 else:
                     mapped = bytearray(size)

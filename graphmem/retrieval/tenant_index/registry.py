@@ -32,12 +32,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from itertools import islice
 from typing import Any
 
+from graphmem.retrieval.tenant_index import warmup
 from graphmem.retrieval.tenant_index.index import TARGETS, TenantIndex
 from graphmem.retrieval.tenant_index.memory import EVICTION_WINDOW, index_bytes, victim
 from graphmem.retrieval.tenant_index.persist import Expected, SnapshotError, Snapshots
@@ -52,6 +54,7 @@ DELTA_LIMIT = 1_000_000
 # a restored snapshot that had to catch up on more than this many nodes (or this share of its
 # size) is saved again, so the next cold load starts from a nearer revision
 RESAVE_NODES, RESAVE_SHARE = 1_000, 0.25
+WARM_CONNECTIONS = 4  # Neo4j connections a worker opens before it serves (a search reads 1-3 at once)
 
 
 class TenantIndexes:
@@ -115,6 +118,18 @@ class TenantIndexes:
             await asyncio.shield(build)
         async with self.acquire(group_id, await self.state(group_id)) as index:
             return index
+
+    async def warm_up(self, connections: int = WARM_CONNECTIONS) -> dict[str, float]:
+        """Make a fresh worker ready for its first cold search before it serves: run the index's
+        code paths over a small synthetic one (``tenant_index.warmup``: a save, a read and a mapped
+        restore, an HNSW view, every channel, a catch-up, a full exact-scan block; in a thread) and
+        open ``connections`` Neo4j connections with the search's first read (a group's state),
+        side by side. Returns each step's ms. Nothing is kept: no index, no file."""
+        ms = await asyncio.to_thread(warmup.warm_up, self.dimension, self.vector_precision)
+        began = time.perf_counter()
+        await asyncio.gather(*(self.state(warmup.GROUP) for _ in range(connections)))
+        ms["connections"] = round((time.perf_counter() - began) * 1000, 2)
+        return ms
 
     def drop(self, group_id: str) -> None:
         self.entries.pop(group_id, None)

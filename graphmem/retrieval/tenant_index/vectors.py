@@ -31,7 +31,8 @@ import numpy as np
 from graphmem.providers.embedders import minilm_onnx  # noqa: F401
 from graphmem.retrieval.tenant_index.columns import Column
 
-from usearch.index import Index  # isort: skip (after onnxruntime, see above)
+from usearch.index import Index, MetricKind  # isort: skip (after onnxruntime, see above)
+from usearch.index import search as exact_search  # isort: skip
 
 Hits = list[tuple[int, float]]
 NOWHERE = -1
@@ -42,6 +43,10 @@ BLOCK = 4_096  # rows converted to f32 at a time by exact int8 scoring (6 MB at 
 # with expansion 64 and searching with 64 gave 0.81; building with 128 gave 0.91 searching with 64
 # and 0.97 with 128 (connectivity 32 changed nothing but the build time).
 CONNECTIVITY, EXPANSION_ADD, EXPANSION_SEARCH = 16, 128, 128
+# int8 rows' coarse scan: "cos" (usearch's exact SIMD cosine over the int8 rows and the int8-coded
+# query: 2.3 ms CPU at 9,800 x 384 against 20.9 for "dot", the f32 blocks through BLAS, on the
+# loaded dev VM); both rescore their best 2k + 16 with the residual rows
+I8_SCAN = "cos"
 
 
 class Vectors:
@@ -231,7 +236,9 @@ class Vectors:
                     approximated.append(part)
         n_exact = int(allowed.sum())
         if n_exact:
-            hits += self._exact(query, k, allowed, n_exact, (subset, tuple(approximated)) if subset else None)
+            key = (subset, tuple(approximated)) if subset else None
+            exact = self._exact_i8 if self.scale is not None and I8_SCAN == "cos" else self._exact
+            hits += exact(query, k, allowed, n_exact, key)
         hits.sort(key=lambda x: (-x[1], x[0]))
         return hits[:k]
 
@@ -257,10 +264,65 @@ class Vectors:
             return _top(rows, scores, k)
         return self._rescore(query, _top(rows, scores, 2 * k + 16), k)
 
+    def _exact_i8(
+        self, query: np.ndarray, k: int, allowed: np.ndarray, n_allowed: int, subset: Hashable | None
+    ) -> Hits:
+        """``_exact`` for int8 rows: the coarse scan is the cosine of each int8 row with the query
+        quantized alike (usearch's exact search, SIMD over the int8 rows: a row's scale cancels in
+        a cosine), its best ``2k + 16`` rescored with their residual rows as before."""
+        matrix = self.matrix.view(self.size)
+        want, coded = 2 * k + 16, _code(query)
+        if 4 * n_allowed > self.size:  # most rows allowed: scan them all, keep the allowed
+            coarse = _cos_top_allowed(matrix, coded, want, allowed, n_allowed)
+        elif subset is None:
+            rows = np.flatnonzero(allowed)
+            coarse = _cos_top(matrix[rows], rows, coded, want)
+        else:
+            if self.subset is None or self.subset[0] != subset:
+                rows = np.flatnonzero(allowed)
+                self.subset = (subset, rows, matrix[rows])
+            _, rows, vectors = self.subset
+            coarse = _cos_top(vectors, rows, coded, want)
+        return self._rescore(query, coarse, k)
+
     def _rescore(self, query: np.ndarray, coarse: Hits, k: int) -> Hits:
         """The int8 scan's best candidates scored again with their residual rows (near f32)."""
         rows = np.fromiter((s for s, _ in coarse), dtype=np.int64, count=len(coarse))
         return _top(rows, self.floats(rows) @ np.asarray(query, dtype=np.float32), k)
+
+
+def _code(query: np.ndarray) -> np.ndarray:
+    """The query as an int8 row scaled by its largest component (as the matrix rows are)."""
+    query = np.asarray(query, dtype=np.float32)
+    return np.rint(query * (127 / max(float(np.abs(query).max()), 1e-12))).astype(np.int8)
+
+
+def _cos_top(vectors: np.ndarray, rows: np.ndarray, coded: np.ndarray, want: int) -> Hits:
+    """The ``want`` rows of ``vectors`` (slots ``rows``) nearest ``coded`` by cosine, exactly."""
+    if not len(rows):
+        return []
+    found = exact_search(vectors, coded, min(want, len(rows)), MetricKind.Cos, exact=True, threads=1)
+    at = np.asarray(found.keys, dtype=np.int64)
+    return [(int(s), 1.0 - float(d)) for s, d in zip(rows[at], found.distances, strict=True)]
+
+
+def _cos_top_allowed(
+    matrix: np.ndarray, coded: np.ndarray, want: int, allowed: np.ndarray, n_allowed: int
+) -> Hits:
+    """The ``want`` allowed rows of ``matrix`` nearest ``coded``: the scan's best ``fetch`` rows
+    (sorted) filtered, ``fetch`` grown until ``want`` of them (or every allowed row) are allowed.
+    The scan is exact, so the allowed rows among its best are the best allowed rows."""
+    size = len(matrix)
+    fetch = min(size, math.ceil(1.25 * want * size / max(n_allowed, 1)) + 8)
+    while True:
+        found = exact_search(matrix, coded, fetch, MetricKind.Cos, exact=True, threads=1)
+        slots = np.asarray(found.keys, dtype=np.int64)
+        keep = allowed[slots]
+        if int(keep.sum()) >= min(want, n_allowed) or fetch >= size:
+            break
+        fetch = min(size, 4 * fetch)
+    dist = np.asarray(found.distances, dtype=np.float32)[keep][:want]
+    return [(int(s), 1.0 - float(d)) for s, d in zip(slots[keep][:want], dist, strict=True)]
 
 
 def _restore(saved: Any, *, view: bool) -> Index:
