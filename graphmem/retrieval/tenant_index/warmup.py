@@ -6,8 +6,8 @@ a file for the first time, views an HNSW graph through usearch for the first tim
 first big allocations and BLAS calls of exact scoring. None of that depends on the tenant, so
 ``warm_up`` runs it once over a small synthetic index at start-up: it builds one (a part past its own
 ANN threshold, so an HNSW graph is built, saved and viewed; the other parts are scored exactly),
-and one exact int8 scan of more rows than ``vectors.BLOCK`` (a full block converted for BLAS: the
-allocator then keeps such blocks for the next scans), saves it to a temporary snapshot directory, restores it both
+and one exact scan of more rows than ``vectors.BLOCK`` (usearch's int8 cosine; for f32 rows a
+full block through BLAS), saves it to a temporary snapshot directory, restores it both
 ways (read, and mapped as a big file is), runs every channel of a search and the rerank's inputs
 over the restored index in the default and a dated view, then applies a write to it (the catch-up
 path: frozen columns thawed, a viewed graph copied). The directory is removed after; the process
@@ -26,7 +26,7 @@ import numpy as np
 
 from graphmem.retrieval.tenant_index.index import TenantIndex, View
 from graphmem.retrieval.tenant_index.persist import Expected, Snapshots
-from graphmem.retrieval.tenant_index.vectors import BLOCK, PRECISION, _dot
+from graphmem.retrieval.tenant_index.vectors import BLOCK, PRECISION, _code, _cos_top, _dot
 
 GROUP = "graphmem-warm-up"
 WORDS = tuple(f"w{i}" for i in range(64))
@@ -162,7 +162,10 @@ def warm_up(dimension: int, precision: str = PRECISION, *, episodes: int = EPISO
         exercise(last, query)
         step("catch_up")
         del restored, last
-    block = np.zeros((BLOCK + 1, dimension), dtype=np.int8 if precision == "i8" else np.float32)
-    _dot(block, np.ones(len(block), dtype=np.float32) if precision == "i8" else None, query)
+    if precision == "i8":  # the int8 scan over a block of rows, as the scan of a big part runs
+        block = np.random.default_rng(2).integers(-127, 128, (BLOCK + 1, dimension), dtype=np.int8)
+        _cos_top(block, np.arange(len(block), dtype=np.int64), _code(query), 116)
+    else:
+        _dot(np.zeros((BLOCK + 1, dimension), dtype=np.float32), None, query)
     step("exact_scan")
     return ms

@@ -12,9 +12,14 @@ Full loads seek the composite (group_id, reference_time) / (group_id, slot) / (g
 
 from graphmem.store.cypher.search import micros
 
+# Every statement here keeps its first plan (``CYPHER replan=skip``, as HYDRATE and the ingest write
+# do; issue 17): each is anchored on an index (Group.id unique, the (group_id, rev) index named by
+# its hint, the group composite indexes), so the statistics a growing store drifts through cannot
+# give a better plan, and each replan cost Neo4j CPU under load.
+REPLAN_SKIP = "CYPHER replan=skip\n"
+
 # Read before every indexed search: created_at as an integer (see ``micros``).
-GROUP_STATE = f"""
-MATCH (g:Group {{id: $group_id}})
+GROUP_STATE = f"""{REPLAN_SKIP}MATCH (g:Group {{id: $group_id}})
 RETURN coalesce(g.lock_seq, 0) AS seq, coalesce(g.reset_seq, 0) AS reset_seq,
        {micros("g.created_at")} AS created_at, coalesce(g.episodes, 0) AS episodes,
        coalesce(g.facts, 0) AS facts, coalesce(g.entities, 0) AS entities
@@ -48,16 +53,14 @@ _GROUP_SCAN = {
 _LABEL = {"episode": "Episode", "fact": "Fact", "entity": "Entity"}
 
 LOAD_PAGE = {
-    label: f"""
-{scan} n.id > $after
+    label: f"""{REPLAN_SKIP}{scan} n.id > $after
 WITH n ORDER BY n.id LIMIT $limit
 {_ROWS[label]}"""
     for label, scan in _GROUP_SCAN.items()
 }
 
 CHANGED = {
-    label: f"""
-MATCH (n:{name} {{group_id: $group_id}})
+    label: f"""{REPLAN_SKIP}MATCH (n:{name} {{group_id: $group_id}})
 USING INDEX n:{name}(group_id, rev)
 WHERE n.rev > $since
 WITH n ORDER BY n.rev, n.id LIMIT $limit
@@ -112,8 +115,7 @@ COLUMNS = {label: tuple(name for name, _ in exprs) for label, exprs in _COLUMN_E
 TIME_COLUMNS = frozenset({"reference_time", "expired_at", "valid_from", "valid_to", "recorded_at"})
 
 LOAD_COLUMNS = {
-    label: f"""
-{scan} n.id > $after
+    label: f"""{REPLAN_SKIP}{scan} n.id > $after
 WITH n ORDER BY n.id LIMIT $limit
 RETURN collect([{", ".join(expr for _, expr in _COLUMN_EXPRESSIONS[label])}]) AS rows"""
     for label, scan in _GROUP_SCAN.items()
