@@ -25,6 +25,7 @@ import asyncio
 import functools
 import pickle
 import sys
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -315,13 +316,18 @@ def table(cap: Capture, loco: Any, lme: Any, only: Sequence[str] | None, out: Ca
         return "/".join(f"{100 * d[k]:.1f}" for k in ("1", "5", "10", "25")) if d else "-"
 
     singles: dict[str, dict[str, Any]] = {n: score(cap, RECIPES[n], loco, lme) for n in ("bm25", "vector")}
-    out("| recipe | LoCoMo R@1/5/10/25 | LME R@1/5/10/25 | LME MRR | newest first | worst gain | at R@1 |")
-    out("| --- | --- | --- | --- | --- | --- | --- |")
+    out(
+        "| recipe | LoCoMo R@1/5/10/25 | LME R@1/5/10/25 | LME MRR | newest first | worst gain | at R@1 "
+        "| fuse+rerank ms/q |"
+    )
+    out("| --- | --- | --- | --- | --- | --- | --- | --- |")
     rows = {"hybrid": RECIPES["hybrid"], **candidates()}
     for name, cfg in rows.items():
         if only and name not in only:
             continue
+        began = time.process_time()
         got = score(cap, cfg, loco, lme)
+        per_q = 1000 * (time.process_time() - began) / max(len(cap.questions), 1)
         own: list[dict[str, Any]] = [singles["bm25"], singles["vector"]]
         if cfg.field_weights:
             key = "bm25 f" + "/".join(f"{v:g}" for v in cfg.field_weights.values())
@@ -336,7 +342,7 @@ def table(cap: Capture, loco: Any, lme: Any, only: Sequence[str] | None, out: Ca
         newest = lm.get("newest", {}).get("rate")
         out(
             f"| {name} | {pct(got.get('locomo'))} | {pct(lm)} | {100 * lm.get('mrr', 0.0):.1f} | "
-            f"{'-' if newest is None else newest} | {100 * worst:+.1f} | {100 * first:+.1f} |"
+            f"{'-' if newest is None else newest} | {100 * worst:+.1f} | {100 * first:+.1f} | {per_q:.2f} |"
         )
     for name, single in singles.items():
         out(f"| {name} (single) | {pct(single.get('locomo'))} | {pct(single.get('lme'))} | | | | |")

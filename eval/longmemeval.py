@@ -29,7 +29,7 @@ from typing import Any
 from eval.ingest_setup import eval_ingest
 from eval.longmemeval_data import Dataset, Haystack, load, session_of
 from eval.metrics import evidence_recall, latency_summary, mean
-from eval.retrievers import RETRIEVERS, Corpus, Log, Retriever, check_names, run_all, timed_search
+from eval.retrievers import RETRIEVERS, Corpus, Log, Retriever, check_names, ingest, run_all, timed_search
 from graphmem.config import Settings
 from graphmem.memory import GraphMemory
 
@@ -55,6 +55,9 @@ class LongMemEvalOptions:
     group_prefix: str | None = None  # reuse these groups (ingestion is idempotent); default: a fresh run id
     run_id: str = field(default_factory=lambda: time.strftime("%Y%m%d%H%M%S") + uuid.uuid4().hex[:6])
     embed_cache: Path | None = None  # eval.embed_cache: embed each distinct text once across runs
+    # epoch seconds: start ingesting no question after this; score the questions ingested by then
+    # (round-robin order, so they cover the types evenly); None: ingest every question
+    ingest_until: float | None = None
     facts: bool = True  # False: ingest without fact extraction (eval.ingest_setup.NoFacts)
 
 
@@ -153,6 +156,22 @@ async def score_retriever(
     return tally.result(retriever.name, dataset.skipped, retriever.seconds)
 
 
+async def ingest_until(
+    memory: GraphMemory, dataset: Dataset, opts: LongMemEvalOptions, log: Log
+) -> tuple[Dataset, float]:
+    """Ingest question after question (the dataset's order) while the clock is before
+    ``opts.ingest_until``; the dataset narrowed to the questions ingested, and the seconds taken."""
+    began = time.perf_counter()
+    done: list[Haystack] = []
+    for h in dataset.haystacks:
+        if time.time() >= (opts.ingest_until or 0.0):
+            log(f"ingest deadline: {len(done)} of {dataset.n_questions} questions ingested")
+            break
+        await ingest(memory, corpora(Dataset([h])), opts.batch, log)
+        done.append(h)
+    return Dataset(done, dataset.skipped, dataset.rejected_turns), time.perf_counter() - began
+
+
 async def run_longmemeval(
     memory: GraphMemory, settings: Settings, opts: LongMemEvalOptions, log: Log = lambda _m: None
 ) -> tuple[Dataset, list[dict[str, Any]]]:
@@ -164,6 +183,9 @@ async def run_longmemeval(
         f"({dataset.skipped} skipped: no has_answer turn)"
     )
     with eval_ingest(memory, embed_cache=opts.embed_cache, facts=opts.facts) as cached:
+        seconds = None
+        if opts.ingest_until is not None:
+            dataset, seconds = await ingest_until(memory, dataset, opts, log)
         results = await run_all(
             memory,
             settings,
@@ -173,6 +195,7 @@ async def run_longmemeval(
             batch=opts.batch,
             keep=opts.keep,
             log=log,
+            ingested_seconds=seconds,
         )
         if cached is not None:
             log(f"embedding cache: {cached.hits} texts found, {cached.misses} embedded")
