@@ -6,8 +6,11 @@ more arrive than the worker serves its queue (and every request's latency) grows
 ``Admission`` lets ``limit`` requests run; the next ``queue`` wait their turn, FIFO, for at most
 ``wait_s``; any further request, or one that waited ``wait_s``, is refused at once, before any of its
 work is done (nothing written), so the client backs off and the tail of the admitted stays bounded.
-A finished request hands its slot straight to the oldest waiter. Health, readiness, metrics and the
-docs are never queued (``AdmissionMiddleware`` applies to ``/v1`` and ``/mcp`` only).
+A finished request hands its slot straight to the oldest waiter: a waiting search (or other read)
+before a waiting write, and a write only while fewer than ``write_limit`` writes run (a quarter of
+``limit`` by default), so a burst of slow writes cannot take every slot and searches never queue
+behind them. Health, readiness, metrics and the docs are never queued (``AdmissionMiddleware``
+applies to ``/v1`` and ``/mcp`` only).
 
 ::
 
@@ -36,31 +39,51 @@ ADMITTED_PREFIXES = ("/v1/", "/mcp")
 
 @dataclass
 class Admission:
+    """``limit`` requests run at once, of which at most ``write_limit`` writes; waiting searches
+    (and other reads) take a freed slot before waiting writes, so a search never queues behind a
+    write that a slot's release could have let it pass. Writes wait in their own FIFO."""
+
     limit: int = 32  # requests running at once
-    queue: int = 64  # requests waiting for a slot
+    queue: int = 64  # requests waiting for a slot (reads and writes together)
     wait_s: float = 2.0  # longest wait before a waiting request is refused
+    write_limit: int | None = None  # writes running at once (None: a quarter of ``limit``, >= 1)
     running: int = 0
+    writes_running: int = 0
     refused: int = 0
     _waiters: deque[asyncio.Future[None]] = field(default_factory=deque)
+    _write_waiters: deque[asyncio.Future[None]] = field(default_factory=deque)
+
+    def __post_init__(self) -> None:
+        if self.write_limit is None:
+            self.write_limit = max(1, self.limit // 4)
 
     @property
     def waiting(self) -> int:
-        return len(self._waiters)
+        return len(self._waiters) + len(self._write_waiters)
 
     def retry_after_s(self) -> int:
         """A hint for a refused client: about one second per ``limit`` requests ahead, capped."""
         return max(1, min(30, 1 + (self.running + self.waiting) // max(1, self.limit)))
 
-    async def enter(self) -> bool:
+    def _may_run(self, write: bool) -> bool:
+        if self.running >= self.limit:
+            return False
+        if write:
+            return not self._write_waiters and self.writes_running < (self.write_limit or 1)
+        return not self._waiters
+
+    async def enter(self, *, write: bool = False) -> bool:
         """Take a slot (True), waiting for one up to ``wait_s``; False: refused, no slot held."""
-        if self.running < self.limit and not self._waiters:
+        if self._may_run(write):
             self.running += 1
+            self.writes_running += write
             return True
-        if len(self._waiters) >= self.queue:
+        if self.waiting >= self.queue:
             self.refused += 1
             return False
+        queue = self._write_waiters if write else self._waiters
         turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._waiters.append(turn)
+        queue.append(turn)
         try:
             async with asyncio.timeout(self.wait_s):
                 await asyncio.shield(turn)
@@ -68,24 +91,46 @@ class Admission:
         except TimeoutError:
             if turn.done():  # the slot came as the wait ran out: use it
                 return True
-            self._waiters.remove(turn)
+            queue.remove(turn)
             self.refused += 1
             return False
         except asyncio.CancelledError:
             if turn.done():  # handed a slot, then cancelled: pass it on
-                self.leave()
+                self.leave(write=write)
             else:
-                self._waiters.remove(turn)
+                queue.remove(turn)
             raise
 
-    def leave(self) -> None:
-        """Give the slot back: to the oldest waiter, else to the pool."""
+    def leave(self, *, write: bool = False) -> None:
+        """Give the slot back: to the oldest waiting read, else to the oldest waiting write while
+        fewer than ``write_limit`` writes run, else to the pool."""
+        self.writes_running -= write
         while self._waiters:
             turn = self._waiters.popleft()
             if not turn.done():
                 turn.set_result(None)  # ``running`` stays: the slot changes hands
                 return
+        while self._write_waiters and self.writes_running < (self.write_limit or 1):
+            turn = self._write_waiters.popleft()
+            if not turn.done():
+                turn.set_result(None)
+                self.writes_running += 1
+                return
         self.running -= 1
+
+
+WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def is_write(method: str, path: str) -> bool:
+    """A request that writes a group: POST/PUT/PATCH/DELETE under ``/v1``, except searches and the
+    analyst's read-only ``/v1/cypher``. ``/mcp`` counts as a read (its tool is in the body, unread)."""
+    return (
+        method in WRITE_METHODS
+        and path.startswith("/v1/")
+        and not path.endswith("/search")
+        and path != "/v1/cypher"
+    )
 
 
 class AdmissionMiddleware:
@@ -101,13 +146,14 @@ class AdmissionMiddleware:
         if not path.startswith(ADMITTED_PREFIXES):
             await self.app(scope, receive, send)
             return
-        if not await self.admission.enter():
+        write = is_write(scope.get("method", ""), path)
+        if not await self.admission.enter(write=write):
             await self._refuse(scope, send)
             return
         try:
             await self.app(scope, receive, send)
         finally:
-            self.admission.leave()
+            self.admission.leave(write=write)
 
     async def _refuse(self, scope: Scope, send: Send) -> None:
         scope.setdefault("state", {})["error_code"] = "overloaded"

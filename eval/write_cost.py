@@ -77,7 +77,9 @@ def _episodes(rng: random.Random, n: int) -> list[EpisodeIn]:
     out = []
     for _ in range(n):
         raw = _episode(rng)
-        out.append(EpisodeIn(**{**raw, "reference_time": datetime.fromisoformat(raw["reference_time"])}))
+        out.append(
+            EpisodeIn.model_validate({**raw, "reference_time": datetime.fromisoformat(raw["reference_time"])})
+        )
     return out
 
 
@@ -92,6 +94,7 @@ async def measure(
     await mem.add_episode(group, todo.pop())  # warm this group's caches
     gate = mem.ctx.write_gate.stats
     tx0 = gate.transactions
+    calls0 = getattr(mem.ctx.embedder, "passage_calls", 0)
     COUNTS.clear()
     neo0 = cpu_s(PROC / str(neo4j_pid) / "stat") if neo4j_pid else 0.0
     main0, rest0 = _cpu()
@@ -122,6 +125,9 @@ async def measure(
         "commits_per_write": round(COUNTS["commits"] / n, 2),
         "autocommit_per_write": round(COUNTS["autocommit"] / n, 2),
         "transactions_per_write": round((gate.transactions - tx0) / n, 2),
+        "embed_rounds_per_write": round((getattr(mem.ctx.embedder, "passage_calls", 0) - calls0) / n, 2)
+        if hasattr(mem.ctx.embedder, "passage_calls")
+        else None,
         "load_average": round(os.getloadavg()[0], 2),
     }
 
@@ -136,6 +142,7 @@ async def main_async(args: argparse.Namespace) -> None:
         extractor=RulesExtractor(),
         migrate=False,
         write_gate=WriteGate(batch_max=args.batch_max),
+        query_batch=args.embed_batch,  # writes' embeddings coalesced across concurrent writes
     )
     try:
         for c in args.concurrency:
@@ -151,6 +158,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=20)
     parser.add_argument("--concurrency", type=int, nargs="+", default=[1])
     parser.add_argument("--batch-max", type=int, default=32)
+    parser.add_argument(
+        "--no-embed-batch",
+        dest="embed_batch",
+        action="store_false",
+        help="each write embeds in model calls of its own (GRAPHMEM_QUERY_BATCH=false)",
+    )
     args = parser.parse_args()
     asyncio.run(main_async(args))
 

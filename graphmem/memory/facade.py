@@ -86,12 +86,11 @@ class GraphMemory:
             if ctx.search_index
             else None
         )
-        # queries arriving while one is embedded share the next model call (no wait unless configured)
-        queries: Embedder = (
-            CoalescingEmbedder(ctx.embedder, window_s=ctx.query_batch_window_s)
-            if ctx.query_batch
-            else ctx.embedder
-        )
+        # texts arriving while one call embeds share the next model call (no wait unless configured):
+        # searches' queries, and writes' episodes, names and statements (ctx.embedder)
+        if ctx.query_batch and not isinstance(ctx.embedder, CoalescingEmbedder):
+            ctx.embedder = CoalescingEmbedder(ctx.embedder, window_s=ctx.query_batch_window_s, passages=True)
+        queries: Embedder = ctx.embedder
         if ctx.query_cache_size:  # a repeated query text is answered from memory (bounded LRU)
             queries = QueryCache(queries, size=ctx.query_cache_size)
         self.searcher = Searcher(ctx.store, queries, ctx.clock, ctx.vector_exact_threshold, indexes)

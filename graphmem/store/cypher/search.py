@@ -141,7 +141,10 @@ RETURN fid AS id, collect(DISTINCT e.id) AS episodes
 
 # The hits' records in one round trip, re-checked against the time view: a candidate that has since
 # been superseded, retracted or deleted (the tenant index can be behind on those) drops out here.
-HYDRATE = f"""
+# HYDRATE and TOUCH run on every search and keep their first plan (``CYPHER replan=skip``, as the
+# ingest write does: graphmem/store/cypher/ingest.py): both start from unique ids, so the statistics
+# a growing store drifts through cannot make a better plan, and each replan cost Neo4j CPU and JIT work.
+HYDRATE = f"""CYPHER replan=skip
 CALL () {{
   CALL () {{
     UNWIND $fact_ids AS fid
@@ -170,7 +173,7 @@ CALL () {{
 RETURN facts, episodes, entities
 """
 
-TOUCH = """
+TOUCH = """CYPHER replan=skip
 UNWIND $ids AS nid
 MATCH (n {id: nid})
 WHERE n.group_id = $group_id AND (n:Fact OR n:Episode)
