@@ -31,6 +31,42 @@ from graphmem.retrieval.tenant_index.lexical import Lexical, Strings
 FIELDS = ("own", "context", "facts")
 
 
+class Speakers:
+    """Each episode slot's analysed speaker terms (``speaker_terms``: "carolin"), for entity-centred
+    search (``graphmem.retrieval.focus``): a code per slot into the tenant's distinct speakers, who
+    are few (two in a conversation, user and assistant in a chat log), 4 bytes a slot."""
+
+    def __init__(self) -> None:
+        self.names: list[str] = [""]  # code 0: no speaker
+        self.code: dict[str, int] = {"": 0}
+        self.of: np.ndarray = np.zeros(0, dtype=np.int32)
+
+    def put(self, slot: int, terms: str | None) -> None:
+        key = " ".join((terms or "").split())
+        code = self.code.get(key)
+        if code is None:
+            code = self.code[key] = len(self.names)
+            self.names.append(key)
+        if slot >= len(self.of):
+            grown = np.zeros(max(slot + 1, 2 * len(self.of), 64), dtype=np.int32)
+            grown[: len(self.of)] = self.of
+            self.of = grown
+        self.of[slot] = code
+
+    def code_of(self, slot: int) -> int:
+        return int(self.of[slot]) if 0 <= slot < len(self.of) else 0
+
+    def get(self, slot: int) -> str:
+        return self.names[self.code_of(slot)]
+
+    def holding(self, terms: set[str]) -> set[int]:
+        """The codes whose speaker terms hold one of ``terms`` (never 0, no speaker)."""
+        return {c for c, name in enumerate(self.names) if c and terms.intersection(name.split())}
+
+    def nbytes(self) -> int:
+        return int(self.of.nbytes) + sum(len(n) + 49 for n in self.names)
+
+
 def split_fields(row: Mapping[str, Any]) -> tuple[str, str]:
     """(own, context) of an episode row. Without ``terms`` (older nodes) all of it is own text."""
     tokens = (row.get("search_text") or "").split()
@@ -124,6 +160,9 @@ class EpisodeFields:
         self.evidence_of: dict[int, tuple[str, ...]] = {}  # fact slot -> episode ids
         self.fact_text: dict[int, str] = {}  # fact slot -> search_text (unexpired facts only)
         self.frozen: FrozenMaps | None = None  # a restored index's maps, until its first write
+        # each slot's speaker terms; None in an index restored from a snapshot written before they
+        # were kept (the focus then reads Neo4j: retrieval.pipeline)
+        self.speakers: Speakers | None = Speakers()
 
     def __getstate__(self) -> dict[str, Any]:
         self._thaw()
@@ -134,6 +173,7 @@ class EpisodeFields:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.frozen = None
+        self.speakers = None
         vars(self).update(state)
 
     def _thaw(self) -> None:
@@ -156,6 +196,8 @@ class EpisodeFields:
         self._thaw()
         own, context = split_fields(row)
         self.slot_of[episode_id] = slot
+        if self.speakers is not None:
+            self.speakers.put(slot, row.get("speaker_terms"))
         self._set("own", slot, own)
         self._set("context", slot, context)
         self._refresh(episode_id)

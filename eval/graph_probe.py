@@ -1,0 +1,151 @@
+"""Graph probe: what entity-centred search would add, replayed over a ``eval.fusion_replay`` capture.
+
+LoCoMo questions name one of the two speakers almost always ("When did Caroline go to the LGBTQ
+support group?"), and the turns that answer are that speaker's own: of the 885 dev QA of ids 1-4,
+793 name exactly one speaker, and 1,113 of their 1,153 evidence turns are spoken by that speaker
+(18 more mention the name). A speaker's name is in about half of the conversation's turns, so BM25
+gives it almost no weight (idf about ln 2) and the vectors none. This probe replays a capture as the
+executor does (``eval.fusion_replay.replay``) with one change after fusion: every candidate whose
+own words (the speaker's name and the turn's words, ``tenant_index.fields`` "own") hold the name
+the question is centred on, or a fact whose statement holds it, has its fused logit raised by
+``w`` (``--weights``). Which name: a query word that is some turn's speaker.
+
+    python -m eval.graph_probe out/graph/cap-loco.pkl --locomo-prefix graph-locomo
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import math
+import pickle
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from eval import locomo
+from eval.fusion_replay import Capture, Captured, channel_rankings
+from eval.locomo_data import load as load_locomo
+from graphmem.retrieval import fusion
+from graphmem.retrieval.config import RECIPES, SearchConfig
+from graphmem.retrieval.focus import focus_terms
+from graphmem.retrieval.fusion import Key, fuse, rerank
+from graphmem.text import analyze
+
+K = 25
+_WORD = re.compile(r"[A-Za-z][\w'-]*")
+
+
+def _logit(p: float) -> float:
+    p = min(max(p, 1e-12), 1 - 1e-12)
+    return math.log(p / (1 - p))
+
+
+def replay_focus(
+    q: Captured,
+    cfg: SearchConfig,
+    matches: Mapping[Key, bool],
+    w: float,
+    *,
+    pool: int | None = None,
+    k: int = K,
+) -> list[str]:
+    rankings = channel_rankings(q, cfg)
+    keyed = {n: [key for key, _ in h] for n, h in rankings.items()}
+    scores: dict[Key, dict[str, float]] = {}
+    for n, h in rankings.items():
+        for key, s in h:
+            scores.setdefault(key, {})[n] = round(s, 6)
+    weights = {
+        n: cfg.weights.get(n.split(":")[0], 0.0) * cfg.type_weights.get(n.split(":")[1], 1.0) for n in keyed
+    }
+    fused = fuse(keyed, scores, weights, cfg)
+    if w and matches:
+        fused = {
+            key: (1 / (1 + math.exp(-(_logit(v) + w))) if matches.get(key) else v) for key, v in fused.items()
+        }
+    top = sorted(fused, key=lambda key: (-fused[key], key))[: pool or max(k * 3, 30)]
+    order, _ = rerank(top, fused, q.features, cfg, newest=q.as_of, limit=k)
+    out: dict[str, None] = {}
+    for key in order:
+        for ext in q.external.get(key, ()):
+            out.setdefault(ext, None)
+    return list(out)[:k]
+
+
+def focus_names(question: str, speakers: set[str]) -> list[str]:
+    return [w for w in dict.fromkeys(_WORD.findall(question)) if w in speakers]
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    p = argparse.ArgumentParser(prog="python -m eval.graph_probe")
+    p.add_argument(
+        "files", nargs="+", help="capture files, each FILE or FILE:conv-26,conv-30 (its --conversations)"
+    )
+    p.add_argument("--locomo", default="../shared/data/locomo/locomo_dev.json")
+    p.add_argument("--locomo-prefix", default="graph-locomo")
+    p.add_argument("--weights", default="0,0.5,1,2,4")
+    p.add_argument("--recipes", default="default,hybrid")
+    p.add_argument("--spoken-only", action="store_true", help="match the speaker only, not mentions")
+    p.add_argument(
+        "--rule", choices=("caps", "speaker"), default="caps", help="focus.focus_terms, or the speakers"
+    )
+    args = p.parse_args(argv)
+    fusion.tokens = functools.lru_cache(maxsize=None)(fusion.tokens)
+    loco = load_locomo(args.locomo, group_prefix=args.locomo_prefix)
+    caught: list[tuple[Captured, Any, Any]] = []
+    for spec in args.files:
+        path, _, only = spec.partition(":")
+        part = load_locomo(
+            args.locomo, group_prefix=args.locomo_prefix, conversations=only.split(",") if only else None
+        )
+        questions = [(conv, qa) for conv in part.conversations for qa in conv.questions]
+        cap: Capture = pickle.loads(Path(path).read_bytes())
+        caught += [(c, *questions[c.index]) for c in cap.questions if c.dataset == "locomo"]
+    turns: dict[str, dict[str, Any]] = {}
+    speakers: dict[str, set[str]] = {}
+    for conv in loco.conversations:
+        speakers[conv.group_id] = {e.speaker for e in conv.episodes if e.speaker}
+        turns[conv.group_id] = {e.external_id: e for e in conv.episodes if e.external_id}
+    named = 0
+    prepared = []
+    for c, conv, qa in caught:
+        if args.rule == "speaker":
+            terms = {t for n in focus_names(qa.question, speakers[conv.group_id]) for t in analyze(n)}
+        else:
+            terms = set(focus_terms(qa.question))
+        matches: dict[Key, bool] = {}
+        if terms:
+            named += 1
+            for key in c.external:
+                f = c.features.get(key)
+                if key[0] == "episode":
+                    ext = c.external[key]
+                    ep = turns[conv.group_id].get(ext[0]) if ext else None
+                    own = set(analyze(ep.speaker if ep and ep.speaker else ""))
+                    if not args.spoken_only and f is not None:
+                        own |= set(analyze(f.text))
+                    matches[key] = bool(terms & own)
+                elif key[0] == "fact" and f is not None:
+                    matches[key] = bool(terms & set(analyze(f.text)))
+        prepared.append((c, qa, matches))
+    print(f"{len(prepared)} LoCoMo questions, {named} centred on a speaker")
+    print("| recipe | w | R@1/5/10/25 |")
+    print("| --- | --- | --- |")
+    for name in args.recipes.split(","):
+        cfg = RECIPES[name]
+        for w in (float(x) for x in args.weights.split(",")):
+            tally = locomo._Tally((1, 5, 10, 25))
+            for c, qa, matches in prepared:
+                tally.add(qa.category, qa.evidence, replay_focus(c, cfg, matches, w), 0.0)
+            r = tally.result("probe", 0, None)["recall"]["1-4"]
+            print(
+                f"| {name} | {w:g} | "
+                + " / ".join(f"{100 * r[k]:.1f}" for k in ("1", "5", "10", "25"))
+                + " |"
+            )
+
+
+if __name__ == "__main__":
+    main()
