@@ -24,7 +24,7 @@ def sam(text: str) -> list[tuple[str, str]]:
     [
         ("So glad you adopted a kitten!", ("has_pet", "kitten")),
         ("It's so cool that you adopted a rescue dog.", ("has_pet", "rescue dog")),
-        ("Great to hear you found a new choir.", ("finds", "new choir")),
+        ("Great to hear you joined a new choir.", ("joins", "new choir")),
         ("Happy to hear you've started knitting again.", ("starts", "knitting")),
         ("I'm thrilled that you finished the triathlon!", ("finishes", "triathlon")),
         ("Awesome that you won the chess tournament, Sam!", ("wins", "chess tournament")),
@@ -58,6 +58,7 @@ def test_congratulations_and_pride_for_a_deed(text: str, fact: tuple[str, str]) 
         "Glad you could finish the triathlon.",  # a modal
         "Glad you're looking into other schools.",  # under way, told back
         "Glad you got that lovely photo too!",  # the talk's own thing
+        "So nice you found such a welcoming choir.",  # a finding told back
         "So glad you bonded over our love of jazz.",  # the speaker's thing in the listener's deed
         "I'm glad they finished the triathlon.",  # not the listener
         "It's great that you have your family with you.",  # has: the family reader's

@@ -58,7 +58,7 @@ from graphmem.providers.extractors.rules_en_objects import NOT_NAMES, leading_na
 from graphmem.providers.extractors.rules_en_parse import Speakers, parse_claims
 from graphmem.providers.extractors.rules_en_readers import kin_claims, reader_claims
 from graphmem.providers.extractors.rules_en_readers_experiences import experience_claims
-from graphmem.providers.extractors.rules_en_readers_feelings import feeling_claims
+from graphmem.providers.extractors.rules_en_readers_feelings import feeling_claims, may_point_back
 from graphmem.providers.extractors.rules_en_readers_listener import listener_claims
 from graphmem.providers.extractors.rules_en_readers_opinions import opinion_claims
 from graphmem.providers.extractors.rules_en_repair import find_repair, fits
@@ -174,7 +174,7 @@ class RulesExtractor:
                 s.text
                 for sentences in split
                 for s in sentences
-                if worth_parsing(s.text, s.zh) and can_hold_claim(s.text)
+                if worth_parsing(s.text, s.zh) and (can_hold_claim(s.text) or may_point_back(s.text))
             }
         )
         docs = dict(zip(english, parse_many(english), strict=True))
@@ -199,15 +199,16 @@ def _episode(request: ExtractRequest, sentences: list[_Sentence], docs: dict[str
     facts: list[ExtractedFact] = []
     zh_context = ZhContext()  # a 他/她 or an unnamed quit reads the episode's earlier sentences
     en_context = EnContext()  # "I left it", "lived there": the value an earlier sentence named
+    previous: Doc | None = None  # the sentence before, where an "it" of a feeling may point
     for s in sentences:
         future = any(t.future for t in s.times)
         if s.zh:
             parsed = parse_zh(s.text, zh_context)
         else:
             text = rewrite(s.text, en_context)
-            parsed = _parse_english(
-                text, docs.get(s.text) if text == s.text else parse(text), speakers, future
-            )
+            doc = docs.get(s.text) if text == s.text else parse(text)
+            parsed = _parse_english(text, doc, speakers, future, previous)
+            previous = doc
             parsed.claims = with_passing_values(text, parsed.claims, en_context)
             en_context.remember(text, parsed.claims)
         facts.extend(_sentence_facts(request.content, s, parsed, speaker_name, ref, facts))
@@ -238,14 +239,16 @@ def _same_moment_corrections(facts: list[ExtractedFact]) -> list[ExtractedFact]:
     return out
 
 
-def _parse_english(text: str, doc: Doc | None, speakers: Speakers, future: bool) -> ParsedSentence:
+def _parse_english(
+    text: str, doc: Doc | None, speakers: Speakers, future: bool, previous: Doc | None = None
+) -> ParsedSentence:
     """The phrasing rules' claims, kept when the parse agrees with their subject, plus the parse's
     own claims about what the rules did not cover (events, open predicates)."""
     fix = find_repair(text)
     if fix is not None and fix.start == 0:  # "Sorry, I mean Lyon." after "I live in Paris."
         return ParsedSentence(claims=[Claim("", fix.value, from_context=True)], correction=True)
     if (
-        fix is None and not can_hold_claim(text) and not names_correction(text)
+        fix is None and not can_hold_claim(text) and not names_correction(text) and not may_point_back(text)
     ):  # "Hey Mel!", "That's awesome!": nothing to parse
         return ParsedSentence(claims=[])
     parsed = parse_en(text)
@@ -266,7 +269,9 @@ def _parse_english(text: str, doc: Doc | None, speakers: Speakers, future: bool)
             parsed.claims.extend(new_claims(parsed.claims, found))
             # a feeling says what a thing does for the speaker beside any other claim about it
             # ("Baking helps me unwind": values baking, finds peace in baking)
-            feelings = [c for c, clause in feeling_claims(doc, speakers) if clause not in conversation]
+            feelings = [
+                c for c, clause in feeling_claims(doc, speakers, previous) if clause not in conversation
+            ]
             parsed.claims.extend(
                 c
                 for c in [*kin_claims(doc, speakers), *feelings]

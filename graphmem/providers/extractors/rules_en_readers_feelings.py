@@ -18,17 +18,34 @@ object is the thing:
 
 Refused like every reader (``rules_en_readers.asserted``): a question, a negation, a hypothesis,
 a wish, hearsay. "You" as the one helped is generic ("it gives you peace"): no fact.
+
+Three ways the thing is found outside the clause's own subject:
+
+- **"it" of the sentence before** (same message only): "I love gardening. It's so relaxing",
+  "I've been swimming a lot. It's a great way to clear my head": the one thing the speaker said
+  they do or like just before, or the one thing that sentence was about ("Pottery has changed my
+  life"); a conjunction gives each ("knitting and sewing"); none, several, a person or a clause
+  after "it" ("It's so calming when ...") give nothing.
+- **an extraposed infinitive**: "It's so rewarding to coach kids at my gym" → finds joy in
+  coaching kids at Dana's gym; a clause, a pronoun or a pointer inside gives nothing.
+- **a good brought to nobody else**: "Gardening brings so much joy", "My cats bring joy to my
+  life" are the speaker's; "to others", "brings the kids joy", "your life" are not.
+
+``may_point_back`` lets the "It's ..." sentences with a word of such a good pass the
+extractor's first filter, which drops "It's ..." openers unparsed otherwise.
 """
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from graphmem.providers.extractors.en_parse import _known_words
 from graphmem.providers.extractors.rules_base import SPEAKER, Claim
-from graphmem.providers.extractors.rules_en_chat import courtesy, noun_phrase
-from graphmem.providers.extractors.rules_en_parse import Speakers, clause_text
-from graphmem.providers.extractors.rules_en_readers import asserted_verbs
+from graphmem.providers.extractors.rules_en_chat import _gerund, courtesy, noun_phrase
+from graphmem.providers.extractors.rules_en_lemma import verb_lemma
+from graphmem.providers.extractors.rules_en_parse import SKIP_VERBS, Speakers, clause_text
+from graphmem.providers.extractors.rules_en_readers import KIN, asserted_verbs
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
@@ -181,7 +198,7 @@ def _good_done(verb: Token) -> str | None:
     comps = [c for c in kids if c.dep_ in ("ccomp", "xcomp", "oprd", "acomp")]
     nested_me = next((c for comp in comps for c in comp.children if _me(c) and c.dep_ == "nsubj"), None)
     if lemma in _GIVE:
-        if me is None:
+        if me is None and not _to_the_speaker(verb):
             return None
         given = next((c for c in kids if c.dep_ == "dobj" and not _me(c)), None)
         return _kind_of(given) if given is not None else None
@@ -206,6 +223,27 @@ def _good_done(verb: Token) -> str | None:
     if lemma in _SOOTHE and me is not None and me.dep_ == "dobj":
         return _SOOTHE[lemma]
     return None
+
+
+def _to_the_speaker(verb: Token) -> bool:
+    """ "Pets bring so much joy", "My turtles bring joy to my life": a good brought to nobody
+    else is the speaker's (a generic said by them about their own things); "to others", "to the
+    kids", a dative ("brings them joy") is someone else's."""
+    if verb.lemma_.lower() != "bring" or any(c.dep_ == "dative" for c in verb.children):
+        return False
+    if any(t.lower_ in ("your", "you", "them", "him", "her") for t in verb.subtree if t.i > verb.i):
+        return False  # "brings your pets joy", "brings joy in your life": someone else's good
+    objects = [c for c in verb.children if c.dep_ == "dobj"]
+    if len(objects) != 1 or any(t.pos_ in ("NOUN", "PROPN") for t in verb.doc[verb.i + 1 : objects[0].i]):
+        return False  # "brings the kids joy" read as one object
+    for prep in (c for c in verb.children if c.dep_ == "prep"):
+        inner = next((o for o in prep.children if o.dep_ == "pobj"), None)
+        if prep.lower_ != "to" or inner is None:
+            continue
+        own = any(c.dep_ == "poss" and c.lower_ in ("my", "our") for c in inner.children)
+        if not (inner.lower_ in ("me", "us") or (inner.lemma_.lower() in ("life", "day") and own)):
+            return False
+    return True
 
 
 def _way_kind(verb: Token) -> str | None:
@@ -258,8 +296,112 @@ def _found(verb: Token, speakers: Speakers) -> list[tuple[str, Token | str]]:
     return [(kind, thing)] if kind and adj.lower_ in _DOING_GOOD else []
 
 
-def feeling_claims(doc: Doc, speakers: Speakers) -> list[tuple[Claim, str]]:
-    """The feelings of the module docstring, each with its clause text."""
+_POINT_WORDS = frozenset(_DOING_GOOD | _WAY | {"outlet"})
+_DOING = frozenset("love enjoy like adore do play practice start begin try".split())
+_NOT_ACTIVITIES = frozenset("feel think wonder hope wait plan try look go come get".split())
+_ONE_THING_TAGS = frozenset("NN NNP VBG".split())  # what "it" can point back to: one thing
+
+
+def _one_thing(tok: Token) -> bool:
+    if tok.tag_ not in _ONE_THING_TAGS or tok.lemma_.lower() in KIN:
+        return False
+    return not (tok.tag_ == "NNP" and tok.ent_type_ in ("PERSON", "NORP", "GPE", "LOC", "FAC", "ORG"))
+
+
+def antecedent(previous: Doc, speakers: Speakers) -> list[str]:
+    """What "it" of the next sentence of the same message points back to: the one thing the
+    speaker said they do or like ("I've been doing yoga a lot", "I love knitting and sewing",
+    "I've been running every morning"), or the one thing the sentence is about ("Pottery has
+    changed my life"); nothing when there are none or several (no guess)."""
+    found: list[Token] = []
+    for verb in asserted_verbs(previous):
+        subj = _subject(verb)
+        if subj is None:
+            continue
+        if subj.lower_ in ("i", "we"):
+            objects = [c for c in verb.children if c.dep_ in ("dobj", "xcomp") and _one_thing(c)]
+            if verb.lemma_.lower() in _DOING:
+                found += objects
+            elif not objects and _ongoing_activity(verb):
+                found.append(verb)  # "I've been running every morning"
+        elif verb.dep_ == "ROOT" and _one_thing(subj):
+            found.append(subj)
+    if len(found) != 1:
+        return []
+    head = found[0]
+    if head.pos_ in ("VERB", "AUX") and head.dep_ not in ("dobj", "xcomp"):
+        return [head.lower_]
+    values = [thing_phrase(t, speakers) for t in (_conjuncts(head) if head.pos_ != "VERB" else [head])]
+    return [v for v in values if v]
+
+
+def _ongoing_activity(verb: Token) -> bool:
+    """ "I've been running", "I'm knitting a lot lately": a progressive of a doing verb, no object."""
+    if verb.tag_ != "VBG" or verb_lemma(verb) in SKIP_VERBS or verb.lemma_.lower() in _NOT_ACTIVITIES:
+        return False
+    if any(c.dep_ in ("dobj", "prep", "xcomp", "ccomp", "prt") for c in verb.children):
+        return False
+    return any(c.dep_ == "aux" and c.lemma_ == "be" for c in verb.children)
+
+
+def _infinitive(verb: Token) -> Token | None:
+    """The infinitive an extraposed "it" stands for: "It's so rewarding [to coach kids]"."""
+    heads = [verb, *(c for c in verb.children if c.dep_ in ("acomp", "attr"))]
+    for head in heads:
+        for c in head.children:
+            if c.dep_ in ("xcomp", "ccomp", "advcl") and c.tag_ in ("VB", "NN"):  # "to coach" read NN
+                if any(a.dep_ == "aux" and a.lower_ == "to" for a in c.children):
+                    return c
+    return None
+
+
+def _infinitive_thing(inf: Token, speakers: Speakers) -> str | None:
+    """ "to coach kids at my gym" → "coaching kids at Dana's gym"; nothing with a clause, a
+    pronoun, a pointer or the listener inside."""
+    words = [t for t in inf.subtree if t.i > inf.i and t.dep_ != "punct"]
+    if not 1 <= len(words) <= 6 or any(t.pos_ in ("VERB", "AUX") or t.dep_ == "cc" for t in words):
+        return None
+    out = [_gerund(verb_lemma(inf))]
+    for t in words:
+        if t.lower_ in ("my", "our"):
+            out.append(f"{speakers.speaker}'s")
+        elif t.pos_ == "PRON" or t.lower_ in _DEMONSTRATIVES or t.tag_ == "PRP$":
+            return None
+        else:
+            out.append(t.text)
+    return " ".join(out)
+
+
+_POINTING = re.compile(r"^(?:it|that)(?:'s| is| was| has been|'s been)\b", re.IGNORECASE)
+
+
+def may_point_back(text: str) -> bool:
+    """A cheap test, before any parse, for a sentence whose "it" may stand for a thing of the one
+    before with a good it does ("It's so relaxing", "It's a great way to unwind"): the first
+    filter of the extractor lets "It's ..." openers pass unparsed otherwise."""
+    if not _POINTING.match(text.lstrip()):
+        return False
+    words = {w.strip(".,!?;:").lower() for w in text.split()}
+    return bool(words & _POINT_WORDS)
+
+
+def _pointed_back(verb: Token, speakers: Speakers, previous: Doc | None) -> list[str]:
+    """The things an "it" stands for: the extraposed infinitive, else the one thing (or the
+    things of one conjunction) of the previous sentence of the same message."""
+    if verb.lemma_.lower() == "find":  # "I find it so relaxing"
+        return antecedent(previous, speakers) if previous is not None else []
+    inf = _infinitive(verb)
+    if inf is not None:
+        value = _infinitive_thing(inf, speakers)
+        return [value] if value else []
+    if previous is None or any(c.dep_ in ("ccomp", "csubj", "advcl") for c in verb.children):
+        return []  # "It's so calming when ...": a clause said what "it" is
+    return antecedent(previous, speakers)
+
+
+def feeling_claims(doc: Doc, speakers: Speakers, previous: Doc | None = None) -> list[tuple[Claim, str]]:
+    """The feelings of the module docstring, each with its clause text; ``previous`` is the
+    sentence before in the same message, where an "it" subject may point."""
     out: list[tuple[Claim, str]] = []
     for verb in asserted_verbs(doc):
         found: list[tuple[str, Token | str]] = _found(verb, speakers)
@@ -271,8 +413,13 @@ def feeling_claims(doc: Doc, speakers: Speakers) -> list[tuple[Claim, str]]:
             if kind and subj is not None:
                 found = [(kind, s) for s in _conjuncts(subj)]
         for kind, thing in found:
-            value = thing if isinstance(thing, str) else thing_phrase(thing, speakers)
-            if not value or any(c.obj == value and c.predicate == kind for c, _ in out):
-                continue
-            out.append((Claim(kind, value, subject=SPEAKER), clause_text(verb)))
+            values: list[str | None]
+            if not isinstance(thing, str) and thing.lower_ == "it" and thing.dep_ in ("nsubj", "dobj"):
+                values = list(_pointed_back(verb, speakers, previous))
+            else:
+                values = [thing if isinstance(thing, str) else thing_phrase(thing, speakers)]
+            for value in values:
+                if not value or any(c.obj == value and c.predicate == kind for c, _ in out):
+                    continue
+                out.append((Claim(kind, value, subject=SPEAKER), clause_text(verb)))
     return out

@@ -52,6 +52,8 @@ _CONGRATS = frozenset("congrats congratulations kudos props".split())
 _YOU = frozenset("you ya u".split())
 # the talk's own things in a deed told back: a pointer, or the speaker's ("our love of nature")
 _POINTERS = frozenset("this that these those my our me us it".split())
+# verbs whose open predicate in the present misstates a deed told back ("finds")
+_NO_DEEDS = frozenset("find pick".split())
 # a cheap gate over the lowered words before any tree is walked
 _TRIGGERS = _GLAD | _CONGRATS
 
@@ -128,6 +130,8 @@ def _your_thing(verb: Token, speakers: Speakers) -> list[Claim]:
 
 
 def _deed_claims(verb: Token, speakers: Speakers) -> list[Claim]:
+    if verb_lemma(verb) in _NO_DEEDS:
+        return []  # "So nice you found such a welcoming choir": "Sam finds welcoming choir" misstates it
     found = (
         _verb_claims(verb, speakers)
         or had_claims(verb, speakers)
