@@ -41,6 +41,7 @@ from graphmem.providers.extractors.rules_en_parse import (
     Speakers,
     clause_text,
     dropped_i,
+    group_our,
     is_hypothetical,
     is_negated,
     object_phrase,
@@ -184,6 +185,9 @@ def noun_phrase(head: Token, speakers: Speakers) -> str | None:
         return value
     if head.pos_ != "NOUN":
         return None
+    words = [t.text for t in head.subtree]
+    if any(group_our(words, i) for i in range(len(words))):
+        return None  # "great respect for our military": the head alone would say nothing
     mods = [c for c in head.lefts if c.dep_ in ("compound", "amod") and c.pos_ in ("NOUN", "PROPN", "ADJ")]
     if not mods:
         return None
@@ -199,12 +203,13 @@ def _verb_phrase(target: Token, speakers: Speakers) -> str | None:
     if len(words) < 2 or len(words) > _MAX_PLAN_TOKENS:
         return None
     out = [target.lemma_.lower()]
-    for t in words[1:]:
+    texts = [t.text for t in words]
+    for i, t in enumerate(words[1:], start=1):
         low = t.lower_
         if t.dep_ == "det" and low in ("a", "an", "the"):
             continue
         if low in ("my", "our"):
-            if speakers.speaker in ("", "user"):
+            if speakers.speaker in ("", "user") or group_our(texts, i):
                 return None
             out.append(f"{speakers.speaker}'s")
         elif low in ("your",) and speakers.other:

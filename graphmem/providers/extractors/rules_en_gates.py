@@ -49,6 +49,7 @@ from graphmem.providers.extractors.rules_en_parse import (
     NOT_SUBJECT_WORDS,
     Speakers,
     clause_text,
+    group_our,
     shared_head,
     third_person,
 )
@@ -219,37 +220,62 @@ def statement_words(fact: ExtractedFact) -> str:
 
 def well_formed(fact: ExtractedFact, speakers: Speakers) -> bool:
     """The gates: resolved subject, well-formed object, no first/second person in the statement."""
+    return rejected_by(fact, speakers) is None
+
+
+def rejected_by(fact: ExtractedFact, speakers: Speakers) -> str | None:
+    """The name of the first gate that refuses ``fact`` (None: it passes); ``TRACE`` collects them."""
     subject = fact.subject.strip()
     if not subject or subject.casefold() in _THIRD_PRONOUNS or _PERSON_WORDS.fullmatch(subject):
-        return False
+        return "subject_pronoun"
     if subject not in (speakers.speaker, speakers.other) and any(
         w.lower() in NOT_SUBJECT_WORDS for w in subject.split()
     ):
-        return False
+        return "subject_filler"
     value = fact.literal.strip()
     if not value or not _WORD.search(value) or value.casefold() in _EMPTY_VALUES | _THIRD_PRONOUNS:
-        return False
-    if len(value.split()) > MAX_OBJECT_WORDS or _THIRD_IN_VALUE.search(value) or value.endswith("'s"):
-        return False
-    if _cut_word(value, fact.quote or "") or _clause_fragment(fact.predicate, value) or generic(value):
-        return False
-    if toward_listener(fact, speakers) or light_idiom(fact.predicate, value):
-        return False
-    if fact.predicate not in VOCABULARY and (
-        vague_open_value(value) or _sympathy(fact.predicate) or moment_feeling(fact.predicate)
-    ):
-        return False
+        return "empty_value"
+    if len(value.split()) > MAX_OBJECT_WORDS:
+        return "too_long"
+    if _THIRD_IN_VALUE.search(value) or value.endswith("'s"):
+        return "third_in_value"
+    if _cut_word(value, fact.quote or ""):
+        return "cut_word"
+    if _clause_fragment(fact.predicate, value):
+        return "clause_fragment"
+    if generic(value):
+        return "generic"
+    if toward_listener(fact, speakers):
+        return "toward_listener"
+    if light_idiom(fact.predicate, value):
+        return "light_idiom"
+    if fact.predicate not in VOCABULARY and vague_open_value(value):
+        return "vague_open_value"
+    if fact.predicate not in VOCABULARY and (_sympathy(fact.predicate) or moment_feeling(fact.predicate)):
+        return "moment_feeling"
+    if coming_progressive(fact):
+        return "coming_progressive"
     if ends_on_one(value) or torn_pair(value):
-        return False
+        return "one_or_torn_pair"
     if not family_value_ok(fact.predicate, value):
-        return False
-    if points_back(value) or dangling_end(value) or clause_inside(value):
-        return False
+        return "family_value"
+    if points_back(value):
+        return "points_back"
+    if dangling_end(value):
+        return "dangling_end"
+    if clause_inside(value):
+        return "clause_inside"
     if fact.claim != "end" and said_with_no(value, fact.quote or ""):
-        return False
+        return "said_with_no"
     if fact.predicate in _PREFERENCES and vague_open_value(value):
-        return False
-    return _PERSON_WORDS.search(statement_words(fact)) is None
+        return "vague_preference"
+    if _PERSON_WORDS.search(statement_words(fact)) is not None:
+        return "person_word"
+    return None
+
+
+TRACE: list[tuple[str, ExtractedFact]] | None = None
+"""Set to a list to collect (gate, fact) for every refused fact (a debugging aid; None: off)."""
 
 
 _PREFERENCES = frozenset({"likes", "dislikes", "values", "appreciates", "prefers"})
@@ -347,7 +373,8 @@ _VAGUE_NOUNS = frozenset(
     "determination perseverance situation situations stuff things thing ideas idea progress "
     "connections connection relationships bond bonds self myself life lives place spot eachother vibes "
     "other others changes change steps step results result ways hobbies hobby top peace reality "
-    "adventure adventures legacy destination food events event muses".split()
+    "adventure adventures legacy destination food events event muses techniques technique tips tricks "
+    "lessons lesson respect".split()
 )
 # words before such a noun that still do not say which: "Dana's own", "some new", "the same"
 _VAGUE_MODIFIERS = frozenset(
@@ -477,7 +504,12 @@ def light_idiom(predicate: str, value: str) -> bool:
         return False
     noun = head[-1]
     singular = {noun, noun[:-1] if noun.endswith("s") else noun, noun[:-2] if noun.endswith("es") else noun}
+    if predicate.startswith("puts") and noun in _PUT_IN:
+        return True  # "puts in (a lot of) work", "put lots of hard work into it"
     return bool(singular & _IDIOM_NOUNS)  # "makes wishes": wishes → wish
+
+
+_PUT_IN = frozenset("work hustle energy hours".split())
 
 
 _COURTESY_PREDICATES = frozenset({"values", "appreciates", "admires", "respects"})
@@ -606,12 +638,117 @@ def drop_quantity(fact: ExtractedFact) -> ExtractedFact | None:
     return _with_value(fact, rest)
 
 
+_PROGRESSIVE = re.compile(
+    r"\b(?:i'm|i am|we're|we are|im)\s+(?:(?:just|also|still|really|actually|finally|currently)\s+)?"
+    r"([a-z]+ing)\b",
+    re.IGNORECASE,
+)
+_AHEAD_TIME = re.compile(
+    r"\b(?:tomorrow|tonight|soon|later (?:today|this \w+|on)|"
+    r"(?:this|next|coming) (?:weekend|week|month|year|summer|winter|spring|fall|autumn|morning|"
+    r"afternoon|evening|mon|tues|wednes|thurs|fri|satur|sun)\w*|"
+    r"in (?:a|an|two|three|a few|a couple of) (?:days?|weeks?|months?)|"
+    r"(?:two|three|a few|a couple of) (?:days|weeks|weekends|months) (?:later|from now))\b",
+    re.IGNORECASE,
+)
+
+
+def _base_form(third: str) -> str:
+    """puts → put, organizes → organize, tries → try, watches → watch, goes → go."""
+    if third.endswith("ies") and len(third) > 4:
+        return f"{third[:-3]}y"
+    if third.endswith(("ches", "shes", "sses", "xes", "zzes", "oes")):
+        return third[:-2]
+    return third[:-1] if third.endswith("s") and not third.endswith("ss") else third
+
+
+def as_plan(fact: ExtractedFact) -> ExtractedFact:
+    """An open fact of a present progressive with a time ahead (``coming_progressive``: "We're
+    putting together a talent show for the kids next month") is the plan it states: plans "put
+    together talent show for the kids next month", inferred like every plan."""
+    if not coming_progressive(fact):
+        return fact
+    m = _AHEAD_TIME.search(fact.quote or "")
+    words = [_base_form(fact.predicate.split("_")[0]), *fact.predicate.split("_")[1:], fact.literal]
+    if m is not None:
+        words.append(m.group(0))
+    return fact.model_copy(
+        update={
+            "predicate": "plans",
+            "object": None,
+            "object_kind": "thing",
+            "value": " ".join(words),
+            "source_kind": "inferred",
+            "confidence": min(fact.confidence, 0.5),
+        }
+    )
+
+
+def coming_progressive(fact: ExtractedFact) -> bool:
+    """ "I'm hiking with some buddies this weekend", "We're trying a new recipe tonight": an open
+    fact of a present progressive with a time ahead in its sentence is a plan (read apart), not
+    what the subject does now. The time phrase is cut before the parse, so this reads the quote:
+    the progressive's verb is the predicate's ("hiking" of "hikes_with")."""
+    if fact.predicate in VOCABULARY or not fact.quote or _AHEAD_TIME.search(fact.quote) is None:
+        return False
+    if _PROGRESSIVE.search(fact.quote) is None:
+        return False
+    head = fact.predicate.split("_")[0].casefold()
+    head = f"{head[:-3]}y" if head.endswith("ies") else head
+    return any(g.casefold()[:3] == head[:3] for g in _GERUND.findall(fact.quote))
+
+
+_GERUND = re.compile(r"\b[A-Za-z]{2,}ing\b")
+
+
+_OWN_WORD = re.compile(r"(?<![\w'])(my|our)(?=\s+\w)", re.IGNORECASE)
+
+
+def own_possessive(fact: ExtractedFact, speakers: Speakers) -> ExtractedFact | None:
+    """A value that kept the speaker's "my"/"our" (the phrasing rules' values: "likes camping trips
+    with my fam", "likes running my own studio") names the speaker's own: "Dana's fam". An "our"
+    of a group ("our community", "our friendship": ``group_our``) is nobody's own and the fact is
+    refused; with no speaker's name ("user") the gates refuse the "my" as before."""
+    value = fact.literal
+    if _OWN_WORD.search(value) is None or speakers.speaker in ("", "user"):
+        return fact
+    words = value.split()
+    if any(group_our(words, i) for i in range(len(words))):
+        return None
+    return _with_value(fact, _OWN_WORD.sub(f"{speakers.speaker}'s", value))
+
+
+_DASH_GLUED = re.compile(r"(?<=\w)-(?:\s|$)")
+
+
+def cut_glued_dash(fact: ExtractedFact) -> ExtractedFact:
+    """A dash glued to the word before it ends the phrase ("kids' books- classics, stories" →
+    "kids' books", "surfing for the first time- it was" → "surfing for the first time"); what
+    follows it is an aside or another clause."""
+    m = _DASH_GLUED.search(fact.literal)
+    if m is None or not fact.literal[: m.start()].strip():
+        return fact
+    return _with_value(fact, fact.literal[: m.start()].rstrip())
+
+
 def gate_facts(facts: list[ExtractedFact], speakers: Speakers) -> list[ExtractedFact]:
     out = []
     for f in facts:
-        g = drop_quantity(cut_torn_examples(drop_time_tail(f)))
-        if g is not None and well_formed(g, speakers):
+        g = own_possessive(f, speakers)
+        g = (
+            None
+            if g is None
+            else drop_quantity(cut_torn_examples(drop_time_tail(as_plan(cut_glued_dash(g)))))
+        )
+        if g is None:
+            if TRACE is not None:
+                TRACE.append(("quantity", f))
+            continue
+        gate = rejected_by(g, speakers)
+        if gate is None:
             out.append(g)
+        elif TRACE is not None:
+            TRACE.append((gate, g))
     return out
 
 

@@ -186,8 +186,16 @@ def addressed(tok: Token) -> bool:
     return (greeted and comma) or (comma and second)
 
 
+_THIRD_RECIPIENTS = frozenset("him her them it".split())
+
+
 def _dropped_recipient(verb: Token) -> bool:
-    return any(c.dep_ == "dative" and c.pos_ in ("NOUN", "PROPN") for c in verb.children)
+    """ "I'll give the turtles a bath", "We give them lots of activities": the recipient, a noun
+    or a third-person pronoun, is what the object is for."""
+    return any(
+        c.dep_ == "dative" and (c.pos_ in ("NOUN", "PROPN") or c.lower_ in _THIRD_RECIPIENTS)
+        for c in verb.children
+    )
 
 
 def _to_listener(verb: Token) -> bool:

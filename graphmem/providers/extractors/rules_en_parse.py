@@ -411,11 +411,26 @@ _FUTURATE_VERBS = frozenset("go head hit grab bring take leave come fly drive tr
 
 def _futurate(verb: Token) -> bool:
     """ "I'm heading to the reserve", "We're grabbing snacks": a present progressive of motion is
-    usually a plan, not an event."""
+    usually a plan, not an event. "I'm taking a pottery class / a dog training course" (a course
+    taken, no "to" of motion) is what the speaker does now."""
+    if verb.lemma_ == "take" and _taking_course(verb):
+        return False
     return (
         verb.tag_ == "VBG"
         and verb.lemma_ in _FUTURATE_VERBS
         and any(c.lower_ in ("am", "is", "are", "'m", "'re", "'s") for c in _auxes(verb))
+    )
+
+
+_COURSES = frozenset("class classes course courses lesson lessons workshop program seminar".split())
+
+
+def _taking_course(verb: Token) -> bool:
+    dobj = next((c for c in verb.children if c.dep_ == "dobj"), None)
+    return (
+        dobj is not None
+        and dobj.lemma_.lower() in _COURSES
+        and not any(c.dep_ in ("prep", "prt") and c.lower_ in ("to", "out") for c in verb.children)
     )
 
 
@@ -465,10 +480,24 @@ def _with(claim: Claim, subject: str | None, inferred: bool) -> Claim:
 
 
 def is_negated(verb: Token) -> bool:
-    """Negated, or only nearly done ("I almost joined X", "we nearly moved"): nothing happened."""
-    return any(c.dep_ == "neg" for c in verb.children) or any(
-        c.lower_ in ("never", "no longer", "almost", "nearly") for c in verb.children if c.dep_ == "advmod"
+    """Negated, or only nearly done ("I almost joined X", "we nearly moved"): nothing happened. The
+    small model hangs the "n't" of a passive with "get" on its "did" ("you didn't get hurt")."""
+    return (
+        any(c.dep_ == "neg" for c in verb.children)
+        or any(
+            c.lower_ in ("never", "no longer", "almost", "nearly")
+            for c in verb.children
+            if c.dep_ == "advmod"
+        )
+        or any(
+            c.dep_ in ("aux", "auxpass") and any(n.dep_ == "neg" for n in c.children) for c in verb.children
+        )
     )
+
+
+def _got_passive(verb: Token) -> bool:
+    """A passive with "get" in the past ("got hurt", "got invited", "had gotten lost")."""
+    return any(c.dep_ == "auxpass" and c.lower_ in ("got", "gotten") for c in verb.children)
 
 
 def _auxes(verb: Token) -> list[Token]:
@@ -565,6 +594,21 @@ _TRAILING = frozenset(
 _DISCOURSE = frozenset("note top meantime while end way moment".split())
 TIME_UNITS = frozenset("second minute hour day week month year decade weekend night morning evening".split())
 _THIRD = frozenset("he she him his her hers they them their theirs it its".split())
+# "our" before these is a group wider than the speaker's household, or the speaker and the
+# listener: "our military", "our future generations", "our community", "our friendship", "our
+# shared love for X" are nobody's own (the speaker's name would misstate them)
+SHARED_OURS = frozenset(
+    "community communities military country nation nations world planet society generation "
+    "generations city town state government friendship friendships shared ecological ecosystem "
+    "ecosystems environment earth species culture democracy youth veterans troops soldiers "
+    "conversation conversations chat chats talks bond connection society's country's".split()
+)
+
+
+def group_our(words: list[str], at: int) -> bool:
+    """ "our" at ``words[at]`` names a group, not the speaker's own (``SHARED_OURS`` among the
+    next three words)."""
+    return words[at].casefold() == "our" and any(w.casefold() in SHARED_OURS for w in words[at + 1 : at + 4])
 
 
 _PREMODIFIER_DEPS = frozenset({"punct", "cc", "conj", "npadvmod"})
@@ -851,6 +895,7 @@ def _verb_claims(verb: Token, speakers: Speakers) -> list[Claim]:
     meaningful = (
         any((lemma, p.lower_) in _MEANINGFUL_PREPS for p, _ in pobjs)
         or (lemma, particle) in _MEANINGFUL_PREPS
+        or _trying_thing(verb, lemma, dobj)
     )
     if lemma in SKIP_VERBS and not (lemma == "go" and pobjs) and not meaningful:
         return []
@@ -879,6 +924,21 @@ def _verb_claims(verb: Token, speakers: Speakers) -> list[Claim]:
     return []
 
 
+_NOT_TRIED = frozenset("best hand luck thing things something stuff way ways idea".split())
+
+
+def _trying_thing(verb: Token, lemma: str, dobj: Token | None) -> bool:
+    """ "I'm trying kundalini yoga", "We're trying a new recipe": a present "try" of a thing is
+    a deed (the past "tried X" is the readers'); "try my best", "try my hand" are idioms."""
+    return (
+        lemma == "try"
+        and verb.tag_ in ("VBG", "VBP", "VBZ")
+        and dobj is not None
+        and dobj.pos_ in ("NOUN", "PROPN")
+        and dobj.lemma_.lower() not in _NOT_TRIED
+    )
+
+
 # a verb that says nothing alone says something with these: "looking into counseling", "trying out yoga"
 _MEANINGFUL_PREPS = frozenset(
     {("look", "into"), ("look", "for"), ("look", "after"), ("try", "out"), ("keep", "up"), ("get", "into")}
@@ -895,8 +955,29 @@ def _anaphoric(obj: Token, predicate: str | None) -> bool:
         return False
     dets = {c.lower_ for c in obj.children if c.dep_ in ("det", "predet")}
     if dets & _DEMONSTRATIVES:
-        return True
+        return predicate in ("likes", "dislikes") or not described(obj)
     return predicate in ("likes", "dislikes") and "the" in dets
+
+
+_DESCRIBING_PREPS = frozenset("about of from by with".split())
+
+
+def described(obj: Token) -> bool:
+    """A demonstrative object that says itself what it is: a phrase after the head names its
+    content or origin ("this amazing series about the power of friendship", "this super cool book
+    from the 1900s", "that painting of a lighthouse"); "this book", "that one" point back."""
+    return any(
+        p.dep_ == "prep"
+        and p.lower_ in _DESCRIBING_PREPS
+        and any(
+            o.dep_ == "pobj"
+            and o.pos_ in ("NOUN", "PROPN")
+            and o.lemma_.lower() not in _EMPTY_OBJECTS
+            and not any(d.lower_ in _DEMONSTRATIVES for d in o.children)
+            for o in p.children
+        )
+        for p in obj.children
+    )
 
 
 def _with_place(claim: Claim, pobjs: list[tuple[Token, Token]], speakers: Speakers) -> Claim:
@@ -941,6 +1022,8 @@ def _object_claim(
     if predicate is None:
         passive = any(c.dep_ == "auxpass" for c in verb.children)
         predicate = _open_name(lemma, particle, prep, passive=passive, participle=verb.lower_)
+        if passive and _got_passive(verb):  # "I got hurt on the trail": an event, not a state now
+            predicate = "got" + predicate[2:]
     kind = "person" if predicate in ("met", "married_to") and obj.pos_ == "PROPN" else None
     if predicate in _PLACE_PREDICATES and obj.pos_ == "PROPN":
         kind = "place" if predicate in ("lives_in", "visited") else "organization"
@@ -1143,6 +1226,20 @@ def third_person(lemma: str) -> str:
     return lemma + "s"
 
 
+_QUANTITY_HEADS = frozenset("some lots lot few couple plenty tons loads".split())
+
+
+def _quantity_of(head: Token) -> bool:
+    """ "some of my equipment", "lots of new recipes": a vague quantity as the head of a noun
+    phrase (the gates' ``drop_quantity`` says the thing without it, or refuses it)."""
+    return head.lower_ in _QUANTITY_HEADS and any(
+        p.dep_ == "prep"
+        and p.lower_ == "of"
+        and any(o.dep_ == "pobj" and o.pos_ in ("NOUN", "PROPN") for o in p.children)
+        for p in head.children
+    )
+
+
 def object_phrase(head: Token, speakers: Speakers) -> str | None:
     """The object's words: ``head``'s subtree, cut before nested clauses, with "my" → speaker's;
     a lone "you" is the other speaker ("I'm so proud of you"), a lone "me" the speaker."""
@@ -1150,7 +1247,7 @@ def object_phrase(head: Token, speakers: Speakers) -> str | None:
         return speakers.other
     if head.lower_ == "me" and speakers.speaker != "user" and not list(head.children):
         return speakers.speaker
-    if head.lower_ in _EMPTY_OBJECTS or head.pos_ == "PRON":
+    if (head.lower_ in _EMPTY_OBJECTS or head.pos_ == "PRON") and not _quantity_of(head):
         return None
     real = _split_compound(head)
     if real is not None:
@@ -1171,9 +1268,12 @@ def object_phrase(head: Token, speakers: Speakers) -> str | None:
     if not words or len(words) > _MAX_OBJECT_TOKENS or _lost_complement(words) or _headless(words):
         return None
     out: list[str] = []
+    texts = [t.text for t in words]
     for i, t in enumerate(words):
         low = t.lower_
         if low in ("my", "our"):
+            if group_our(texts, i):
+                return None
             if speakers.speaker in ("user", ""):
                 if i == 0:
                     continue
