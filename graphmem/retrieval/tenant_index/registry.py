@@ -17,7 +17,9 @@ before it starts: a load that cannot make room is not started (Neo4j answers, a 
 retries), so held plus reserved bytes never exceed the budget. A load reads each label's
 pages as columns (``snapshot.load_columns``: one record a page). A stale index keeps serving while its replacement builds: its hits are
 re-read and re-checked in Neo4j, so it can miss fresh nodes but never return forgotten ones. The
-three labels are read side by side and applied in label order.
+three labels are read side by side, each page applied as it arrives (one at a time, each label's
+in id order: a label's slots do not depend on the others', and an episode's facts field is
+recomputed whichever side comes first), at most ``PAGES_HELD`` pages held.
 
 Snapshots (``tenant_index.persist``, when a directory is configured): a load first reads the
 group's snapshot file and catches it up from the change feed (``rev`` above its ``seq``), the same
@@ -54,6 +56,9 @@ DELTA_LIMIT = 1_000_000
 # a restored snapshot that had to catch up on more than this many nodes (or this share of its
 # size) is saved again, so the next cold load starts from a nearer revision
 RESAVE_NODES, RESAVE_SHARE = 1_000, 0.25
+# pages of a load read and not yet applied, over its three labels (each page ``PAGE`` nodes: at
+# 384 dimensions about 60-80 MB of Python rows)
+PAGES_HELD = 3
 WARM_CONNECTIONS = 4  # Neo4j connections a worker opens before it serves (a search reads 1-3 at once)
 
 
@@ -275,25 +280,35 @@ class TenantIndexes:
             state.created_at,
             vector_precision=self.vector_precision,
         )
-        pages = await asyncio.gather(*(self._pages(group_id, label) for label in TARGETS))
-        for label, label_pages in zip(TARGETS, pages, strict=True):  # applied in label order
-            for rows in label_pages:
-                await asyncio.to_thread(index.apply, label, rows)
+        room = asyncio.Semaphore(PAGES_HELD)
+        applying = asyncio.Lock()  # one apply at a time: the index is not thread-safe
+        async with asyncio.TaskGroup() as labels:  # the three labels are read side by side
+            for label in TARGETS:
+                labels.create_task(self._pages(index, label, room, applying))
         await asyncio.to_thread(index.finish)
         return index
 
-    async def _pages(self, group_id: str, label: str) -> list[list[dict[str, Any]]]:
-        """Every page of one label's nodes (the three labels are read side by side)."""
-        pages, after = [], ""
+    async def _pages(
+        self, index: TenantIndex, label: str, room: asyncio.Semaphore, applying: asyncio.Lock
+    ) -> None:
+        """Read one label's pages in id order and apply each as it arrives. A page is read only
+        with room for it (``PAGES_HELD`` pages read and not yet applied, over all labels): holding
+        every page until all were read kept the whole tenant as Python rows (a 384-d embedding as
+        floats is ~12 KB a node: ~4 GB at 100k episodes + 155k facts)."""
+        after = ""
         while True:
-            rows = await snapshot.load_columns(
-                self.store, group_id=group_id, label=label, after_id=after, limit=PAGE
-            )
-            if rows:
-                pages.append(rows)
-            if len(rows) < PAGE:
-                return pages
-            after = rows[-1]["id"]
+            async with room:
+                rows = await snapshot.load_columns(
+                    self.store, group_id=index.group_id, label=label, after_id=after, limit=PAGE
+                )
+                if rows:
+                    after = rows[-1]["id"]
+                    async with applying:
+                        await asyncio.to_thread(index.apply, label, rows)
+                full = len(rows) >= PAGE
+                del rows  # not held while the next page is read
+            if not full:
+                return
 
     async def _catch_up(self, index: TenantIndex, seq: int) -> int:
         """Apply the nodes changed since the index's revision; returns how many."""
