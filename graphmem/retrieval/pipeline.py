@@ -18,7 +18,7 @@ from graphmem.ports import Embedder
 from graphmem.providers.embedders import embed_query
 from graphmem.retrieval.config import SearchConfig, recipe
 from graphmem.retrieval.context import build_context
-from graphmem.retrieval.focus import boost, focus_terms, held_in_rows
+from graphmem.retrieval.focus import boost, focus_terms, held_in_rows, speaker_centred
 from graphmem.retrieval.fusion import Features, Key, evidence_ranking, fuse, rerank
 from graphmem.retrieval.intent import adapt, time_focus
 from graphmem.retrieval.sources import (
@@ -217,11 +217,12 @@ class _Run:
         return fuse(self.rankings, self.channel_scores, weights, self.cfg)
 
     async def _focus(self, source: CandidateSource, fused: dict[Key, float]) -> dict[Key, float]:
-        """Entity-centred search (``retrieval.focus``): when the query names someone and the recipe
-        weighs ``weights["focus"]``, every candidate whose own words (an episode's speaker and text)
-        or statement (a fact) hold the name is raised by that weight in the fused logit. Both
-        sources read the same words: the tenant index's own-words field and fact postings, or one
-        Neo4j read of the candidates' texts."""
+        """Entity-centred search (``retrieval.focus``): when the query names a speaker of the
+        candidates and the recipe weighs ``weights["focus"]``, every candidate episode that speaker
+        told, and every candidate fact whose statement names them, is raised by that weight in the
+        fused logit. Both sources read the same terms: the tenant index's speaker codes
+        (``fields.Speakers``) and fact postings, or one Neo4j read of the candidates' texts (also
+        for an index restored from a snapshot written before speakers were kept)."""
         weight = self.cfg.weights.get("focus", 0.0)
         terms = focus_terms(self.req.query) if weight > 0 else ()
         keys = [key for key in fused if key[0] in ("episode", "fact")]
@@ -240,7 +241,7 @@ class _Run:
             )
             held = held_in_rows(rows, terms)
         self.timings["focus"] = (time.perf_counter() - began) * 1000
-        return boost(fused, held, weight)
+        return boost(fused, speaker_centred(held), weight)
 
     def _top(self, fused: dict[Key, float]) -> list[Key]:
         """The candidates the rerank orders: the best fused, three times the hits asked for."""

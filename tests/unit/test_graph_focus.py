@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from graphmem.retrieval.focus import boost, focus_terms, held_in_rows
+from graphmem.retrieval.focus import boost, focus_terms, held_in_rows, speaker_centred
 from graphmem.retrieval.pipeline import _index_held
 from graphmem.retrieval.tenant_index.fields import EpisodeFields, Speakers
 from graphmem.retrieval.tenant_index.index import TenantIndex
@@ -181,3 +181,10 @@ def test_the_boost_is_a_logit_shift() -> None:
     p = 0.3
     (out,) = boost({("episode", "x"): p}, {("episode", "x")}, 0.7).values()
     assert math.log(out / (1 - out)) == pytest.approx(math.log(p / (1 - p)) + 0.7)
+
+
+def test_a_name_no_candidate_turn_was_told_by_centres_on_no_one() -> None:
+    facts_only = {("fact", "f1"), ("fact", "f2")}
+    assert speaker_centred(facts_only) == set()
+    assert speaker_centred(facts_only | {("episode", "e1")}) == facts_only | {("episode", "e1")}
+    assert speaker_centred(set()) == set()
