@@ -104,7 +104,7 @@ _WHEN_SAID = re.compile(
 )
 # "I said Osaka earlier, but I actually live in Seattle": the wrong value, then the right clause
 _SAID_BUT = re.compile(
-    r"^(?:(?:earlier|before|yesterday),?\s+)?i (?:said|told you|wrote|mentioned) (?P<wrong>[^,]+?)(?:\s+(?:earlier|before|yesterday))?,?\s+but\s+"
+    r"^(?:(?:earlier|before|yesterday),?\s+)?i (?:said|told you|wrote|mentioned) (?P<wrong>[^,]+?)(?:\s+(?:earlier|before|yesterday))?(?:,?\s+but\s+|,\s+(?=(?:it|that)\b))"
     r"(?P<rest>(?:i|we|it|that)\b.+)$",
     _I,
 )
@@ -143,6 +143,14 @@ def _normalise(sentence: str) -> str:
     return re.sub(r"\s+", " ", text).strip().rstrip(".!?").strip()
 
 
+_OFFER_ONLY = re.compile(
+    r"\b(?:got|get|have|has|had|received|receive|getting|having)\s+(?:an?\s+|the\s+)?(?:new\s+|job\s+)*offer\b",
+    _I,
+)
+_OFFER_TAKEN = re.compile(r"\b(?:accepted|accept|took|take|taken|signed|said yes|jumped at)\b", _I)
+_HEDGED_SAYING = re.compile(
+    r"^(?:i (?:think|believe|guess)|maybe|probably),?\s+i (?:said|told you|wrote|mentioned)\b", _I
+)
 _NOW_BEFORE = re.compile(r"\b(?:now|these days|nowadays)\b", re.IGNORECASE)
 
 
@@ -154,8 +162,9 @@ def parse_en(sentence: str) -> ParsedSentence:
     if _QUESTION.match(_FILLER_START.sub("", text)) or _HYPOTHETICAL.search(text):
         return ParsedSentence()
     parsed = ParsedSentence()
+    said = _HEDGED_SAYING.match(text)  # "I think I said Leeds earlier, it's Bristol": unsure of the saying
     text, hedges = _HEDGE.subn("", text)
-    parsed.hedged = hedges > 0
+    parsed.hedged = hedges > (1 if said is not None else 0)
     heading = _HEADING.match(text)
     if heading is not None:
         parsed.correction = bool(_EXPLICIT.search(heading.group("head")))
@@ -210,6 +219,11 @@ def parse_en(sentence: str) -> ParsedSentence:
         parsed.correction = True
         text = meant.group("rest")
     parsed.claims = _parse_clauses(text)
+    if _OFFER_ONLY.search(text) and not _OFFER_TAKEN.search(text):
+        # "I got an offer from Globex (, still deciding)": an offer had is no job yet
+        parsed.claims = [c for c in parsed.claims if not (c.predicate == "works_at" and c.kind == "assert")]
+    if parsed.correction and parsed.replaces:
+        _slot_of_being_at(parsed.claims, text)
     if (meant is not None or parsed.correction) and not parsed.claims:  # "My mistake, Bristol, not Seattle"
         obj = clean_place(text)
         if obj is not None:  # the predicate is the earlier fact's; a job word guesses job_title
@@ -222,6 +236,21 @@ def parse_en(sentence: str) -> ParsedSentence:
     if previous is not None:
         _before(parsed.claims, previous)
     return parsed
+
+
+def _slot_of_being_at(claims: list[Claim], text: str) -> None:
+    """ "Correction: I'm in Bristol, not Seattle" / "I'm at Globex, not Umbrella": a correction
+    naming its mistake said with a bare "be in / at" corrects a home or an employer, not a visit:
+    the slot is the earlier fact's about the mistake (else guessed, ``rules._from_context``). A
+    stay with a purpose after the name ("in Bristol for a conference, not Seattle") stays one."""
+    for claim in claims:
+        if (
+            claim.predicate == "located_at"
+            and claim.kind == "assert"
+            and claim.subject == SPEAKER
+            and text.rstrip(" .!").endswith(claim.obj)
+        ):
+            claim.predicate, claim.from_context = "", True
 
 
 def _before(claims: list[Claim], previous: str) -> None:
@@ -344,8 +373,8 @@ def _parse_predicate(rest: str) -> list[Claim]:
     negated = False
     stopped = _STOPPED.match(rest)
     neg = _NEG.match(rest)
-    if stopped is not None:
-        kind, rest = "end", rest[stopped.end() :]
+    if stopped is not None:  # "used to be a nurse", "stopped being a nurse": the state's own words
+        kind, rest = "end", re.sub(r"^(?:be|being)\s+", "am ", rest[stopped.end() :], flags=_I)
     elif neg is not None:
         aux = neg.group("aux") or ""
         keep = "" if aux.strip().lower() in ("do", "does") else aux

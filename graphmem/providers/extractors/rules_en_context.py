@@ -115,6 +115,18 @@ _CORRECTION_WORDS = re.compile(
 )
 _HAS_BEEN = re.compile(r"\b([A-Z][a-z]+|[Hh]e|[Ss]he)'s been\b")
 # a tag question after a statement asks nothing of the listener: "..., can you believe it?"
+# a fronted state denied with no verb of its own, then the clause that says what holds instead
+_FRONT_NOT = re.compile(
+    r"^(?i:not|no longer) (?P<prep>(?i:in|at|with)) "
+    + _NAME.format(g="value")
+    + r"(?: (?i:any ?more))?(?: (?i:though))?,\s+(?P<rest>(?:I|We|we)\b.+)$"
+)
+_NEW_JOB_AT = re.compile(
+    r"^(?i:new (?:job|gig|role|position)) (?i:at|with) " + _NAME.format(g="value") + r"(?=\s*(?:[,;!.]|$))"
+)
+_DASH_REPAIR = re.compile(
+    r"\s+[-\u2013\u2014]+\s+(?=(?i:scratch that|strike that|sorry|i mean|i meant|or rather|make that|my mistake)\b)"
+)
 _TAG_QUESTION = re.compile(
     r"\s*[,\u2014\u2013-]+\s*(?i:(?:can|would|could) you believe it|who knew|how (?:crazy|cool|wild) is that|"
     r"crazy,? right|wild,? right|right|you know|huh|eh|isn't it|wasn't it|can you imagine)\s*[?!.]*\s*$"
@@ -131,9 +143,15 @@ def rewrite(text: str, context: EnContext) -> str:
     if (m := _LEAD_IN.match(text)) is not None and not _CORRECTION_WORDS.search(m.group(0)):
         text = text[m.end() :]  # "New city, new me: I'm in Toronto now", "Big news: we moved"
     text = _HAS_BEEN.sub(r"\1 has been", text)  # "Sam's been in Leeds": the parser reads a passive
+    text = _DASH_REPAIR.sub(", ", text)  # "a nurse - scratch that, a chef": the parser reads it as a comma
     if (m := _OFFER_TAKEN.search(text)) is not None:  # "X offered me a job and I took it"
         who = "I" if m.group("who").lower() in ("me", "us") else m.group("who")
         text = text[: m.start()] + f"{who} joined {m.group('value')}" + text[m.end() :]
+    if (m := _FRONT_NOT.match(text)) is not None:  # "Not in Leeds anymore, I moved to Denver."
+        verb = "live" if m.group("prep").lower() == "in" else "work"
+        text = f"I no longer {verb} {m.group('prep').lower()} {m.group('value')}, and {m.group('rest')}"
+    if (m := _NEW_JOB_AT.match(text)) is not None:  # "New job at Initech, starting today!"
+        text = f"My new job is at {m.group('value')}" + text[m.end() :]
     if (m := _SPAN_AT.match(text)) is not None:  # "Six months at Initech now!"
         text = f"I have been {m.group('prep')} {m.group('value')} now" + text[m.end() :]
     if context.person is not None and (m := _PRONOUN.match(text)) is not None:

@@ -54,7 +54,7 @@ _DWELLING = frozenset(
     "home house apartment flat place condo studio loft room dorm townhouse cottage villa "
     "residence city town country area neighborhood neighbourhood suburb".split()
 )
-_RESIDENCE_NOUNS = frozenset("residence roots home base lease".split())
+_RESIDENCE_NOUNS = frozenset("residence roots root home base lease".split())
 _RESIDENCE_VERBS = frozenset("take set put make find establish sign settle rent lease get".split())
 
 JOIN = frozenset("join hire employ recruit sign onboard rehire headhunt poach contract".split())
@@ -168,6 +168,14 @@ def _proper(tok: Token) -> bool:
     )
 
 
+def _named_word(tok: Token) -> bool:
+    """A name, or a capitalised word inside the sentence that the tagger took for a verb or a
+    plural ("Sam calls Leeds home": Leeds a verb, lemma "leed")."""
+    return _proper(tok) or (
+        tok.i > tok.sent.start and tok.text[:1].isupper() and tok.text[1:2].islower() and tok.pos_ == "VERB"
+    )
+
+
 def _place(tok: Token) -> Token | None:
     """The named place an object stands for: itself, or the name inside a dwelling ("a flat in
     Leeds", "our new place in Austin")."""
@@ -240,6 +248,8 @@ def _tense(verb: Token) -> str:
         return "used_to"
     if verb.dep_ == "xcomp" and verb.head.lemma_ == "go" and verb.head.tag_ == "VBG":
         return "future"
+    if _counterfactual(verb):
+        return "base"  # "we'd have moved to X (if ...)", "I could have joined X": it did not happen
     if words & {"had", "'d"} and (verb.tag_ == "VBN" or "been" in words):
         return "past"  # a past perfect ("I'd been living in A for years, but ...") is over
     if verb.tag_ == "VBG" and words & {"am", "is", "are", "'m", "'re", "'s"}:
@@ -266,6 +276,12 @@ def _tense(verb: Token) -> str:
     return "base"
 
 
+def _counterfactual(verb: Token) -> bool:
+    words = {a.lower_ for a in _children(verb, "aux", "auxpass")}
+    return bool(words & _MODALS) and "have" in words
+
+
+_MODALS = frozenset("would 'd could should might may must".split())
 _SAME_PAST = frozenset("let quit put set cut hit shut spread split".split())
 
 
@@ -441,6 +457,8 @@ def frame_claims(
     other readers go on). ``subject`` is the clause's resolved subject (SPEAKER for "I"); when
     ``resolved`` is false only the frames whose fact is about the object ("Google hired me") read."""
     tense = tense or _tense(verb)
+    if tense == "base" and _counterfactual(verb) and _frame_of(verb):
+        return []  # "we'd have moved to X if ...": a frame's verb, and it did not happen
     if tense in ("future", "base"):
         return None
     lemma = _lemma(verb)
@@ -566,6 +584,8 @@ def _relocation(verb: Token, lemma: str, tense: str, subject: str | None, hooks:
     for d in _children(verb, "dobj"):  # "made the move from X to Y", "moved house to Glasgow"
         if d.lemma_.lower() in ("move", "house", "home", "base", "family", "jump", "leap", "switch"):
             roles += _roles(d)
+    if any(r == "into" and t.lemma_.lower() in _ROLE_NOUNS for r, t in roles):
+        return None  # "moved into a product manager role" is a title (``_role``)
     dest = next((t for r, t in roles if r in _DESTINATION and _place(t) is not None), None)
     origin = next((t for r, t in roles if r in _ORIGIN and _place(t) is not None), None)
     if dest is None and origin is None:
@@ -651,10 +671,13 @@ def _residence(verb: Token, lemma: str, tense: str, subject: str | None, hooks: 
     place: Token | None = None
     fact_subject = subject
     if lemma == "call":
-        dobj = next((c for c in verb.children if c.dep_ == "dobj" and c.pos_ == "PROPN"), None)
+        # "Sam calls Leeds home" (Leeds tagged a verb), "I've called Denver home" (home an oprd)
+        dobj = next((c for c in verb.children if c.dep_ == "dobj" and _named_word(c)), None)
         if dobj is not None and any(c.lower_ == "home" for c in verb.children if c.i > dobj.i):
             place = dobj
-        home = next((c for c in verb.children if c.dep_ == "dobj" and c.lower_ == "home"), None)
+        home = next(
+            (c for c in verb.children if c.dep_ in ("dobj", "oprd", "npadvmod") and c.lower_ == "home"), None
+        )
         if home is not None:  # "call Bristol home" parsed as one noun phrase
             place = next((c for c in home.children if c.dep_ == "compound" and c.pos_ == "PROPN"), place)
     elif lemma == "make":
@@ -817,6 +840,8 @@ def _being_in(verb: Token, lemma: str, tense: str, subject: str | None, hooks: H
             ),
             None,
         )
+        if named is None:  # "I'm on the Initech payroll now"
+            named = next((c for c in teams[0].children if c.dep_ == "compound" and c.pos_ == "PROPN"), None)
         value = hooks.phrase(named) if named is not None else None
         return [Claim("works_at", value, subject=subject, object_kind="organization")] if value else None
     if attr is not None and attr.lemma_.lower() in _MEMBER_NOUNS:  # "an employee of Shopify"
@@ -859,14 +884,18 @@ def _being_in(verb: Token, lemma: str, tense: str, subject: str | None, hooks: H
             value = hooks.phrase(obj)  # "I'm in Denver now" (not "right now", not "for a conference")
             return [Claim("lives_in", value, subject=subject, object_kind="place")] if value else []
         at_now = role == "at" and (
-            (_has_now(verb) and bool(_words(verb) & (_WORK_CONTEXT | LEAVE | JOIN))) or _ending(verb)
+            (_has_now(verb) and bool(_words(verb) & (_WORK_CONTEXT | LEAVE | JOIN)))
+            or _ending(verb)
+            or (tense == "present" and _now_for_good(verb))
         )
         if role in ("with", "at") and (tense == "perfect" or role == "with" or at_now):
             label = hooks.entity(obj)
             if label in ("PERSON", "GPE", "LOC", "FAC", "NORP") and not _employer_name(obj, hooks):
                 # one is "in" a town, not "at" it: "I've been at Netflix since 2019" (the
                 # recogniser reads many firm names as towns) is an employer
-                town_at = role == "at" and label == "GPE" and tense == "perfect"
+                # so is "I'm at Hooli now" / "I'm no longer at Hooli": a change said of being
+                # "at" a name read as a town (not "right now", not on a trip)
+                town_at = role == "at" and label == "GPE" and (tense == "perfect" or at_now)
                 if (
                     (role == "at" and not town_at)
                     or label == "PERSON"
@@ -1029,6 +1058,19 @@ def _employment(verb: Token, lemma: str, tense: str, subject: str | None, hooks:
             if _words(verb) & _HOME_CONTEXT:  # "went from living in Rome to living in Milan"
                 return _pair("lives_in", "place", hooks.phrase(old), hooks.phrase(new), subject)
         return None
+    if lemma in _SWITCH_TO and "to" in by and "from" not in by and by["to"].pos_ == "PROPN":
+        # "transitioned to Hooli", "defected to Initech": a firm unless the sentence speaks of home
+        if tense in ("past", "perfect") and (value := _org_value(by["to"], hooks)):
+            predicate, kind = _PREDICATE_OF[org_or_place(by["to"], verb, hooks, "organization", ner=False)]
+            return [Claim(predicate, value, subject=subject, object_kind=kind)]
+    redundant = next(
+        (c for c in verb.children if c.lower_ == "redundant" and c.dep_ in ("oprd", "acomp", "ccomp")), None
+    )
+    if lemma == "make" and redundant is not None and any(c.dep_ == "auxpass" for c in verb.children):
+        at = {r: o for r, o in _roles(redundant) + roles}  # "I was made redundant at Globex"
+        org = at.get("at") or at.get("by") or at.get("from")
+        if (value := _org_value(org, hooks)) is not None:
+            return [Claim("works_at", value, subject=subject, kind="end", object_kind="organization")]
     if (
         lemma in LEAVE
         or (lemma == "step" and ("down_from" in by or _has_word(verb, "down")))
@@ -1127,6 +1169,9 @@ def _employment(verb: Token, lemma: str, tense: str, subject: str | None, hooks:
             return [Claim("job_title", title, subject=subject)] if title else None
         claims = [Claim("works_at", value, subject=subject, object_kind="organization")]
         return claims + ([Claim("job_title", title, subject=subject)] if title else [])
+    if lemma == "say" and any(c.lower_ == "yes" for c in verb.children) and "to" in by:
+        if by["to"].lemma_.lower() in ("offer", "job", "role", "position"):  # "said yes to X's offer"
+            lemma, dobj = "accept", by["to"]
     offered = dobj is not None and dobj.lemma_.lower() == "offer" and lemma not in ("accept", "take")
     if (
         lemma in TAKE_JOB
@@ -1137,11 +1182,21 @@ def _employment(verb: Token, lemma: str, tense: str, subject: str | None, hooks:
     ):
         if lemma == "have" and tense != "present":
             return None
+        owner = [  # "accepted Globex's offer", not "Sam's offer to help", not "took Sam's job"
+            ("poss", c)
+            for c in dobj.children
+            if c.dep_ == "poss"
+            and not any(a.dep_ in ("acl", "relcl") for a in dobj.children)
+            and (
+                not (hooks.entity(c) == "PERSON" and hooks.probe(name_text(c) or "") == "PERSON")
+                or _employer_name(c, hooks)
+            )
+        ]
         org = next(
             (
                 o
-                for r, o in _roles(dobj) + roles
-                if r in ("at", "with", "for", "from", "in") and o.pos_ == "PROPN"
+                for r, o in _roles(dobj) + roles + owner
+                if r in ("at", "with", "for", "from", "in", "poss") and o.pos_ == "PROPN"
             ),
             None,
         )
@@ -1182,6 +1237,7 @@ def _employment(verb: Token, lemma: str, tense: str, subject: str | None, hooks:
     return None
 
 
+_SWITCH_TO = frozenset("transition defect".split())
 _START_VERBS = frozenset("start begin commence".split())
 _ORG_LABELS = frozenset({"ORG", "PRODUCT", "NORP", "FAC", "WORK_OF_ART"})
 
@@ -1334,12 +1390,13 @@ def _role(verb: Token, lemma: str, tense: str, subject: str | None, hooks: Hooks
         rank = next((o for r, o in _roles(dobj) + roles if r == "to"), None)
         t = _title(rank) if rank is not None else None
         return [Claim("job_title", t, subject=subject)] if t else None
-    if lemma in ROLE_VERBS or lemma in ("step", "take"):
-        title = _as_title(roles)
+    if lemma in ROLE_VERBS or lemma in _INTO_ROLE:
+        title = _as_title(roles) if lemma not in _INTO_ROLE or lemma in ("step", "take") else None
         if title is None:
             for r, o in roles + [("dobj", d) for d in _children(verb, "dobj")]:
                 if o.lemma_.lower() in _ROLE_NOUNS and r in ("into", "dobj", "in"):
-                    title = _title_of(o)
+                    # "the role of director", "a product manager role" (not "a new role")
+                    title = _title_of(o) or (_compound_title(o) if r == "into" or lemma in TAKE_JOB else None)
                     if title:
                         break
         if title is None:
@@ -1347,6 +1404,9 @@ def _role(verb: Token, lemma: str, tense: str, subject: str | None, hooks: Hooks
         past = tense == "past" and lemma in ("work",) and not _ending(verb)
         return [Claim("job_title", title, subject=subject, past=past)]
     return None
+
+
+_INTO_ROLE = frozenset("step take move transition shift slide grow".split())  # "moved into a lead role"
 
 
 def _copula_role(
@@ -1690,6 +1750,8 @@ _MOVE_NOUNS = frozenset("move relocation emigration resettlement".split())
 _EXIT_NOUNS = frozenset("exit departure resignation layoff dismissal".split())
 _TENURE_NOUNS = frozenset("time stint days tenure run".split())
 _OVER = frozenset("end finish over conclude wrap close".split())
+_ENDED_JOB_NOUNS = frozenset("contract job employment position role stint".split())
+_CHANGE_VERBS = frozenset("change switch shift move".split())
 _CHANGE_NOUNS = frozenset("switch change transition jump shift transfer leap pivot".split())
 _NEW = frozenset("new current present".split())
 _OLD = frozenset("old former previous last ex".split())
@@ -1767,8 +1829,19 @@ def nominal_claims(noun: Token, subject: str | None, hooks: Hooks) -> list[Claim
         if new is None and lemma in _CHANGE_NOUNS:
             return []
         return _pair(predicate, object_kind, old, new, subject)
-    if lemma in _EXIT_NOUNS or (lemma in _TENURE_NOUNS and noun.head.lemma_.lower() in _OVER):
-        # "my exit from Globex", "my resignation from X", "my time at Hooli ended", "my days in Leeds are over"
+    head = noun.head
+    changed = {r: o for r, o in reversed(_roles(head))} if head.lemma_.lower() in _CHANGE_VERBS else {}
+    if lemma in _ROLE_NOUNS and noun.dep_ == "nsubj" and "to" in changed:
+        # "my title changed to team lead", "my role switched from analyst to manager"
+        new_t = _title(changed["to"])
+        old_t = _title(changed["from"]) if "from" in changed else None
+        done = _tense(head) in ("past", "perfect") or (head.tag_ == "VBN" and not _children(head, "aux"))
+        if new_t and done and not _negated(head):  # "changed" tagged a participle with no aux
+            return _pair("job_title", None, old_t, new_t, subject)
+    ended_job = lemma in _TENURE_NOUNS or lemma in _ENDED_JOB_NOUNS
+    if lemma in _EXIT_NOUNS or (ended_job and head.lemma_.lower() in _OVER and not _negated(head)):
+        # "my exit from Globex", "my resignation from X", "my time at Hooli ended", "my days in
+        # Leeds are over", "my contract with Initech ended"
         ended = next(
             ((r, o) for r, o in roles if r in ("from", "at", "with", "in") and o.pos_ == "PROPN"), None
         )

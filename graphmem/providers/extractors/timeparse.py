@@ -441,4 +441,37 @@ def find_times(text: str, reference_time: datetime) -> list[TimeMatch]:
         found = _lookup(_normalise(phrase), ref_day, finder is _ZH_FIND)
         when, future = found if found is not None else (None, False)
         matches.append(TimeMatch(text[m.start() : m.end()], m.start(), m.end(), when, future))
+    if finder is _EN_FIND:
+        matches = sorted(matches + _past_seasons(text, ref_day, matches), key=lambda t: t.start)
     return matches
+
+
+_BARE_SEASON = re.compile(rf"\b(?:in|during) (?:the )?{_SEASONS}\b(?! (?:of )?(?:19|20)\d\d)", re.IGNORECASE)
+# a past verb of the sentence: a regular past ("moved", "started"), a common irregular one, a
+# perfect; and nothing that points ahead (a plan, a modal, a bare present "I start in the fall")
+_PAST_VERB = re.compile(
+    r"\b(?:(?!need|feed|seed|bed|red|shed|speed|breed|proceed|succeed|exceed)[a-z]{2,}ed|was|were|had|did|"
+    r"went|left|got|took|became|began|came|made|found|spent|bought|sold|quit|sent|moved|'ve|have been|has been)\b",
+    re.IGNORECASE,
+)
+_AHEAD = re.compile(
+    r"\b(?:will|'ll|shall|going to|gonna|plan|plans|planning|planned|hope|hoping|want|wants|might|may|"
+    r"would|'d|could|should|next|if|someday|intend|intends|expect|expecting|expected|supposed|scheduled|"
+    r"due|set to|about to|meant to|thinking|considering)\b",
+    re.IGNORECASE,
+)
+
+
+def _past_seasons(text: str, ref_day: datetime, taken: list[TimeMatch]) -> list[TimeMatch]:
+    """ "I moved to Leeds in the spring": a bare season said with a past verb and nothing pointing
+    ahead is the most recent such season (its first day); undated otherwise ("I start at Initech
+    in the fall", "we plan to move in the spring")."""
+    if not _PAST_VERB.search(text) or _AHEAD.search(text):
+        return []
+    out = []
+    for m in _BARE_SEASON.finditer(text):
+        if any(t.start < m.end() and m.start() < t.end for t in taken):
+            continue
+        when = past_date(ref_day, _SEASON_MONTH[m.group("season").lower()])
+        out.append(TimeMatch(m.group(0), m.start(), m.end(), when, False))
+    return out
