@@ -42,6 +42,7 @@ from graphmem.memory import GraphMemory
 from graphmem.memory.ingestion import indexed_text
 from ingest.runner import IngestOptions, run_ingest
 from ingest.sources import open_source
+from ingest.summary import BatchTimes
 
 Log = Callable[[str], None]
 
@@ -99,6 +100,41 @@ def _embed_rate(memory: GraphMemory, texts: list[str], batch: int) -> tuple[floa
     return len(texts) / (time.perf_counter() - began), (time.thread_time() - cpu) / max(len(texts), 1)
 
 
+def _union(spans: list[tuple[float, float]]) -> float:
+    """Seconds covered by at least one of ``spans``."""
+    total, end = 0.0, float("-inf")
+    for a, b in sorted(spans):
+        if b > end:
+            total += b - max(a, end)
+            end = b
+    return total
+
+
+def stage_report(timeline: list[BatchTimes], seconds: float, episodes: int) -> dict[str, Any]:
+    """Where the run's wall time went, from the runner's per-batch times: ``no_prepare_s`` is the
+    wall time no batch was preparing (the embedder idle: start-up, the last commit, and batches
+    waiting for a slot while others commit); ``prepares_overlapping_s`` the time two or more batches
+    prepared at once; per prepare stage (``extract``, ``embed``, ``ahead``) the wall seconds summed
+    over batches and the CPU ms per episode of the thread that ran it."""
+    prepares = [(t.prepare_from, t.prepared) for t in timeline]
+    summed: dict[str, float] = {}
+    for t in timeline:
+        for k, v in t.stages.items():
+            summed[k] = summed.get(k, 0.0) + v
+    busy = _union(prepares)
+    return {
+        "no_prepare_s": round(seconds - busy, 2),
+        "prepares_overlapping_s": round(sum(b - a for a, b in prepares) - busy, 2),
+        "waiting_for_group_s": round(sum(t.commit_from - t.prepared for t in timeline), 2),
+        "wall_s": {k: round(v, 2) for k, v in sorted(summed.items()) if not k.endswith("_cpu")},
+        "cpu_ms_per_episode": {
+            k[: -len("_cpu")]: round(1000 * v / episodes, 2)
+            for k, v in sorted(summed.items())
+            if k.endswith("_cpu")
+        },
+    }
+
+
 def _load() -> list[float]:
     return [round(x, 2) for x in os.getloadavg()]
 
@@ -148,6 +184,10 @@ async def run_ingest_speed(memory: GraphMemory, opts: IngestSpeedOptions, log: L
         "embed_only_cpu_ms_per_episode": round(1000 * embed_cpu, 2),
         "ingest_cpu_ms_per_episode": round(1000 * ingest_cpu, 2),
         "cpu_ratio": round(embed_cpu / ingest_cpu, 3) if ingest_cpu else None,
+        "stages": stage_report(summary.timeline, summary.seconds, max(summary.handled, 1)),
+        "cores_used": round(ingest_cpu * max(summary.handled, 1) / summary.seconds, 2)
+        if summary.seconds
+        else None,
         "peak_rss_mb": peak_rss_mb(),
         "load_average": {"before": load_before, "ingest_start": load_start, "ingest_end": load_end},
         "facts_created": summary.facts["created"],

@@ -15,9 +15,16 @@ time of the process (``time.process_time``: helper threads count) and of the thr
 - ``embed_alone``: the embedder alone over the same texts in the file's order, in chunks of
   ``--batch`` (what ``eval.ingest_speed`` compares against).
 
-With ``--overlap`` the extraction runs in a second thread beside the turn embedding, as
+With ``--overlap thread`` the extraction runs in a second thread beside the turn embedding, as
 ``prepare_episodes`` runs them (``extract+embed_turns``, process CPU of both threads): against the
 sequential sum it shows what running the two at once costs in CPU (caches, memory bandwidth).
+``--overlap process`` runs it in a worker process instead (``pool.PooledExtractor``, one worker,
+started and warmed before the clock starts); the worker's CPU is added to ``extract+embed_turns``.
+Either way ``overlap`` reports, summed over batches: the wall time of the turn embedding and of
+the extraction, the embedding thread's CPU, and ``embed_in_ort_wall`` (wall time inside ONNX
+Runtime's ``run``, which releases the GIL): the embedding's wall minus that is the time its thread
+spent in Python or waiting for the GIL, the measure of how much a GIL-holding extraction thread
+delays it (``embed_outside_ort_ms``, per episode; compare with the sequential run's).
 
 Also reports the batch sizes and the fact count, so a change can show it left the output alone.
 """
@@ -36,6 +43,7 @@ from graphmem.config import Settings
 from graphmem.memory import ingestion
 from graphmem.models.episode import EpisodeIn
 from graphmem.providers.embedders.factory import embedder_from_settings
+from graphmem.providers.extractors.pool import PooledExtractor
 from graphmem.providers.extractors.rules import RulesExtractor
 from ingest.sources import open_source
 
@@ -73,12 +81,46 @@ class _Clock:
         return out
 
 
-def _overlapped(extractor: Any, embedder: Any, episodes: list[EpisodeIn], texts: list[str]) -> Any:
-    """The batch's extraction in a thread while this one embeds its turns (``prepare_episodes``)."""
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        extractions = pool.submit(ingestion.extract_batch, extractor, episodes)
-        embedder.embed(texts)
-        return extractions.result()
+class _OrtClock:
+    """Wraps the ONNX Runtime session of the embedder: wall time spent inside ``run``."""
+
+    def __init__(self, session: Any) -> None:
+        self.session = session
+        self.wall = 0.0
+
+    def run(self, *args: Any, **kwargs: Any) -> Any:
+        began = time.perf_counter()
+        try:
+            return self.session.run(*args, **kwargs)
+        finally:
+            self.wall += time.perf_counter() - began
+
+
+class _Overlap:
+    """Per-batch wall and CPU of the two sides when the extraction runs beside the embedding."""
+
+    def __init__(self) -> None:
+        self.sums = dict.fromkeys(("embed_wall", "embed_cpu", "extract_wall", "all_wall"), 0.0)
+
+    def run(self, extractor: Any, embedder: Any, episodes: list[EpisodeIn], texts: list[str]) -> Any:
+        """The batch's extraction in a thread (it waits on the worker when ``extractor`` is a pool)
+        while this one embeds its turns (``prepare_episodes``)."""
+
+        def extract() -> tuple[Any, float]:
+            began = time.perf_counter()
+            return ingestion.extract_batch(extractor, episodes), time.perf_counter() - began
+
+        began = time.perf_counter()
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            extractions = pool.submit(extract)
+            t0, c0 = time.perf_counter(), time.thread_time()
+            embedder.embed(texts)
+            self.sums["embed_wall"] += time.perf_counter() - t0
+            self.sums["embed_cpu"] += time.thread_time() - c0
+            out, wall = extractions.result()
+        self.sums["extract_wall"] += wall
+        self.sums["all_wall"] += time.perf_counter() - began
+        return out
 
 
 def measure(
@@ -87,15 +129,24 @@ def measure(
     fmt: str = "locomo",
     batch: int = 256,
     limit: int | None = None,
-    overlap: bool = False,
+    overlap: str | None = None,
 ) -> dict[str, Any]:
     embedder = embedder_from_settings(Settings())
-    extractor = RulesExtractor()
+    extractor: Any = RulesExtractor()
+    pooled = None
+    if overlap == "process":
+        pooled = extractor = PooledExtractor(extractor, processes=1)
     work = batches(path, fmt, batch, limit)
     episodes = [ep for _, b in work for ep in b]
     embedder.embed(["warm up"])
-    extractor.extract_batch([])
     ingestion.extract_batch(extractor, [episodes[0]])
+    ort = None
+    if hasattr(embedder, "_session"):
+        ort = embedder._session = _OrtClock(embedder._session)
+    pool_cpu = pooled.cpu_seconds if pooled else 0.0
+    side = _Overlap()
+    load_start = [round(x, 2) for x in os.getloadavg()]
+    wall0, cpu0 = time.perf_counter(), time.process_time()
     clock = _Clock()
     known: dict[str, dict[str, str]] = {}
     seen: set[str] = set()
@@ -103,7 +154,7 @@ def measure(
     for group, b in work:
         turn_texts = [ingestion.indexed_text(ep) for ep in b]
         if overlap:
-            extractions = clock.run("extract+embed_turns", _overlapped, extractor, embedder, b, turn_texts)
+            extractions = clock.run("extract+embed_turns", side.run, extractor, embedder, b, turn_texts)
         else:
             extractions = clock.run("extract", ingestion.extract_batch, extractor, b)
             clock.run("embed_turns", embedder.embed, turn_texts)
@@ -120,11 +171,29 @@ def measure(
         clock.run("embed_ahead", embedder.embed, texts)
         for key, (name, _) in ingestion.wanted_entities(prepared).items():
             group_known.setdefault(key, name)
+    prepare_wall, prepare_cpu = time.perf_counter() - wall0, time.process_time() - cpu0
+    in_ort = ort.wall if ort else 0.0
+    if pooled:
+        worker = pooled.cpu_seconds - pool_cpu
+        clock.cpu["extract+embed_turns"] += worker
+        prepare_cpu += worker
+        pooled.close()
     texts_all = [ingestion.indexed_text(ep) for ep in episodes]
     for start in range(0, len(texts_all), batch):
         clock.run("embed_alone", embedder.embed, texts_all[start : start + batch])
     n = max(len(episodes), 1)
     prepare = sum(v for k, v in clock.cpu.items() if k != "embed_alone")
+    report: dict[str, Any] = {}
+    if overlap:
+        ms = {k: round(1000 * v / n, 2) for k, v in side.sums.items()}
+        report["overlap"] = {
+            "mode": overlap,
+            **{k + "_ms": v for k, v in ms.items()},
+            "embed_in_ort_wall_ms": round(1000 * in_ort / n, 2),
+            "embed_outside_ort_ms": round(1000 * (side.sums["embed_wall"] - in_ort) / n, 2),
+            "cores_used": round(prepare_cpu / prepare_wall, 2) if prepare_wall else None,
+            "load_start": load_start,
+        }
     return {
         "episodes": len(episodes),
         "batches": len(work),
@@ -136,6 +205,7 @@ def measure(
         "thread_cpu_ms_per_episode": {k: round(1000 * v / n, 2) for k, v in clock.thread.items()},
         "prepare_cpu_ms_per_episode": round(1000 * prepare / n, 2),
         "embed_alone_over_prepare": round(clock.cpu["embed_alone"] / prepare, 3) if prepare else None,
+        **report,
         "load_average": [round(x, 2) for x in os.getloadavg()],
     }
 
@@ -146,7 +216,12 @@ def main() -> None:
     ap.add_argument("--format", default="locomo")
     ap.add_argument("--limit", type=int, default=None)
     ap.add_argument("--batch", type=int, default=256)
-    ap.add_argument("--overlap", action="store_true", help="extract in a thread beside the turn embedding")
+    ap.add_argument(
+        "--overlap",
+        choices=("thread", "process"),
+        default=None,
+        help="extract beside the turn embedding: in a thread, or in a worker process",
+    )
     args = ap.parse_args()
     out = measure(args.data, fmt=args.format, batch=args.batch, limit=args.limit, overlap=args.overlap)
     print(json.dumps(out, indent=2))

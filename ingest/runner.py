@@ -5,7 +5,9 @@ buffer becomes a batch and is written with ``add_episodes`` (one transaction). B
 *different* groups run concurrently (up to ``concurrency``); batches of one group commit one after
 another, in reading order. When the sink can split the call (``prepare_episodes``, then
 ``commit_episodes``), a batch is prepared (extracted and embedded, lock-free) while the previous
-batch of its group commits, and only its commit waits for that one. Transient store errors
+batch of its group commits, and only its commit waits for that one. At most ``prepare_slots``
+batches prepare at once (``concurrency - 1`` unless set): the prepare is the CPU-bound stage, and
+batches that prepare side by side also commit side by side, leaving the embedder idle. Transient store errors
 (``retryable``) are retried with exponential backoff; record-level errors split the batch until the
 bad record is isolated and dead-lettered.
 
@@ -41,7 +43,7 @@ from ingest.checkpoint import Checkpoint, Position
 from ingest.progress import NoProgress, Progress
 from ingest.sources import FORMATS, SourceItem, open_source
 from ingest.sources.base import raw_text
-from ingest.summary import Summary
+from ingest.summary import BatchTimes, Summary
 from ingest.tracking import DeadLetters, SourceTracker, Ticket
 
 RECORD_ERRORS = (InvalidInput, ExtractionFailed, PayloadTooLarge, IdempotencyConflict)
@@ -89,6 +91,8 @@ class IngestOptions:
     backoff_s: float = 0.5
     home: Path = Path(".graphmem")
     max_buffered: int = field(default=0)
+    # batches preparing (extracting, embedding) at once; None: concurrency - 1, at least 1
+    prepare_concurrency: int | None = None
 
     def __post_init__(self) -> None:
         if not self.paths:
@@ -97,6 +101,8 @@ class IngestOptions:
             raise InvalidInput(f"unknown format {self.fmt!r}; expected one of {', '.join(FORMATS)}")
         if self.batch_size < 1 or self.concurrency < 1 or self.max_retries < 0:
             raise InvalidInput("batch_size and concurrency must be >= 1, max_retries >= 0")
+        if self.prepare_concurrency is not None and self.prepare_concurrency < 1:
+            raise InvalidInput("prepare_concurrency must be >= 1")
         missing = [str(p) for p in self.paths if not Path(p).is_file()]
         if missing:
             raise InvalidInput(f"no such file: {', '.join(missing)}", details={"paths": missing})
@@ -112,6 +118,13 @@ class IngestOptions:
     @property
     def dead_letter_path(self) -> Path:
         return self.dead_letter or state_paths(self.paths, self.group, self.home)[1]
+
+    @property
+    def prepare_slots(self) -> int:
+        """Batches that may prepare at once. With a local embedder the prepare is CPU-bound: two
+        batches preparing side by side share the cores and then commit side by side while nothing
+        embeds; one at a time, the next batch prepares while the previous ones commit."""
+        return self.prepare_concurrency or max(1, self.concurrency - 1)
 
     @property
     def buffer_limit(self) -> int:
@@ -186,9 +199,11 @@ class _Run:
         self.tasks: set[asyncio.Task[None]] = set()
         self.tails: dict[str, asyncio.Task[None]] = {}
         self.preparing, self.committing = _Busy(), _Busy()
+        self.prepare_slots = asyncio.Semaphore(options.prepare_slots)
+        self.started = time.perf_counter()
 
     async def execute(self) -> Summary:
-        started = time.perf_counter()
+        started = self.started = time.perf_counter()
         try:
             for path in self.options.paths:
                 await self._read_source(path)
@@ -270,22 +285,35 @@ class _Run:
             task.result()  # a fatal error surfaces here
 
     async def _process(self, group: str, entries: list[_Entry], after: asyncio.Task[None] | None) -> None:
-        with self.preparing.during():
-            prepared = await self._prepare(group, entries)  # overlaps the previous batch's commit
+        dispatched = self._clock()
+        async with self.prepare_slots:
+            prepare_from = self._clock()
+            with self.preparing.during():
+                prepared = await self._prepare(group, entries)  # overlaps the previous batch's commit
+            ready = self._clock()
         self.summary.prepare_seconds = self.preparing.total
         if after is not None:
             await asyncio.wait([after])
             if after.cancelled() or after.exception() is not None:
                 return  # the run is failing; this batch stays unacknowledged
+        commit_from = self._clock()
         with self.committing.during():
             await self._commit(group, entries, prepared)
+        committed = self._clock()
         self.summary.commit_seconds = self.committing.total
+        stages = dict(getattr(prepared, "stage_seconds", None) or {})
+        self.summary.timeline.append(
+            BatchTimes(group, len(entries), dispatched, prepare_from, ready, commit_from, committed, stages)
+        )
         for entry in entries:
             entry.ticket.done = True
         self._settle()
         self.progress.show(self.summary)
         if self.tails.get(group) is asyncio.current_task():
             del self.tails[group]
+
+    def _clock(self) -> float:
+        return time.perf_counter() - self.started
 
     async def _prepare(self, group: str, entries: list[_Entry]) -> Any:
         """The batch prepared ahead of its turn, when the sink can; None when it cannot or when

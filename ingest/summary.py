@@ -20,6 +20,23 @@ EXIT_FATAL = 1
 EXIT_REJECTED = 3
 
 
+@dataclass(frozen=True)
+class BatchTimes:
+    """When one batch went through the runner's stages, seconds since the run started: waiting for
+    a prepare slot (``prepare_from`` - ``dispatched``), prepare (``prepared`` - ``prepare_from``),
+    waiting for its group's previous batch (``commit_from`` - ``prepared``), commit (``committed``
+    - ``commit_from``)."""
+
+    group: str
+    size: int
+    dispatched: float
+    prepare_from: float
+    prepared: float
+    commit_from: float
+    committed: float
+    stages: dict[str, float] = field(default_factory=dict)  # the sink's own (``PreparedBatch.stage_seconds``)
+
+
 @dataclass
 class Summary:
     """Counts of one run. ``read`` counts every record taken from the sources this run.
@@ -46,6 +63,7 @@ class Summary:
     prepare_seconds: float = 0.0  # wall time some batch was preparing (extract + embed)
     commit_seconds: float = 0.0  # wall time some batch was committing
     facts: Counter[str] = field(default_factory=Counter)
+    timeline: list[BatchTimes] = field(default_factory=list)  # committed batches, in commit order
     error: str | None = None
 
     def add_result(self, result: IngestResult) -> None:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import numpy as np
 
@@ -187,6 +188,9 @@ class PreparedBatch:
     replace: bool = False
     replaced: dict[str, str] = field(default_factory=dict)
     vault: list[Found] = field(default_factory=list)  # PII redacted from the batch (graphmem.memory.pii)
+    # per stage of the prepare (extract, embed, ahead): wall seconds and the CPU seconds of the
+    # thread that ran it (``<stage>_cpu``), for ``eval.ingest_speed``
+    stage_seconds: dict[str, float] = field(default_factory=dict)
 
 
 def _conflicts(keyed: list[tuple[str, EpisodeIn]], known: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
@@ -238,7 +242,32 @@ def ahead_texts(prepared: list[Prepared], names: dict[str, str]) -> list[str]:
     return sorted(texts)
 
 
-async def _embed_ahead(ctx: MemoryContext, group_id: str, prepared: list[Prepared]) -> None:
+_T = TypeVar("_T")
+
+
+async def _timed(stages: dict[str, float], name: str, fn: Callable[..., _T], *args: Any) -> _T:
+    """``fn(*args)`` in a worker thread; its wall time and that thread's CPU time go to ``stages``."""
+
+    def run() -> tuple[_T, float]:
+        began = time.thread_time()
+        return fn(*args), time.thread_time() - began
+
+    began = time.perf_counter()
+    out, cpu = await asyncio.to_thread(run)
+    stages[name] = stages.get(name, 0.0) + time.perf_counter() - began
+    stages[name + "_cpu"] = stages.get(name + "_cpu", 0.0) + cpu
+    return out
+
+
+def _embed(ctx: MemoryContext, texts: list[str]) -> np.ndarray:
+    if not texts:
+        return np.zeros((0, ctx.embedder.dimension), dtype=np.float32)
+    return ctx.embedder.embed(texts)
+
+
+async def _embed_ahead(
+    ctx: MemoryContext, group_id: str, prepared: list[Prepared], stages: dict[str, float] | None = None
+) -> None:
     """Embed, before the group lock, what the commit would otherwise embed under it: the names of
     entities the group does not know yet and the statements of the batch's facts, as they will read
     with the known entities' display names. A name that resolves otherwise under the lock (a
@@ -248,7 +277,8 @@ async def _embed_ahead(ctx: MemoryContext, group_id: str, prepared: list[Prepare
     wanted = wanted_entities(prepared)
     known = await writes.peek_entities(ctx.store, group_id=group_id, keys=sorted(wanted))
     ordered = ahead_texts(prepared, {k: r["name"] for k, r in known.items()})
-    ahead = dict(zip(ordered, await ctx.embed(ordered), strict=True))
+    vectors = await _timed(stages if stages is not None else {}, "ahead", _embed, ctx, ordered)
+    ahead = dict(zip(ordered, vectors, strict=True))
     for p in prepared:
         p.ahead = ahead
 
@@ -281,14 +311,16 @@ async def prepare_episodes(
             new_ids[key] = str(uuid.uuid4())
             fresh.append((key, ep))
     # extraction (a thread) overlaps the embedding: on two cores the parser is not on the critical path
+    stages: dict[str, float] = {}
     extractions, vectors = await asyncio.gather(
-        asyncio.to_thread(_extract, ctx, fresh), ctx.embed([indexed_text(ep) for _, ep in fresh])
+        _timed(stages, "extract", _extract, ctx, fresh),
+        _timed(stages, "embed", _embed, ctx, [indexed_text(ep) for _, ep in fresh]),
     )
     extractions = [pii.drop_token_names(ctx, x) for x in extractions]
     prepared = [Prepared(new_ids[k], k, ep, x) for (k, ep), x in zip(fresh, extractions, strict=True)]
-    await _embed_ahead(ctx, group_id, prepared)
+    await _embed_ahead(ctx, group_id, prepared, stages)
     return PreparedBatch(
-        group_id, allow_forgotten, keyed, known, new_ids, prepared, vectors, replace, replaced, vault
+        group_id, allow_forgotten, keyed, known, new_ids, prepared, vectors, replace, replaced, vault, stages
     )
 
 

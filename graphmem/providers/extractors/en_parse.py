@@ -89,6 +89,14 @@ def _load() -> Language:
     return nlp
 
 
+def warm() -> None:
+    """Load the pipeline and the lemmatizer's tables now, and parse one sentence (spaCy's own lazy
+    set-up), so that the first batch pays none of it (``pool``: a worker's start)."""
+    _known_words()
+    _verb_forms()
+    parse_many(["I moved to Lisbon last year."])
+
+
 def meta() -> dict[str, Any]:
     """The model's ``meta.json`` (name, version, author, license, accuracy)."""
     return dict(pipeline().meta)
