@@ -6,11 +6,13 @@ and 1,113 of their 1,153 evidence turns are that speaker's. In a conversation th
 half of the turns (every turn is spoken by one of two people), so BM25 weighs it at about ln 2 and
 the vectors not at all: the other speaker's turns on the same topic rank alongside. ``focus_terms``
 reads the names (capitalised words past the first word, analysed as the index analyses them);
-the executor (``retrieval.pipeline``) finds which candidates are centred on one (an episode that
-speaker told: ``speaker_terms``; a fact whose statement names them) and, when some candidate turn
-was told by that name (``speaker_centred``), ``boost`` raises their fused score. A turn that only
-says the name is not raised: in a two-person chat it is mostly the other speaker addressing them
-(replayed on LoCoMo dev, raising it too gave about a quarter of the gain at R@10).
+the executor (``retrieval.pipeline``) finds the candidate episodes that person told
+(``speaker_terms``) and ``boost`` raises their fused score. A turn that only says the name is not
+raised: in a two-person chat it is mostly the other speaker addressing them (replayed on LoCoMo
+dev, raising those too kept about a third of the gain at R@10), and facts whose statement names
+the person added nothing at R@10 for 0.8 ms of CPU a query at 100k facts (docs/design-notes.md,
+"Seventh session: retrieval — the graph's own contribution"). A name no candidate was told by
+("Netflix", in a chat log of "user" and "assistant") moves nothing.
 """
 
 from __future__ import annotations
@@ -50,24 +52,13 @@ def focus_terms(query: str) -> tuple[str, ...]:
 
 
 def held_in_rows(rows: Iterable[Mapping[str, Any]], terms: Iterable[str]) -> set[Key]:
-    """The candidates centred on one of ``terms``: an episode its speaker told (``speaker_terms``;
-    a turn that only says the name is usually the other speaker addressing them), a fact whose
-    statement holds it (``search_text``). ``rows``: ``type``, ``id``, ``search_text`` and an
-    episode's ``speaker_terms``."""
+    """The candidate episodes told by one of ``terms``: ``rows`` of ``id`` and ``speaker_terms``
+    (analysed; none for a turn without a speaker). A turn that only says the name is not one of
+    them: in a two-person chat it is mostly the other speaker addressing them."""
     wanted = set(terms)
-    held: set[Key] = set()
-    for row in rows:
-        text = row.get("speaker_terms") if row["type"] == "episode" else row.get("search_text")
-        if wanted.intersection((text or "").split()):
-            held.add((str(row["type"]), str(row["id"])))
-    return held
-
-
-def speaker_centred(held: Set[Key]) -> set[Key]:
-    """``held`` when it holds an episode (the name is a speaker's), else nothing: a name no
-    candidate turn was told by ("Netflix" in a user's chat log) centres the search on no one, and
-    the facts that merely state it keep their ranks."""
-    return set(held) if any(t == "episode" for t, _ in held) else set()
+    return {
+        ("episode", str(r["id"])) for r in rows if wanted.intersection((r.get("speaker_terms") or "").split())
+    }
 
 
 def boost(fused: Mapping[Key, float], held: Set[Key], weight: float) -> dict[Key, float]:

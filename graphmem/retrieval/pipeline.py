@@ -18,7 +18,7 @@ from graphmem.ports import Embedder
 from graphmem.providers.embedders import embed_query
 from graphmem.retrieval.config import SearchConfig, recipe
 from graphmem.retrieval.context import build_context
-from graphmem.retrieval.focus import boost, focus_terms, held_in_rows, speaker_centred
+from graphmem.retrieval.focus import boost, focus_terms, held_in_rows
 from graphmem.retrieval.fusion import Features, Key, evidence_ranking, fuse, rerank
 from graphmem.retrieval.intent import adapt, time_focus
 from graphmem.retrieval.sources import (
@@ -39,7 +39,7 @@ from graphmem.retrieval.tenant_index.fields import Speakers
 from graphmem.retrieval.tenant_index.index import TenantIndex, View
 from graphmem.retrieval.tenant_index.registry import TenantIndexes
 from graphmem.store import reads, search
-from graphmem.store.cypher.focus import FOCUS_TEXTS
+from graphmem.store.cypher.focus import FOCUS_SPEAKERS
 from graphmem.store.driver import Store
 from graphmem.temporal.normalize import normalize_name
 
@@ -217,31 +217,27 @@ class _Run:
         return fuse(self.rankings, self.channel_scores, weights, self.cfg)
 
     async def _focus(self, source: CandidateSource, fused: dict[Key, float]) -> dict[Key, float]:
-        """Entity-centred search (``retrieval.focus``): when the query names a speaker of the
-        candidates and the recipe weighs ``weights["focus"]``, every candidate episode that speaker
-        told, and every candidate fact whose statement names them, is raised by that weight in the
-        fused logit. Both sources read the same terms: the tenant index's speaker codes
-        (``fields.Speakers``) and fact postings, or one Neo4j read of the candidates' texts (also
-        for an index restored from a snapshot written before speakers were kept)."""
+        """Entity-centred search (``retrieval.focus``): when the query names someone and the recipe
+        weighs ``weights["focus"]``, every candidate episode that person told is raised by that
+        weight in the fused logit. Both sources read the same speaker terms: the tenant index's
+        speaker codes (``fields.Speakers``), or one Neo4j read of the candidates' (also for an index
+        restored from a snapshot written before the codes were kept)."""
         weight = self.cfg.weights.get("focus", 0.0)
         terms = focus_terms(self.req.query) if weight > 0 else ()
-        keys = [key for key in fused if key[0] in ("episode", "fact")]
-        if not terms or not keys:
+        ids = [i for t, i in fused if t == "episode"]
+        if not terms or not ids:
             return fused
         began = time.perf_counter()
         held: set[Key] | None = None
         if isinstance(source, IndexSource):
             async with source.indexes.acquire(self.group_id, source.state) as index:
                 if index is not None and index.fields.speakers is not None:
-                    held = _index_held(index, index.fields.speakers, keys, terms)
+                    held = _index_held(index, index.fields.speakers, ids, terms)
         if held is None:
-            ids = {t: [i for tt, i in keys if tt == t] for t in ("episode", "fact")}
-            rows = await self.s.store.read(
-                FOCUS_TEXTS, group_id=self.group_id, episode_ids=ids["episode"], fact_ids=ids["fact"]
-            )
+            rows = await self.s.store.read(FOCUS_SPEAKERS, group_id=self.group_id, episode_ids=ids)
             held = held_in_rows(rows, terms)
         self.timings["focus"] = (time.perf_counter() - began) * 1000
-        return boost(fused, speaker_centred(held), weight)
+        return boost(fused, held, weight)
 
     def _top(self, fused: dict[Key, float]) -> list[Key]:
         """The candidates the rerank orders: the best fused, three times the hits asked for."""
@@ -348,23 +344,16 @@ class _Run:
         )
 
 
-def _index_held(index: TenantIndex, speakers: Speakers, keys: list[Key], terms: tuple[str, ...]) -> set[Key]:
-    """``focus.held_in_rows`` over the tenant index: the episodes whose speaker terms and the facts
-    whose ``search_text`` (their postings) hold one of ``terms``."""
-    episodes, facts = index.targets["episode"], index.targets["fact"]
+def _index_held(index: TenantIndex, speakers: Speakers, ids: list[str], terms: tuple[str, ...]) -> set[Key]:
+    """``focus.held_in_rows`` over the tenant index: the episodes whose speaker terms hold one of
+    ``terms``."""
     codes = speakers.holding(set(terms))
-    stated = facts.lexical.scores(list(terms)) if any(t == "fact" for t, _ in keys) else None
-    held: set[Key] = set()
-    for key in keys:
-        if key[0] == "episode":
-            slot = episodes.slots.index.get(key[1])
-            if slot is not None and speakers.code_of(slot) in codes:
-                held.add(key)
-        elif stated is not None:
-            slot = facts.slots.index.get(key[1])
-            if slot is not None and slot < len(stated) and stated[slot] > 0:
-                held.add(key)
-    return held
+    if not codes:
+        return set()
+    slots = index.targets["episode"].slots.index
+    return {
+        ("episode", i) for i in ids if (slot := slots.get(i)) is not None and speakers.code_of(slot) in codes
+    }
 
 
 def _features(hit: Hit) -> Features:

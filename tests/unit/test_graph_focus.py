@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from graphmem.retrieval.focus import boost, focus_terms, held_in_rows, speaker_centred
+from graphmem.retrieval.focus import boost, focus_terms, held_in_rows
 from graphmem.retrieval.pipeline import _index_held
 from graphmem.retrieval.tenant_index.fields import EpisodeFields, Speakers
 from graphmem.retrieval.tenant_index.index import TenantIndex
@@ -47,19 +47,20 @@ def _episode(i: str, speaker: str, own: str, context: str = "") -> dict[str, str
     }
 
 
-def test_an_episode_is_centred_on_its_speaker_a_fact_on_what_it_states() -> None:
-    """A turn that says the name is mostly the other speaker addressing them ("Wow, Caroline!"):
-    not hers. Of the facts, those whose statement names her."""
+def test_an_episode_is_centred_on_its_speaker_not_on_a_name_it_says() -> None:
+    """A turn that says the name is mostly the other speaker addressing them ("Wow, Caroline!")."""
     rows = [
         _episode("e1", "Caroline", "I went to a support group"),  # spoken by her
         _episode("e2", "Melanie", "Wow, Caroline, that is great"),  # says her name
         _episode("e3", "Melanie", "I went to a support group", context="Caroline said hi"),
-        {"type": "fact", "id": "f1", "search_text": " ".join(analyze("Caroline attended support group"))},
-        {"type": "fact", "id": "f2", "search_text": " ".join(analyze("Melanie likes pottery"))},
-        {"type": "fact", "id": "f3", "search_text": None},
     ]
-    held = held_in_rows(rows, focus_terms("When did Caroline go?"))
-    assert held == {("episode", "e1"), ("fact", "f1")}
+    assert held_in_rows(rows, focus_terms("When did Caroline go?")) == {("episode", "e1")}
+    assert held_in_rows(rows, focus_terms("Did Caroline meet Melanie?")) == {
+        ("episode", "e1"),
+        ("episode", "e2"),
+        ("episode", "e3"),
+    }
+    assert held_in_rows(rows, focus_terms("What is Netflix?")) == set()
 
 
 def test_an_episode_without_a_speaker_is_centred_on_no_one() -> None:
@@ -89,30 +90,6 @@ def _index() -> TenantIndex:
     idx = TenantIndex("g", 8)
     when = datetime(2024, 1, 1, tzinfo=UTC)
     idx.apply("episode", [{**r, "embedding": None, "reference_time": when, "mentions": []} for r in rows])
-    facts = [("f1", "Caroline attended support group"), ("f2", "Melanie likes pottery")]
-    idx.apply(
-        "fact",
-        [
-            {
-                "id": i,
-                "search_text": " ".join(analyze(text)),
-                "embedding": None,
-                "subject_id": "x",
-                "object_id": None,
-                "status": "active",
-                "expired_at": None,
-                "valid_from": when,
-                "valid_to": None,
-                "evidence": 1,
-                "recorded_at": when,
-                "evidence_ids": ["e1"],
-                "text": text,
-                "confidence": 0.9,
-                "tier": "stated",
-            }
-            for i, text in facts
-        ],
-    )
     return idx
 
 
@@ -120,33 +97,23 @@ def test_the_index_and_the_rows_centre_alike() -> None:
     """The tenant index (``pipeline._index_held``) and the Neo4j rows (``held_in_rows``) agree."""
     idx = _index()
     rows = [
-        {
-            "type": "episode",
-            "id": "e1",
-            "search_text": "carolin went support group",
-            "speaker_terms": "carolin",
-        },
-        {"type": "episode", "id": "e2", "search_text": "melani wow carolin great", "speaker_terms": "melani"},
-        {
-            "type": "episode",
-            "id": "e3",
-            "search_text": "melani went support group",
-            "speaker_terms": "melani",
-        },
-        {"type": "episode", "id": "e4", "search_text": "speaker", "speaker_terms": None},
-        {"type": "fact", "id": "f1", "search_text": " ".join(analyze("Caroline attended support group"))},
-        {"type": "fact", "id": "f2", "search_text": " ".join(analyze("Melanie likes pottery"))},
+        {"id": "e1", "speaker_terms": "carolin"},
+        {"id": "e2", "speaker_terms": "melani"},
+        {"id": "e3", "speaker_terms": "melani"},
+        {"id": "e4", "speaker_terms": None},
     ]
-    keys = [(str(r["type"]), str(r["id"])) for r in rows] + [("episode", "gone"), ("fact", "gone")]
-    for query in (
+    ids = [str(r["id"]) for r in rows] + ["gone"]
+    queries = (
         "When did Caroline go?",
         "What did Melanie paint?",
         "Did Caroline and Melanie meet?",
         "Who?",
-    ):
+        "",
+    )
+    for query in queries:
         terms = focus_terms(query)
         assert idx.fields.speakers is not None
-        assert _index_held(idx, idx.fields.speakers, keys, terms) == held_in_rows(rows, terms), query
+        assert _index_held(idx, idx.fields.speakers, ids, terms) == held_in_rows(rows, terms), query
 
 
 def test_a_snapshot_from_before_speakers_has_none() -> None:
@@ -181,10 +148,3 @@ def test_the_boost_is_a_logit_shift() -> None:
     p = 0.3
     (out,) = boost({("episode", "x"): p}, {("episode", "x")}, 0.7).values()
     assert math.log(out / (1 - out)) == pytest.approx(math.log(p / (1 - p)) + 0.7)
-
-
-def test_a_name_no_candidate_turn_was_told_by_centres_on_no_one() -> None:
-    facts_only = {("fact", "f1"), ("fact", "f2")}
-    assert speaker_centred(facts_only) == set()
-    assert speaker_centred(facts_only | {("episode", "e1")}) == facts_only | {("episode", "e1")}
-    assert speaker_centred(set()) == set()
