@@ -122,6 +122,19 @@ LIVES = [
     _c("lives_in", "new", "I relocated to {B} a while back."),
     _c("lives_in", "new", "I moved to {B} earlier this year."),
     _c("lives_in", "new", "I moved to {B} two weeks ago, still unpacking."),
+    _c("lives_in", "keep", "I'm still in {A}."),
+    _c("lives_in", "keep", "We're still in {A}, but moving to {B} next month."),
+    _c("lives_in", "keep", "I was going to move to {B}, but we stayed put."),
+    _c("lives_in", "new", "I was going to stay in {A}, but I ended up moving to {B}."),
+    _c("lives_in", "new", "We're renting in {B} now."),
+    _c("lives_in", "new", "We closed on a house in {B}."),
+    _c("lives_in", "new", "We've been in {B} a year now."),
+    _c("lives_in", "new", "I've relocated to {B}."),
+    _c("lives_in", "new", "We uprooted and moved to {B}."),
+    _c("lives_in", "end", "It's been a year since I left {A}."),
+    _c("lives_in", "corrected", "Oh wait, it's {B}, not {A}."),
+    _c("lives_in", "corrected", "Ignore what I said about {A}, I live in {B}."),
+    _c("lives_in", "corrected", "I meant to say {B}, not {A}."),
 ]
 
 WORKS = [
@@ -215,6 +228,28 @@ WORKS = [
     _c("works_at", "new", "I joined {B} two weeks ago."),
     _c("works_at", "new", "Two weeks ago I joined {B}."),
     _c("works_at", "new", "I transitioned to {B} last month."),
+    _c("works_at", "new", "I was going to stay at {A}, but I ended up joining {B}."),
+    _c("works_at", "new", "Been at {B} since 2024."),
+    _c("works_at", "keep", "Still at {A}."),
+    _c("works_at", "keep", "I start at {B} on Monday."),
+    _c("works_at", "keep", "I'm leaving {A} at the end of the month."),
+    _c("works_at", "end", "Last week was my last day at {A}."),
+    _c("works_at", "new", "I just started at {B} on Monday."),
+    _c("works_at", "new", "I've accepted a position at {B}."),
+    _c("works_at", "end", "Ever since I left {A}, I've been happier."),
+    _c("works_at", "end", "I gave notice at {A}."),
+    _c("works_at", "end", "I finally quit {A}."),
+    _c("works_at", "end", "{A} and I parted ways."),
+    _c("works_at", "end", "I got fired from {A}."),
+    _c("works_at", "end", "I was let go by {A}."),
+    _c("works_at", "end", "I've left {A}."),
+    _c("works_at", "corrected", "Oh wait, it's {B}, not {A}."),
+    _c("works_at", "corrected", "I meant to say {B}, not {A}."),
+    _c("works_at", "new", "It's been a month since I joined {B}."),
+    _c("works_at", "new", "My employer is {B} now."),
+    _c("works_at", "new", "I'm a {B} employee now."),
+    _c("works_at", "new", "I got a full-time job at {B}."),
+    _c("works_at", "new", "I left {A} in March and joined {B} in April."),
 ]
 
 TITLES = [
@@ -260,6 +295,17 @@ TITLES = [
     _c("job_title", "new", "Now I'm {aB} {B}."),
     _c("job_title", "new", "I moved into {aB} {B} role."),
     _c("job_title", "new", "I was made {B} last month."),
+    _c("job_title", "new", "They made me {aB} {B}."),
+    _c("job_title", "new", "My job title is {B} now."),
+    _c("job_title", "new", "I got a promotion to {B}."),
+    _c("job_title", "new", "I was hired as {aB} {B} last month."),
+    _c("job_title", "new", "I've been promoted to {B}."),
+    _c("job_title", "end", "I'm not {aA} {A} anymore."),
+    _c("job_title", "end", "I retired as {aA} {A}."),
+    _c("job_title", "new", "I'm {aB} {B} at my new company."),
+    _c("job_title", "keep", "I'm studying to become {aB} {B}."),
+    _c("job_title", "corrected", "I meant {B}, not {A}."),
+    _c("job_title", "new", "I work as {aB} {B} now, not {aA} {A}."),
 ]
 
 BANK: list[Case] = LIVES + WORKS + TITLES
@@ -315,7 +361,7 @@ THEIRS = [
 def test_the_bank_is_large_enough_and_new() -> None:
     from tests.unit import test_en_temporal_fourth_bank as fourth
 
-    assert len(BANK) + len(THEIRS) >= 250
+    assert len(BANK) + len(THEIRS) >= 300
     assert len({(c.predicate, c.messages) for c in BANK}) == len(BANK)
     earlier = {(c.predicate, c.messages) for c in fourth.BANK} | {(p, (t,)) for p, _, t in fourth.THEIRS}
     assert not [c.messages for c in BANK if (c.predicate, c.messages) in earlier]

@@ -17,7 +17,11 @@ failing, one test per class, several phrasings each (written for these tests):
   verb ("Sam calls Leeds home"); "put down roots in X"; "on the X payroll";
 - a dash before a repair marker ("a nurse - scratch that, a chef") reads as the comma form;
 - "New job at X!" with no verb (not "A new job at X would be nice");
-- "I think I said X earlier, it's Y": the hedge is on the saying, the correction is stated.
+- "I think I said X earlier, it's Y": the hedge is on the saying, the correction is stated;
+- "We're still in A, but moving to B next month": a move under way (a progressive with no aux of
+  its own beside a state) is not done;
+- "I'm a Stark Industries employee now", "we closed on a house in X", "Been at X since 2024.";
+- "Oh wait, it's B, not A": an interjection before a correction mark.
 """
 
 from __future__ import annotations
@@ -266,3 +270,41 @@ def test_a_move_in_the_spring_dates_the_change() -> None:
 
     assert got.at(datetime(2024, 4, 1, tzinfo=UTC)) == ["Bristol"]
     assert got.at(datetime(2024, 2, 1, tzinfo=UTC)) == ["Leeds"]
+
+
+@pytest.mark.parametrize(
+    ("first", "later", "predicate", "want"),
+    [
+        (
+            "I live in Lisbon.",
+            "We're still in Lisbon, but moving to Melbourne next month.",
+            "lives_in",
+            ["Lisbon"],
+        ),
+        ("I live in Leeds.", "I'm still in Leeds but relocating to Osaka soon.", "lives_in", ["Leeds"]),
+        (
+            "I work at Acme Corp.",
+            "I'm a Stark Industries employee now.",
+            "works_at",
+            ["Acme Corp", "Stark Industries"],
+        ),
+        ("I live in Lisbon.", "We closed on a house in Melbourne.", "lives_in", ["Lisbon", "Melbourne"]),
+        ("I work at Globex.", "Been at Hooli since 2024.", "works_at", ["Globex", "Hooli"]),
+    ],
+)
+def test_moves_under_way_employees_houses_and_verbless_perfects(
+    first: str, later: str, predicate: str, want: list[str]
+) -> None:
+    assert _slot([first, later], predicate) == (want[-1:], want)
+
+
+@pytest.mark.parametrize(
+    ("first", "later", "predicate", "value"),
+    [
+        ("I live in Seattle.", "Oh wait, it's Bristol, not Seattle.", "lives_in", "Bristol"),
+        ("I work at Globex.", "Oh wait, it's Acme Corp, not Globex.", "works_at", "Acme Corp"),
+        ("I work at Initech.", "Ah, sorry, it's Hooli, not Initech.", "works_at", "Hooli"),
+    ],
+)
+def test_an_interjection_before_a_correction(first: str, later: str, predicate: str, value: str) -> None:
+    assert _slot([first, later], predicate) == ([value], [value])

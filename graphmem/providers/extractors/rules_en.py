@@ -148,6 +148,10 @@ _OFFER_ONLY = re.compile(
     _I,
 )
 _OFFER_TAKEN = re.compile(r"\b(?:accepted|accept|took|take|taken|signed|said yes|jumped at)\b", _I)
+_OH_BEFORE_MARK = re.compile(
+    r"^(?:oh|ah|um|uh|hmm)[,!]?\s+(?=(?:wait|sorry|no|actually|oops|whoops|my mistake|my bad|correction)\b)",
+    _I,
+)
 _HEDGED_SAYING = re.compile(
     r"^(?:i (?:think|believe|guess)|maybe|probably),?\s+i (?:said|told you|wrote|mentioned)\b", _I
 )
@@ -179,6 +183,7 @@ def parse_en(sentence: str) -> ParsedSentence:
         if disown.group("about"):
             parsed.replaces = clean_place(disown.group("about"), strip_preposition=True)
         text = text[disown.end() :]
+    text = _OH_BEFORE_MARK.sub("", text)  # "Oh wait, it's Bristol, not Seattle"
     mark = _CORRECTION_MARK.match(text)
     if mark is not None:
         parsed.correction = (

@@ -124,6 +124,9 @@ _FRONT_NOT = re.compile(
 _NEW_JOB_AT = re.compile(
     r"^(?i:new (?:job|gig|role|position)) (?i:at|with) " + _NAME.format(g="value") + r"(?=\s*(?:[,;!.]|$))"
 )
+_BEEN_AT = re.compile(
+    r"^(?:(?i:still|now|already) )?(?i:been) (?P<prep>(?i:at|in|with)) " + _NAME.format(g="value")
+)
 _DASH_REPAIR = re.compile(
     r"\s+[-\u2013\u2014]+\s+(?=(?i:scratch that|strike that|sorry|i mean|i meant|or rather|make that|my mistake)\b)"
 )
@@ -150,6 +153,8 @@ def rewrite(text: str, context: EnContext) -> str:
     if (m := _FRONT_NOT.match(text)) is not None:  # "Not in Leeds anymore, I moved to Denver."
         verb = "live" if m.group("prep").lower() == "in" else "work"
         text = f"I no longer {verb} {m.group('prep').lower()} {m.group('value')}, and {m.group('rest')}"
+    if (m := _BEEN_AT.match(text)) is not None:  # "Been at Hooli since 2024." (its time cut)
+        text = f"I have been {m.group('prep').lower()} {m.group('value')}" + text[m.end() :]
     if (m := _NEW_JOB_AT.match(text)) is not None:  # "New job at Initech, starting today!"
         text = f"My new job is at {m.group('value')}" + text[m.end() :]
     if (m := _SPAN_AT.match(text)) is not None:  # "Six months at Initech now!"
@@ -407,7 +412,8 @@ def guessed_copies(fact: ExtractedFact) -> list[ExtractedFact]:
 
 
 _NAME_CORRECTION = re.compile(
-    r"^(?i:sorry|oops|whoops|my mistake|my bad|correction|actually|wait|no)\b[,:!]*\s*(?i:it's\s+|it is\s+)?"
+    r"^(?i:(?:oh|ah|um|uh),?\s+)?(?i:sorry|oops|whoops|my mistake|my bad|correction|actually|wait|no)\b[,:!]*\s*"
+    r"(?i:it's\s+|it is\s+)?"
     + _NAME.format(g="right")
     + r",?\s+(?i:not)\s+"
     + _NAME.format(g="wrong")

@@ -55,7 +55,7 @@ _DWELLING = frozenset(
     "residence city town country area neighborhood neighbourhood suburb".split()
 )
 _RESIDENCE_NOUNS = frozenset("residence roots root home base lease".split())
-_RESIDENCE_VERBS = frozenset("take set put make find establish sign settle rent lease get".split())
+_RESIDENCE_VERBS = frozenset("take set put make find establish sign settle rent lease get close".split())
 
 JOIN = frozenset("join hire employ recruit sign onboard rehire headhunt poach contract".split())
 _HIRING_BY_ORG = frozenset("hire employ recruit rehire headhunt poach bring take sign onboard".split())
@@ -578,6 +578,8 @@ def _relocation(verb: Token, lemma: str, tense: str, subject: str | None, hooks:
         lemma in ("make", "take")
         and any(d.dep_ == "dobj" and d.lemma_.lower() in ("move", "jump", "leap") for d in verb.children)
     )
+    if relocating and tense == "progressive" and verb.dep_ == "conj" and not _children(verb, "aux"):
+        return []  # "We're still in Lisbon, but moving to Melbourne": a move under way, not done
     if not relocating or tense == "progressive":
         return None
     roles = _roles(verb)
@@ -724,7 +726,7 @@ def _residence(verb: Token, lemma: str, tense: str, subject: str | None, hooks: 
                 ]
                 named = next((o for o in inner if o.pos_ == "PROPN"), None)
                 if named is not None and (
-                    obj.lemma_.lower() in _RESIDENCE_NOUNS or lemma in ("settle", "find", "rent")
+                    obj.lemma_.lower() in _RESIDENCE_NOUNS or lemma in ("settle", "find", "rent", "close")
                 ):
                     place = named
                     break
@@ -854,6 +856,7 @@ def _being_in(verb: Token, lemma: str, tense: str, subject: str | None, hooks: H
             for r, o in [("at", x) for rr, x in _roles(team) if rr in ("at", "with")]
         ]
         roles += [(r, o) for r, o in _roles(attr) if r in ("at", "with") and o.pos_ == "PROPN"]
+        roles += [("at", c) for c in attr.children if c.dep_ == "compound" and c.pos_ == "PROPN"]
         named = next((o for r, o in roles if r in ("at", "with") and o.pos_ == "PROPN"), None)
         if named is not None and (value := hooks.phrase(named)):
             return [Claim("works_at", value, subject=subject, object_kind="organization")]
