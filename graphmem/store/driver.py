@@ -157,9 +157,15 @@ class Store:
                 return [record.values() async for record in result]
 
     async def write(self, query: str, **params: Any) -> list[dict[str, Any]]:
-        async with self.transaction(write=True) as tx:
+        """One write query in its own transaction, retried like ``execute`` on a transient error (a
+        deadlock: a search's access-count ``TOUCH`` against a group commit on the same facts); the
+        failed try was rolled back, so a retry is the only one that counts."""
+
+        async def work(tx: AsyncTransaction) -> list[dict[str, Any]]:
             result = await tx.run(query, params)
             return [plain(record) async for record in result]
+
+        return await self.execute(work)
 
 
 async def run(tx: Tx, query: str, **params: Any) -> list[dict[str, Any]]:
