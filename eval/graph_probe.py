@@ -6,16 +6,18 @@ support group?"), and the turns that answer are that speaker's own: of the 885 d
 (18 more mention the name). A speaker's name is in about half of the conversation's turns, so BM25
 gives it almost no weight (idf about ln 2) and the vectors none. This probe replays a capture as the
 executor does (``eval.fusion_replay.replay``) with one change after fusion: every candidate whose
-own words (the speaker's name and the turn's words, ``tenant_index.fields`` "own") hold the name
-the question is centred on, or a fact whose statement holds it, has its fused logit raised by
-``w`` (``--weights``). Which name: a query word that is some turn's speaker.
+speaker is a name the question says (``focus.focus_terms``; ``--rule speaker``: the conversation's
+speakers the question names) has its fused logit raised by ``w`` (``--weights``), as
+``pipeline._Run._focus`` does; ``--own-words``: a turn that says the name counts too.
 
-    python -m eval.graph_probe out/graph/cap-loco.pkl --locomo-prefix graph-locomo
+    python -m eval.graph_probe out/graph/cap-a.pkl:conv-26,conv-30,conv-41 --locomo-prefix graph-locomo
+    python -m eval.graph_probe live --conversations conv-30 --focus 0,1   # GraphMemory.search itself
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import functools
 import math
 import pickle
@@ -78,7 +80,46 @@ def focus_names(question: str, speakers: set[str]) -> list[str]:
     return [w for w in dict.fromkeys(_WORD.findall(question)) if w in speakers]
 
 
+async def _live(args: argparse.Namespace) -> None:
+    """The default recipe with ``weights["focus"]`` at each weight, searched live (GraphMemory.search
+    at NEO4J_URI, over groups ingested with ``--keep``), to check the replay against the pipeline."""
+    from eval.retrievers import config_retriever
+    from graphmem.config import Settings
+    from graphmem.memory import GraphMemory
+
+    data = load_locomo(args.locomo, group_prefix=args.locomo_prefix, conversations=args.conversations)
+    memory = await GraphMemory.from_settings(Settings())
+    try:
+        for w in (float(x) for x in args.focus.split(",")):
+            base = RECIPES["default"]
+            cfg = base.model_copy(update={"weights": {**base.weights, "focus": w}})
+            retriever = config_retriever(f"focus {w:g}", memory, cfg)
+            for conv in data.conversations:
+                await retriever.prepare(conv.group_id)
+            res = await locomo.score_retriever(retriever, data, (1, 5, 10, 25))
+            r = res["recall"]["1-4"]
+            p50 = res.get("latency_ms", {}).get("p50")
+            print(
+                f"| live focus {w:g} | "
+                + " / ".join(f"{100 * r[k]:.1f}" for k in ("1", "5", "10", "25"))
+                + f" | p50 {p50} ms |"
+            )
+    finally:
+        await memory.close()
+
+
 def main(argv: Sequence[str] | None = None) -> None:
+    import sys
+
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["live"]:
+        q = argparse.ArgumentParser(prog="python -m eval.graph_probe live")
+        q.add_argument("--locomo", default="../shared/data/locomo/locomo_dev.json")
+        q.add_argument("--locomo-prefix", default="graph-locomo")
+        q.add_argument("--conversations", type=lambda s: s.split(","), default=None)
+        q.add_argument("--focus", default="0,1")
+        asyncio.run(_live(q.parse_args(argv[1:])))
+        return
     p = argparse.ArgumentParser(prog="python -m eval.graph_probe")
     p.add_argument(
         "files", nargs="+", help="capture files, each FILE or FILE:conv-26,conv-30 (its --conversations)"
@@ -87,7 +128,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--locomo-prefix", default="graph-locomo")
     p.add_argument("--weights", default="0,0.5,1,2,4")
     p.add_argument("--recipes", default="default,hybrid")
-    p.add_argument("--spoken-only", action="store_true", help="match the speaker only, not mentions")
+    p.add_argument("--own-words", action="store_true", help="a turn that says the name counts too")
+    p.add_argument("--only", type=lambda s: s.split(","), default=None, help="only these sample ids")
     p.add_argument(
         "--rule", choices=("caps", "speaker"), default="caps", help="focus.focus_terms, or the speakers"
     )
@@ -111,6 +153,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     named = 0
     prepared = []
     for c, conv, qa in caught:
+        if args.only and conv.sample_id not in args.only:
+            continue
         if args.rule == "speaker":
             terms = {t for n in focus_names(qa.question, speakers[conv.group_id]) for t in analyze(n)}
         else:
@@ -118,17 +162,15 @@ def main(argv: Sequence[str] | None = None) -> None:
         matches: dict[Key, bool] = {}
         if terms:
             named += 1
-            for key in c.external:
+            for key, ext in c.external.items():
+                if key[0] != "episode":
+                    continue
+                ep = turns[conv.group_id].get(ext[0]) if ext else None
+                words = set(analyze(ep.speaker if ep and ep.speaker else ""))
                 f = c.features.get(key)
-                if key[0] == "episode":
-                    ext = c.external[key]
-                    ep = turns[conv.group_id].get(ext[0]) if ext else None
-                    own = set(analyze(ep.speaker if ep and ep.speaker else ""))
-                    if not args.spoken_only and f is not None:
-                        own |= set(analyze(f.text))
-                    matches[key] = bool(terms & own)
-                elif key[0] == "fact" and f is not None:
-                    matches[key] = bool(terms & set(analyze(f.text)))
+                if args.own_words and f is not None:
+                    words |= set(analyze(f.text))
+                matches[key] = bool(terms & words)
         prepared.append((c, qa, matches))
     print(f"{len(prepared)} LoCoMo questions, {named} centred on a speaker")
     print("| recipe | w | R@1/5/10/25 |")
