@@ -363,6 +363,26 @@ def server(cfg: LoadConfig, env: dict[str, str]) -> Iterator[str]:
         yield base
 
 
+def _wait_ready(base: str, process: subprocess.Popen[bytes], workers: int, timeout_s: float = 300) -> None:
+    """Until ``workers`` distinct workers have answered ``/readyz`` 200 (each new connection may
+    reach another; ``worker`` is its pid): a worker still loading its model would otherwise charge
+    its warm-up's CPU to the first client count."""
+    ready: set[object] = set()
+    deadline = time.monotonic() + timeout_s
+    while len(ready) < workers:
+        if process.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError("the API server this load test started did not become ready")
+        try:
+            response = httpx.get(f"{base}/readyz", timeout=5)
+            if response.status_code == 200:
+                ready.add(response.json().get("worker", len(ready)))
+                time.sleep(0.05)
+                continue
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.5)
+
+
 @contextmanager
 def server_process(cfg: LoadConfig, env: dict[str, str]) -> Iterator[tuple[str, int | None]]:
     """``server``, with the pid of the process it started (None for ``cfg.url``)."""
@@ -382,16 +402,7 @@ def server_process(cfg: LoadConfig, env: dict[str, str]) -> Iterator[tuple[str, 
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 300
-        while True:
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("the API server this load test started did not become ready")
-            try:
-                if httpx.get(f"{base}/readyz", timeout=5).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.5)
+        _wait_ready(base, process, int(full.get("GRAPHMEM_WORKERS") or 1))
         yield base, process.pid
     finally:
         process.terminate()

@@ -4,6 +4,7 @@ warm)."""
 from __future__ import annotations
 
 import asyncio
+import os
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -58,4 +59,5 @@ async def readyz(request: Request) -> Any:
         "status": "ready",
         "embedder": memory.ctx.embedder.model_name,
         "dimension": memory.ctx.embedder.dimension,
+        "worker": os.getpid(),  # which worker answered: a client can tell when all of them are warm
     }
