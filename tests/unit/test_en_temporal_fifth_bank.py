@@ -135,6 +135,17 @@ LIVES = [
     _c("lives_in", "corrected", "Oh wait, it's {B}, not {A}."),
     _c("lives_in", "corrected", "Ignore what I said about {A}, I live in {B}."),
     _c("lives_in", "corrected", "I meant to say {B}, not {A}."),
+    _c("lives_in", "new", "Quick update: I've officially moved to {B}."),
+    _c("lives_in", "new", "So yeah, {B} is home now."),
+    _c("lives_in", "new", "I'm officially a resident of {B}."),
+    _c("lives_in", "new", "We moved house to {B} in March."),
+    _c("lives_in", "keep", "The move to {B} fell through."),
+    _c("lives_in", "keep", "Our move to {B} got postponed."),
+    _c("lives_in", "new", "I've lived in {B} since last spring."),
+    _c("lives_in", "new", "I've been living in {B} for six months, since leaving {A}."),
+    _c("lives_in", "keep", "I lived in {B} for a year in college."),
+    _c("lives_in", "keep", "We spent the summer in {B}."),
+    _c("lives_in", "new", "Living in {B} has been great so far."),
 ]
 
 WORKS = [
@@ -250,6 +261,13 @@ WORKS = [
     _c("works_at", "new", "I'm a {B} employee now."),
     _c("works_at", "new", "I got a full-time job at {B}."),
     _c("works_at", "new", "I left {A} in March and joined {B} in April."),
+    _c("works_at", "new", "I'm part of the {B} team now."),
+    _c("works_at", "new", "Working at {B} has been great so far."),
+    _c("works_at", "new", "My first week at {B} went well."),
+    _c("works_at", "new", "I'm loving my new job at {B}."),
+    _c("works_at", "new", "I started my new job at {B} this week."),
+    _c("works_at", "end", "I handed in my resignation at {A}."),
+    _c("works_at", "keep", "My interview at {B} went well."),
 ]
 
 TITLES = [
@@ -306,6 +324,11 @@ TITLES = [
     _c("job_title", "keep", "I'm studying to become {aB} {B}."),
     _c("job_title", "corrected", "I meant {B}, not {A}."),
     _c("job_title", "new", "I work as {aB} {B} now, not {aA} {A}."),
+    _c("job_title", "new", "I'm the new {B} at my company."),
+    _c("job_title", "new", "I've taken over as {B}."),
+    _c("job_title", "new", "My role is {B} now."),
+    _c("job_title", "new", "I was bumped up to {B}."),
+    _c("job_title", "keep", "My interview for {aB} {B} job went well."),
 ]
 
 BANK: list[Case] = LIVES + WORKS + TITLES

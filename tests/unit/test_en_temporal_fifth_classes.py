@@ -20,7 +20,7 @@ failing, one test per class, several phrasings each (written for these tests):
 - "I think I said X earlier, it's Y": the hedge is on the saying, the correction is stated;
 - "We're still in A, but moving to B next month": a move under way (a progressive with no aux of
   its own beside a state) is not done;
-- "I'm a Stark Industries employee now", "we closed on a house in X", "Been at X since 2024.";
+- "I'm a Stark Industries employee now", "part of the Globex team", "we closed on a house in X", "Been at X since 2024.";
 - "Oh wait, it's B, not A": an interjection before a correction mark.
 """
 
@@ -290,6 +290,8 @@ def test_a_move_in_the_spring_dates_the_change() -> None:
         ),
         ("I live in Lisbon.", "We closed on a house in Melbourne.", "lives_in", ["Lisbon", "Melbourne"]),
         ("I work at Globex.", "Been at Hooli since 2024.", "works_at", ["Globex", "Hooli"]),
+        ("I work at Umbrella.", "I'm part of the Globex team now.", "works_at", ["Umbrella", "Globex"]),
+        ("I work at Initech.", "I'm a member of the Hooli staff.", "works_at", ["Initech", "Hooli"]),
     ],
 )
 def test_moves_under_way_employees_houses_and_verbless_perfects(

@@ -854,6 +854,11 @@ def _being_in(verb: Token, lemma: str, tense: str, subject: str | None, hooks: H
             (r, o)
             for _, team in _roles(attr)
             for r, o in [("at", x) for rr, x in _roles(team) if rr in ("at", "with")]
+            + [  # "part of the Globex team"
+                ("at", x)
+                for x in team.children
+                if x.dep_ == "compound" and x.pos_ == "PROPN" and team.lemma_.lower() in _TEAM_NOUNS
+            ]
         ]
         roles += [(r, o) for r, o in _roles(attr) if r in ("at", "with") and o.pos_ == "PROPN"]
         roles += [("at", c) for c in attr.children if c.dep_ == "compound" and c.pos_ == "PROPN"]
