@@ -54,8 +54,6 @@ _YOU = frozenset("you ya u".split())
 _POINTERS = frozenset("this that these those my our me us it".split())
 # verbs whose open predicate in the present misstates a deed told back ("finds")
 _NO_DEEDS = frozenset("find pick".split())
-# a cheap gate over the lowered words before any tree is walked
-_TRIGGERS = _GLAD | _CONGRATS
 
 
 def _glad_word(tok: Token) -> bool:
@@ -154,8 +152,9 @@ def listener_claims(doc: Doc, speakers: Speakers) -> list[tuple[Claim, str]]:
     """The claims of the module docstring about the other speaker, each with its clause text."""
     if speakers.other is None or doc.text.rstrip().endswith("?"):
         return []
-    if not any(t.lower_ in _TRIGGERS for t in doc):
-        return []
+    words = {t.lower_ for t in doc}
+    if not (words & _CONGRATS or (words & _GLAD and words & _YOU)):
+        return []  # the cheap gate: no tree is walked without a glad word and "you", or a congrats
     out: list[tuple[Claim, str]] = []
     for tok in doc:
         gerund = _deed_gerund(tok)
