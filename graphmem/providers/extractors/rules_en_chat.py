@@ -30,7 +30,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from graphmem.providers.extractors.en_parse import entity_label, parse
 from graphmem.providers.extractors.rules_base import SPEAKER, Claim
+from graphmem.providers.extractors.rules_en_events import passion_claims
 from graphmem.providers.extractors.rules_en_lemma import verb_lemma
 from graphmem.providers.extractors.rules_en_objects import PETS as PET_NOUNS
 from graphmem.providers.extractors.rules_en_open import addressed
@@ -937,9 +939,57 @@ def identity_claims(verb: Token, speakers: Speakers) -> list[Claim]:
     return [Claim("is", f"{article} {value}")]
 
 
+_KEY = frozenset("key crucial vital essential".split())
+_CONTRACTED_NEXT = frozenset("so super really very definitely always truly mostly just been".split())
+
+
+def contracted_is(doc: Doc, speakers: Speakers) -> Doc | None:
+    """ "Family's super important to me", "Good flooring's crucial", "Art's awesome for X": the
+    small model reads a contracted "is" after a noun as a possessive, so the sentence has no verb
+    and no reader fires. The sentence read again with "is" written out, when the "'s" follows a
+    noun that is no person's name and comes before an adverb, an adjective that ends its phrase,
+    or "my"/"a"/"the"; None otherwise (the one parse more runs only for such sentences)."""
+    for t in doc:
+        if t.lower_ not in ("'s", "\u2019s") or t.tag_ != "POS" or t.i == 0 or t.i + 1 >= len(doc):
+            continue
+        owner, after = doc[t.i - 1], doc[t.i + 1]
+        if owner.pos_ not in ("NOUN", "PROPN") or owner.ent_type_ == "PERSON":
+            continue
+        if owner.text in (speakers.speaker, speakers.other, *speakers.speaker.split()):
+            continue
+        nxt = doc[t.i + 2] if t.i + 2 < len(doc) else None
+        if after.lower_ in _CONTRACTED_NEXT or after.lower_ in ("my", "a", "an", "the"):
+            pass
+        elif (after.pos_ == "ADJ" or after.lower_ in _VALUE_ADJS | _GOOD | _KEY) and (
+            nxt is None or nxt.pos_ not in ("NOUN", "PROPN", "ADJ")
+        ):
+            pass
+        else:
+            continue
+        verb = " has" if after.lower_ == "been" or (nxt is not None and nxt.lower_ == "been") else " is"
+        return parse(doc.text[: t.idx] + verb + doc.text[t.idx + len(t.text) :])
+    return None
+
+
 def chat_claims(doc: Doc, speakers: Speakers, future: bool) -> list[tuple[Claim, str]]:
-    """Every reader's claims for the asserted clauses of ``doc``, each with its clause text."""
+    """Every reader's claims for the asserted clauses of ``doc``, each with its clause text; a
+    contracted "is" read as a possessive (``contracted_is``) gives its values and likings."""
     out: list[tuple[Claim, str]] = []
+    fixed = contracted_is(doc, speakers)
+    if fixed is not None:
+        # the opinions reader imports this module's neighbours: imported here, not at the top
+        from graphmem.providers.extractors.rules_en_readers_opinions import opinion_claims
+
+        for verb in fixed:
+            if verb.lemma_ == "be" and _asserted(verb):
+                found = value_claims(verb, speakers) + liking_claims(verb, speakers)
+                found += passion_claims(verb, lambda t: object_phrase(t, speakers))
+                opener = fixed[0]
+                for c in found:
+                    if c.obj.startswith(opener.text) and opener.pos_ == "PROPN" and not entity_label(opener):
+                        c.obj = c.obj[:1].lower() + c.obj[1:]  # "Guitar's my thing": a word, no name
+                out.extend((c, doc.text) for c in found)
+        out.extend((c, doc.text) for c, _ in opinion_claims(fixed, speakers))
     for verb in doc:
         if verb.pos_ not in ("VERB", "AUX") and verb.lower_ not in ("gon", "gonna"):
             continue

@@ -540,7 +540,10 @@ _WH_START = frozenset("how what why when where who whom whether which".split())
 def _cut_word(value: str, quote: str) -> bool:
     """The value ends inside a hyphenated word of the quote ("runs to de" from "to de-stress")."""
     last = value.split()[-1] if value.split() else ""
-    return bool(last) and re.search(rf"(?<![\w-]){re.escape(last)}-\w", quote) is not None
+    if not last or re.search(rf"(?<![\w-]){re.escape(last)}-\w", quote) is None:
+        return False
+    # "a dog too, ... a dog-friendly place": the word stands alone elsewhere in the quote
+    return re.search(rf"(?<![\w-]){re.escape(last)}(?![\w-])", quote, re.IGNORECASE) is None
 
 
 def _clause_fragment(predicate: str, value: str) -> bool:
@@ -559,13 +562,21 @@ _TIME_TAIL = re.compile(
 )
 
 
+_WISHED_FOR = re.compile(
+    r"(?:\s+for (?:a |quite a |such a |so |a really )?(?:while|long time|long|ages|years|months)(?: now)?"
+    r"|\s+too|\s+as well)+$",
+    re.IGNORECASE,
+)
+
+
 def drop_time_tail(fact: ExtractedFact) -> ExtractedFact:
     """A value that ends on a time adverb ("learns German now", "likes painting together lately",
     "joins activist group last Tues") without it: the time is the fact's, not the value's; so is
     a pointing "here"/"there" ("started volunteering here" → volunteering). Plans keep their time
     phrase."""
-    if fact.predicate == "plans":
-        return fact
+    if fact.predicate == "plans":  # "plans to open a bakery for a while now": how long it was wished
+        cut = _WISHED_FOR.sub("", fact.literal)
+        return _with_value(fact, cut) if cut != fact.literal and cut.strip() else fact
     field = "object" if fact.object is not None else "value"
     before = fact.literal
     value = _TIME_TAIL.sub("", before)

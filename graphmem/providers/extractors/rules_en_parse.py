@@ -1240,6 +1240,16 @@ def _quantity_of(head: Token) -> bool:
     )
 
 
+def _time_with(head: Token) -> bool:
+    """ "(I cherish) time with family", "time with my kids": time said with whom is a thing."""
+    return head.lower_ == "time" and any(
+        p.dep_ == "prep"
+        and p.lower_ == "with"
+        and any(o.dep_ == "pobj" and o.pos_ in ("NOUN", "PROPN") for o in p.children)
+        for p in head.children
+    )
+
+
 def object_phrase(head: Token, speakers: Speakers) -> str | None:
     """The object's words: ``head``'s subtree, cut before nested clauses, with "my" → speaker's;
     a lone "you" is the other speaker ("I'm so proud of you"), a lone "me" the speaker."""
@@ -1247,7 +1257,9 @@ def object_phrase(head: Token, speakers: Speakers) -> str | None:
         return speakers.other
     if head.lower_ == "me" and speakers.speaker != "user" and not list(head.children):
         return speakers.speaker
-    if (head.lower_ in _EMPTY_OBJECTS or head.pos_ == "PRON") and not _quantity_of(head):
+    if (head.lower_ in _EMPTY_OBJECTS or head.pos_ == "PRON") and not (
+        _quantity_of(head) or _time_with(head)
+    ):
         return None
     real = _split_compound(head)
     if real is not None:
