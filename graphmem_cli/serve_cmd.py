@@ -6,6 +6,13 @@ import click
 
 from graphmem_cli.common import ensure_server, fail, guarded, settings
 
+# uvicorn's supervisor (workers > 1) kills a worker that has not answered its ping in this many
+# seconds and starts another. Its default, 5 s, is shorter than a worker's start on a busy 2-core
+# host (imports, the embedder's and the parser's models hold the GIL for seconds): at load ~18 the
+# workers of `graphmem eval load --workers 2` were killed 5-30 s after each start, over and over,
+# and never all served (issue 17).
+WORKER_HEALTHCHECK_S = 60
+
 
 @click.command("serve")
 @click.option("--host", default=None, help="Bind address (default GRAPHMEM_HOST, 127.0.0.1).")
@@ -42,6 +49,7 @@ def serve(host: str | None, port: int | None, workers: int | None, no_neo4j: boo
         host=cfg.host,
         port=cfg.port,
         workers=cfg.workers,
+        timeout_worker_healthcheck=WORKER_HEALTHCHECK_S,
         log_level="info",
         access_log=False,
     )
