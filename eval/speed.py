@@ -432,7 +432,10 @@ async def run_speed(
         result["search_ms"] = {"library": lib, "http": http_ms}
         if http_ms is None:
             result["http_error"] = http.get("error")
-        result["http_added_ms_p50"] = round(http_ms["p50"] - lib["p50"], 2) if http_ms else None
+        http_p50, lib_p50 = (http_ms or {}).get("p50"), lib["p50"]
+        result["http_added_ms_p50"] = (
+            round(http_p50 - lib_p50, 2) if http_p50 is not None and lib_p50 is not None else None
+        )
         if http_ms is not None:
             # per request: the latency the client saw minus the search's own total in the response
             # (the same request on both sides, so the two phases' drift does not enter)
@@ -440,7 +443,8 @@ async def run_speed(
             result["http_added_per_request_ms"] = latency_summary(added)
         result["raw_ms"] = raw
         result["overhead_ratio"] = {
-            q: round(lib[q] / raw[q], 2) if raw[q] else None for q in ("p50", "p95", "p99")
+            q: round(a / b, 2) if (a := lib[q]) is not None and (b := raw[q]) else None
+            for q in ("p50", "p95", "p99")
         }
         if opts.ann_recall:
             log("ANN vs exact vector recall ...")
