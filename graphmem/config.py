@@ -115,6 +115,7 @@ class Settings(BaseSettings):
     embed_query_prefix: str = ""  # e5-style models: "query: "
     embed_passage_prefix: str = ""  # e5-style models: "passage: "
     extractor: str = "rules"
+    extract_processes: int = Field(default=0, ge=0, le=64)  # rules: worker processes (0: in process)
     llm_base_url: str | None = None
     llm_model: str = "gpt-4o-mini"
     llm_api_key: SecretStr | None = None

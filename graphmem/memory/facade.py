@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -156,6 +157,9 @@ class GraphMemory:
         release = getattr(self.ctx.embedder, "close", None)  # an endpoint embedder's connections
         if callable(release):
             release()
+        stop = getattr(self.ctx.extractor, "close", None)  # a pooled extractor's worker processes
+        if callable(stop):
+            await asyncio.to_thread(stop)
         await self.ctx.store.close()
 
     async def warm_index(self, group_id: str) -> bool:

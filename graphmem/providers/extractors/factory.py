@@ -13,6 +13,10 @@ def build_extractor(settings: Settings) -> Extractor:
     if settings.extractor == "rules":
         from graphmem.providers.extractors.rules import RulesExtractor
 
+        if settings.extract_processes:
+            from graphmem.providers.extractors.pool import PooledExtractor
+
+            return PooledExtractor(RulesExtractor(), settings.extract_processes)
         return RulesExtractor()
     if settings.extractor == "llm":
         from graphmem.providers.extractors.llm import LLMExtractor
