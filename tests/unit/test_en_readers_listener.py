@@ -77,3 +77,30 @@ def test_no_listener_without_a_two_party_session() -> None:
 def test_the_speakers_own_gladness_stays_the_speakers() -> None:
     got = [(f.subject, f.predicate, f.literal) for f in facts("Glad I finished the triathlon!")]
     assert all(s != "Sam" for s, _, _ in got)
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("How's your new kitten?", ("has_pet", "kitten")),
+        ("How is your sister doing?", ("has", "sister")),
+        ("How are your goldfish?", ("has_pet", "goldfish")),
+        ("Hey, how's your little brother?", None),  # not at the start: not read
+    ],
+)
+def test_a_question_after_the_listeners_relative_or_pet(text: str, fact: tuple[str, str] | None) -> None:
+    assert (fact in sam(text)) if fact else sam(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "How's your week going?",  # a time
+        "How's your new job going?",  # what may have changed
+        "How was your trip?",  # what happened
+        "How old is your son?",  # not "how is"
+        "How's the puppy?",  # not the listener's
+    ],
+)
+def test_no_fact_from_other_questions(text: str) -> None:
+    assert sam(text) == []

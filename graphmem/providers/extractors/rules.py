@@ -59,7 +59,7 @@ from graphmem.providers.extractors.rules_en_parse import Speakers, parse_claims
 from graphmem.providers.extractors.rules_en_readers import kin_claims, reader_claims
 from graphmem.providers.extractors.rules_en_readers_experiences import experience_claims
 from graphmem.providers.extractors.rules_en_readers_feelings import feeling_claims, may_point_back
-from graphmem.providers.extractors.rules_en_readers_listener import listener_claims
+from graphmem.providers.extractors.rules_en_readers_listener import asks_after, listener_claims
 from graphmem.providers.extractors.rules_en_readers_opinions import opinion_claims
 from graphmem.providers.extractors.rules_en_repair import find_repair, fits
 from graphmem.providers.extractors.rules_zh import ZhContext, parse_zh, zh_entities
@@ -174,7 +174,8 @@ class RulesExtractor:
                 s.text
                 for sentences in split
                 for s in sentences
-                if worth_parsing(s.text, s.zh) and (can_hold_claim(s.text) or may_point_back(s.text))
+                if (worth_parsing(s.text, s.zh) and (can_hold_claim(s.text) or may_point_back(s.text)))
+                or asks_after(s.text)
             }
         )
         docs = dict(zip(english, parse_many(english), strict=True))

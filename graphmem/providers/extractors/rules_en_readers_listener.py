@@ -12,7 +12,9 @@ the other speaker as its subject. Three frames:
   support system" (the small model hangs "Glad" on the verb);
 - **congratulations on a deed**: "Congrats on finishing your degree", "Congratulations on
   opening the studio", "Kudos for running the marathon";
-- **pride in the listener for a deed**: "I'm so proud of you for running the marathon".
+- **pride in the listener for a deed**: "I'm so proud of you for running the marathon";
+- **a question after the listener's relative or pet** (``asked_after``): "How's your new
+  puppy?", "How is your daughter doing?" → the other speaker has a puppy / a daughter.
 
 Refused: a one-speaker or group session (no other speaker to name), a question, a negated,
 hypothetical or modal clause ("Glad you didn't get hurt", "Glad you could come"), a future,
@@ -23,12 +25,14 @@ went?"), a clause under a wish ("I hope you got ..."), and the canonical functio
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from graphmem.models.predicates import lookup
 from graphmem.providers.extractors.rules_base import Claim
 from graphmem.providers.extractors.rules_en_chat import have_claims
 from graphmem.providers.extractors.rules_en_lemma import verb_lemma
+from graphmem.providers.extractors.rules_en_objects import PETS
 from graphmem.providers.extractors.rules_en_parse import (
     SKIP_VERBS,
     Speakers,
@@ -38,6 +42,7 @@ from graphmem.providers.extractors.rules_en_parse import (
     is_hypothetical,
     is_negated,
 )
+from graphmem.providers.extractors.rules_en_readers import KIN
 from graphmem.providers.extractors.rules_en_readers_experiences import got_claims, had_claims
 
 if TYPE_CHECKING:
@@ -148,10 +153,49 @@ def _deed_claims(verb: Token, speakers: Speakers) -> list[Claim]:
     ]
 
 
+_ASKS_AFTER = re.compile(r"^\s*how(?:'s| is| are)\s+your\b", re.IGNORECASE)
+
+
+def asks_after(text: str) -> bool:
+    """The cheap test, before any parse, for a question ``asked_after`` may read (the extractor
+    parses no other question)."""
+    return bool(_ASKS_AFTER.match(text)) and text.rstrip().endswith("?")
+
+
+def asked_after(doc: Doc, speakers: Speakers) -> list[tuple[Claim, str]]:
+    """ "How's your new puppy?", "How is your daughter doing?", "How are your turtles?": a question
+    after the listener's relative or pet takes it as given (``has`` / ``has_pet``); "How's your
+    week?", "How's your job?" are not read (a time, or what may have changed)."""
+    if speakers.other is None or len(doc) < 3 or doc[0].lower_ != "how" or "your" not in doc.text.lower():
+        return []
+    verb = doc[0].head
+    if verb.lemma_ in ("do", "go") and any(c.dep_ == "aux" and c.lemma_ == "be" for c in verb.children):
+        pass  # "How is your daughter doing?"
+    elif verb.lemma_ != "be" or (verb.tag_ != "VBZ" and verb.lower_ != "are"):
+        return []  # "How was your trip?": what happened, not what holds
+    if doc[0].dep_ != "advmod":
+        return []
+    subj = next((c for c in verb.children if c.dep_ == "nsubj"), None)
+    if subj is None or not any(c.dep_ == "poss" and c.lower_ == "your" for c in subj.children):
+        return []
+    lemma = subj.lemma_.lower()
+    if subj.lower_ in PETS or lemma in PETS:
+        predicate = "has_pet"
+    elif subj.lower_ in KIN or lemma in KIN:
+        predicate = "has"
+    else:
+        return []
+    mods = [c.text for c in subj.children if c.dep_ in ("amod", "compound") and c.lower_ != "new"]
+    value = " ".join([*mods, subj.lower_ if predicate == "has" else subj.text])
+    return [(Claim(predicate, value, subject=speakers.other), doc.text)]
+
+
 def listener_claims(doc: Doc, speakers: Speakers) -> list[tuple[Claim, str]]:
     """The claims of the module docstring about the other speaker, each with its clause text."""
-    if speakers.other is None or doc.text.rstrip().endswith("?"):
+    if speakers.other is None:
         return []
+    if doc.text.rstrip().endswith("?"):
+        return asked_after(doc, speakers)
     words = {t.lower_ for t in doc}
     if not (words & _CONGRATS or (words & _GLAD and words & _YOU)):
         return []  # the cheap gate: no tree is walked without a glad word and "you", or a congrats
