@@ -66,3 +66,22 @@ def test_a_word_alone_elsewhere_is_no_torn_word() -> None:
     got = rows("I'm considering getting a cat too, but finding a cat-friendly flat is hard.")
     assert ("plans", "get cat") in got, got
     assert not [v for p, v in rows("I went out to de-stress.") if v.endswith(" de")]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "value"),
+    [
+        ("I've been into birdwatching since I was a kid.", "birdwatching"),
+        ("I'm mostly into classical music.", "classical music"),
+        ("I've always been passionate about marine biology.", "marine biology"),
+    ],
+)
+def test_a_liking_with_an_adverb_or_a_perfect(sentence: str, value: str) -> None:
+    assert ("likes", value) in rows(sentence), rows(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence", ["I was into skating as a teen.", "I've been into that show lately.", "Are you into jazz?"]
+)
+def test_a_past_or_pointed_liking_is_none(sentence: str) -> None:
+    assert not [v for p, v in rows(sentence) if p == "likes"], rows(sentence)

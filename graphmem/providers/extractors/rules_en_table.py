@@ -285,8 +285,9 @@ _RULE_TABLE: tuple[tuple[str, Build], ...] = (
         _preference("likes"),
     ),
     (
-        rf"{_BE} (?:really |so )?(?:into|passionate about|obsessed with|crazy about|fond of) "
-        r"(?P<obj>.+)",
+        # "I'm mostly into X", "I've always been into X" (a perfect liking holds now)
+        rf"(?:{_BE}|(?:have|has) (?:always |long )?been) (?:(?:really|so|mostly|totally|super|very|pretty|"
+        r"always|big|huge|still) )*(?:into|passionate about|obsessed with|crazy about|fond of) (?P<obj>.+)",
         _preference("likes"),
     ),
     (
