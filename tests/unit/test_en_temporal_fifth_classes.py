@@ -21,7 +21,11 @@ failing, one test per class, several phrasings each (written for these tests):
 - "We're still in A, but moving to B next month": a move under way (a progressive with no aux of
   its own beside a state) is not done;
 - "I'm a Stark Industries employee now", "part of the Globex team", "we closed on a house in X", "Been at X since 2024.";
-- "Oh wait, it's B, not A": an interjection before a correction mark.
+- "Oh wait, it's B, not A": an interjection before a correction mark;
+- names of several words where a frame took one ("made Buenos Aires my home", "on the Massive
+  Dynamic payroll", "part of the Bank of America team"), and "made the jump to Siemens" (a firm);
+- "Wait, did I say Siemens? I meant Stripe.": the question names the mistake the next sentence
+  corrects (else the correction borrowed the predicate of the chatter before it).
 """
 
 from __future__ import annotations
@@ -309,4 +313,44 @@ def test_moves_under_way_employees_houses_and_verbless_perfects(
     ],
 )
 def test_an_interjection_before_a_correction(first: str, later: str, predicate: str, value: str) -> None:
+    assert _slot([first, later], predicate) == ([value], [value])
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("I've made Buenos Aires my home.", ("lives_in", "Buenos Aires")),
+        ("I'm on the Massive Dynamic payroll now.", ("works_at", "Massive Dynamic")),
+        ("I'm part of the Bank of America team now.", ("works_at", "Bank of America")),
+        ("I'm a Stark Industries employee now.", ("works_at", "Stark Industries")),
+        ("I made the jump to Siemens in March.", ("works_at", "Siemens")),
+        ("We made the jump to Denver.", ("lives_in", "Denver")),
+    ],
+)
+def test_names_of_several_words_and_jumps(text: str, want: tuple[str, str]) -> None:
+    got = [(p, v) for p, v, k in facts(text) if k == "assert"]
+    assert got == [want]
+
+
+@pytest.mark.parametrize(
+    ("first", "later", "predicate", "value"),
+    [
+        (
+            "I work at Siemens.",
+            "I made pasta for dinner. Wait, did I say Siemens? I meant Stripe.",
+            "works_at",
+            "Stripe",
+        ),
+        (
+            "I live in Cape Town.",
+            "I made pasta for dinner. Did I say Cape Town? I meant Mexico City.",
+            "lives_in",
+            "Mexico City",
+        ),
+        ("I work at Globex.", "Hmm, did I just say Globex? Sorry, I meant Hooli.", "works_at", "Hooli"),
+    ],
+)
+def test_a_question_naming_the_mistake_before_the_correction(
+    first: str, later: str, predicate: str, value: str
+) -> None:
     assert _slot([first, later], predicate) == ([value], [value])

@@ -51,6 +51,7 @@ class EnContext:
     # past states with no end told ("I lived in Leeds for years."): the value before a new one
     # a later sentence tells
     pasts: dict[tuple[str | None, str], str] = field(default_factory=dict)
+    asked: str | None = None  # "Wait, did I say Siemens?": the mistake a correction may name next
 
     def remember(self, text: str, claims: list[Claim]) -> None:
         """The speaker's values this sentence named (any kind: a past or ended value is named too;
@@ -124,6 +125,15 @@ _FRONT_NOT = re.compile(
 _NEW_JOB_AT = re.compile(
     r"^(?i:new (?:job|gig|role|position)) (?i:at|with) " + _NAME.format(g="value") + r"(?=\s*(?:[,;!.]|$))"
 )
+_DID_I_SAY = re.compile(
+    r"^(?:(?i:wait|hmm|oh|oops|sorry|hold on),?\s+)*(?i:did I (?:just )?(?:say|write|tell you|mention)|"
+    r"I said) " + _NAME.format(g="value") + r"\s*\?\s*$"
+)
+_I_MEANT = re.compile(
+    r"^(?:(?i:no|sorry|oops),?\s+)?(?i:I meant|I mean)(?: (?i:to say))? "
+    + _NAME.format(g="value")
+    + r"[\s.!]*$"
+)
 _BEEN_AT = re.compile(
     r"^(?:(?i:still|now|already) )?(?i:been) (?P<prep>(?i:at|in|with)) " + _NAME.format(g="value")
 )
@@ -141,6 +151,12 @@ def rewrite(text: str, context: EnContext) -> str:
     same text when there is none). "He" / "She" opening the sentence is the person the episode
     was last about ("My sister Priya lives in Leeds. She moved to Denver."), and "it" / "there"
     that person's value."""
+    asked, context.asked = context.asked, None
+    if (m := _DID_I_SAY.match(text)) is not None:  # a question naming a mistake: the next
+        context.asked = m.group("value")  # sentence's "I meant X" corrects it
+        return text
+    if asked is not None and (m := _I_MEANT.match(text)) is not None and asked not in text:
+        return f"{m.group(0).rstrip(' .!')}, not {asked}."  # "Did I say Siemens? I meant Stripe."
     if (m := _TAG_QUESTION.search(text)) is not None and m.start() > 0:
         text = text[: m.start()] + "."  # "I moved to Leeds last year, can you believe it?"
     if (m := _LEAD_IN.match(text)) is not None and not _CORRECTION_WORDS.search(m.group(0)):

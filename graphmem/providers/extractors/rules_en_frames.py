@@ -168,6 +168,26 @@ def _proper(tok: Token) -> bool:
     )
 
 
+def _name_before(noun: Token) -> str | None:
+    """The capitalised words right before a team or member noun that name its firm: "the Massive
+    Dynamic payroll", "the Bank of America team", "a Stark Industries employee" (the parser hangs
+    such names as compounds, adjectives or a chain with "of")."""
+    if noun.lemma_.lower() not in _TEAM_NOUNS | _MEMBER_NOUNS:
+        return None
+    doc, start = noun.doc, noun.i
+    while start - 1 >= noun.sent.start and (
+        doc[start - 1].text[:1].isupper() or (doc[start - 1].lower_ in _NAME_LINKS and start - 2 >= 0)
+    ):
+        start -= 1
+    while start < noun.i and doc[start].lower_ in _NAME_LINKS:
+        start += 1
+    if start == noun.i or (start == noun.sent.start and doc[start].lower_ in ("i", "we")):
+        return None
+    if not any(doc[k].pos_ == "PROPN" for k in range(start, noun.i)):
+        return None
+    return doc[start : noun.i].text
+
+
 def _named_word(tok: Token) -> bool:
     """A name, or a capitalised word inside the sentence that the tagger took for a verb or a
     plural ("Sam calls Leeds home": Leeds a verb, lemma "leed")."""
@@ -582,6 +602,9 @@ def _relocation(verb: Token, lemma: str, tense: str, subject: str | None, hooks:
         return []  # "We're still in Lisbon, but moving to Melbourne": a move under way, not done
     if not relocating or tense == "progressive":
         return None
+    jumped = lemma in ("make", "take") and any(
+        d.dep_ == "dobj" and d.lemma_.lower() in ("jump", "leap") for d in verb.children
+    )
     roles = _roles(verb)
     for d in _children(verb, "dobj"):  # "made the move from X to Y", "moved house to Glasgow"
         if d.lemma_.lower() in ("move", "house", "home", "base", "family", "jump", "leap", "switch"):
@@ -609,6 +632,8 @@ def _relocation(verb: Token, lemma: str, tense: str, subject: str | None, hooks:
             else org_or_place(anchor, verb, hooks, "place", ner=_has_word(verb, "over"))
         )
         if lemma == "move" and new_place is not None
+        else org_or_place(anchor, verb, hooks, "place")
+        if jumped  # "made the jump to Siemens" (a firm), "made the leap to Denver" (a town)
         else "place"
     )
     predicate, object_kind = _PREDICATE_OF[kind]
@@ -685,6 +710,8 @@ def _residence(verb: Token, lemma: str, tense: str, subject: str | None, hooks: 
     elif lemma == "make":
         home = next((c for c in verb.subtree if c.lower_ == "home" and c.i > verb.i), None)
         named = next((c for c in verb.subtree if c.pos_ == "PROPN" and c.i > verb.i), None)
+        while named is not None and named.dep_ == "compound" and named.head.pos_ == "PROPN":
+            named = named.head  # "made Buenos Aires my home": the name's head, not its first word
         if home is not None and named is not None and named.i < home.i:
             place = named
     elif lemma == "be":
@@ -842,9 +869,9 @@ def _being_in(verb: Token, lemma: str, tense: str, subject: str | None, hooks: H
             ),
             None,
         )
-        if named is None:  # "I'm on the Initech payroll now"
-            named = next((c for c in teams[0].children if c.dep_ == "compound" and c.pos_ == "PROPN"), None)
-        value = hooks.phrase(named) if named is not None else None
+        value = (
+            hooks.phrase(named) if named is not None else _name_before(teams[0])
+        )  # "on the Initech payroll"
         return [Claim("works_at", value, subject=subject, object_kind="organization")] if value else None
     if attr is not None and attr.lemma_.lower() in _MEMBER_NOUNS:  # "an employee of Shopify"
         roles += [(r, o) for r, o in _roles(attr) if r == "of" and o.pos_ == "PROPN"]
@@ -854,16 +881,17 @@ def _being_in(verb: Token, lemma: str, tense: str, subject: str | None, hooks: H
             (r, o)
             for _, team in _roles(attr)
             for r, o in [("at", x) for rr, x in _roles(team) if rr in ("at", "with")]
-            + [  # "part of the Globex team"
-                ("at", x)
-                for x in team.children
-                if x.dep_ == "compound" and x.pos_ == "PROPN" and team.lemma_.lower() in _TEAM_NOUNS
-            ]
         ]
         roles += [(r, o) for r, o in _roles(attr) if r in ("at", "with") and o.pos_ == "PROPN"]
-        roles += [("at", c) for c in attr.children if c.dep_ == "compound" and c.pos_ == "PROPN"]
         named = next((o for r, o in roles if r in ("at", "with") and o.pos_ == "PROPN"), None)
-        if named is not None and (value := hooks.phrase(named)):
+        value = hooks.phrase(named) if named is not None else None
+        # "a Stark Industries employee", "part of the Massive Dynamic team"
+        value = (
+            value
+            or _name_before(attr)
+            or next((_name_before(t) for _, t in _roles(attr) if _name_before(t)), None)
+        )
+        if value:
             return [Claim("works_at", value, subject=subject, object_kind="organization")]
         return None
     contrast = _counterpart(verb, "present" if tense == "past" else "past")
