@@ -25,6 +25,7 @@ import random
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -46,6 +47,7 @@ ORGS = ["Acme", "Globex", "Initech", "Umbrella", "Hooli", "Stark", "Wayne", "Won
 QUERIES = ["where does {n} live?", "who does {n} work for?", "{n} moved", "what does {n} like?", "{c}"]
 MAX_RETRIES = 8
 MAX_REQUESTS = 200_000  # per client count: a hard bound besides the time
+LOG_TAIL_LINES = 12  # of the server's output, on a failed start
 BACKGROUND_S = 3.0  # Neo4j's CPU rate is sampled this long before each phase, then subtracted
 
 
@@ -397,14 +399,19 @@ def server_process(cfg: LoadConfig, env: dict[str, str]) -> Iterator[tuple[str, 
     if cfg.workers is not None:
         full["GRAPHMEM_WORKERS"] = str(cfg.workers)
     command = [str(Path(sys.executable).with_name("graphmem")), "serve"]
-    process = subprocess.Popen(
-        command, cwd=ROOT, env=full, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
+    log = tempfile.TemporaryFile()  # the server's output: its last lines explain a failed start
+    process = subprocess.Popen(command, cwd=ROOT, env=full, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
-        _wait_ready(base, process, int(full.get("GRAPHMEM_WORKERS") or 1))
+        try:
+            _wait_ready(base, process, int(full.get("GRAPHMEM_WORKERS") or 1))
+        except RuntimeError as exc:
+            log.seek(0)
+            tail = log.read().decode(errors="replace").strip().splitlines()[-LOG_TAIL_LINES:]
+            raise RuntimeError("\n".join([str(exc), *tail])) from None
         yield base, process.pid
     finally:
+        log.close()
         process.terminate()
         try:
             process.wait(timeout=60)
