@@ -3,8 +3,8 @@
 In a two-party session, gladness, praise and congratulations take the listener's deed as given:
 "So glad you got the job" says the other speaker got the job, "Congrats on finishing your
 degree" that they finished it. The deed is read by the readers of a stated clause (the open
-verb-object rule, ``had`` / ``got`` of the experiences reader, ``has`` of the chat rules) with
-the other speaker as its subject. Three frames:
+verb-object rule, ``has`` of the chat rules) with the other speaker as its subject; "got" and
+"had" told back ("So glad you got the support") say too little and are not read. Three frames:
 
 - **gladness over a clause** (``ccomp`` of a glad word, or under "to hear / see / know" after
   one): "So glad you got the support", "That's awesome that you adopted a puppy", "Great to hear
@@ -43,7 +43,6 @@ from graphmem.providers.extractors.rules_en_parse import (
     is_negated,
 )
 from graphmem.providers.extractors.rules_en_readers import KIN
-from graphmem.providers.extractors.rules_en_readers_experiences import got_claims, had_claims
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
@@ -135,12 +134,7 @@ def _your_thing(verb: Token, speakers: Speakers) -> list[Claim]:
 def _deed_claims(verb: Token, speakers: Speakers) -> list[Claim]:
     if verb_lemma(verb) in _NO_DEEDS:
         return []  # "So nice you found such a welcoming choir": "Sam finds welcoming choir" misstates it
-    found = (
-        _verb_claims(verb, speakers)
-        or had_claims(verb, speakers)
-        or got_claims(verb, speakers)
-        or _your_thing(verb, speakers)
-    )
+    found = _verb_claims(verb, speakers) or _your_thing(verb, speakers)
     if not found and verb.tag_ != "VBG":
         found = have_claims(verb, speakers)
     words = {t.lower_ for t in verb.subtree if t.i > verb.i}
