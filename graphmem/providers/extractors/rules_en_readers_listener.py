@@ -1,15 +1,15 @@
 """Readers of what a reaction to the listener takes for granted about them.
 
 In a two-party session, gladness, praise and congratulations take the listener's deed as given:
-"So glad you got the job" says the other speaker got the job, "Congrats on finishing your
-degree" that they finished it. The deed is read by the readers of a stated clause (the open
+"So glad you adopted a kitten" says the other speaker has a kitten, "Congrats on finishing
+your degree" that they finished it. The deed is read by the readers of a stated clause (the open
 verb-object rule, ``has`` of the chat rules) with the other speaker as its subject; "got" and
-"had" told back ("So glad you got the support") say too little and are not read. Three frames:
+"had" told back ("So glad you got the support") say too little and are not read. Four frames:
 
 - **gladness over a clause** (``ccomp`` of a glad word, or under "to hear / see / know" after
-  one): "So glad you got the support", "That's awesome that you adopted a puppy", "Great to hear
-  you found a new group", "Happy to hear you've started painting again", "Glad you have a good
-  support system" (the small model hangs "Glad" on the verb);
+  one): "So glad you adopted a kitten", "That's awesome that you adopted a puppy", "Great to
+  hear you joined a new choir", "Happy to hear you've started painting again", "So glad you joined the
+  band" ("Glad" hung on the verb by the small model counts too);
 - **congratulations on a deed**: "Congrats on finishing your degree", "Congratulations on
   opening the studio", "Kudos for running the marathon";
 - **pride in the listener for a deed**: "I'm so proud of you for running the marathon";
