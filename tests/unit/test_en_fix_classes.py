@@ -218,3 +218,20 @@ def test_a_get_passive_is_an_event_not_a_state(sentence: str, row: tuple[str, st
 
 def test_a_be_passive_keeps_its_state() -> None:
     assert ("is_blessed_with", "great mentor") in rows("I was blessed with a great mentor.")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "row"),
+    [
+        ("I've been volunteering at the food bank on Sundays.", ("volunteers_at", "food bank")),
+        ("I'm training for a triathlon.", ("trains_for", "triathlon")),
+    ],
+)
+def test_a_bare_activity_said_better_goes(sentence: str, row: tuple[str, str]) -> None:
+    got = rows(sentence)
+    assert row in got, got
+    assert not [v for p, v in got if p == "does"]
+
+
+def test_a_bare_activity_alone_stays() -> None:
+    assert ("does", "painting") in rows("I've been painting a lot.")

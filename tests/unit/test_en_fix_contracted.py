@@ -73,7 +73,7 @@ def test_a_word_alone_elsewhere_is_no_torn_word() -> None:
     [
         ("I've been into birdwatching since I was a kid.", "birdwatching"),
         ("I'm mostly into classical music.", "classical music"),
-        ("I've always been passionate about marine biology.", "marine biology"),
+        ("I've always been into marine biology.", "marine biology"),
     ],
 )
 def test_a_liking_with_an_adverb_or_a_perfect(sentence: str, value: str) -> None:
@@ -85,3 +85,8 @@ def test_a_liking_with_an_adverb_or_a_perfect(sentence: str, value: str) -> None
 )
 def test_a_past_or_pointed_liking_is_none(sentence: str) -> None:
     assert not [v for p, v in rows(sentence) if p == "likes"], rows(sentence)
+
+
+def test_a_perfect_passion_keeps_the_parse_reading() -> None:
+    got = rows("I've always been passionate about veterans and their rights.")
+    assert ("likes", "veterans") not in got, got

@@ -766,11 +766,30 @@ def gate_facts(facts: list[ExtractedFact], speakers: Speakers) -> list[Extracted
 _ARTICLES = re.compile(r"(?<=\s)(?:a|an|the)\s+")
 
 
+def _said_better(fact: ExtractedFact, facts: list[ExtractedFact]) -> bool:
+    """ "does volunteering" beside "volunteers at animal shelter", "does training" beside "trains
+    for triathlon" (one sentence): the bare activity repeats, vaguer, the deed the same verb states
+    with its object."""
+    if fact.predicate != "does" or len(fact.literal.split()) != 1 or not fact.literal.endswith("ing"):
+        return False
+    stem = fact.literal.casefold()[:-3][:4]
+    return len(stem) >= 3 and any(
+        o is not fact
+        and o.subject == fact.subject
+        and o.quote == fact.quote
+        and o.predicate not in VOCABULARY
+        and o.predicate.casefold().startswith(stem)
+        for o in facts
+    )
+
+
 def merge_duplicates(facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """One fact per claim in an episode (values compared without articles: "take a team trip" is
-    "take team trip"): the first mention (and its time) wins."""
+    "take team trip"): the first mention (and its time) wins; a bare activity the same sentence
+    states better goes (``_said_better``)."""
     seen: set[tuple[str, ...]] = set()
     unique = []
+    facts = [f for f in facts if not _said_better(f, facts)]
     for fact in facts:
         value = " ".join(_ARTICLES.sub(" ", f" {fact.literal.casefold()} ").split())
         key = (fact.subject.casefold(), fact.predicate, value, fact.claim, fact.qualifier)

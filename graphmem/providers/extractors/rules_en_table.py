@@ -286,8 +286,9 @@ _RULE_TABLE: tuple[tuple[str, Build], ...] = (
     ),
     (
         # "I'm mostly into X", "I've always been into X" (a perfect liking holds now)
-        rf"(?:{_BE}|(?:have|has) (?:always |long )?been) (?:(?:really|so|mostly|totally|super|very|pretty|"
-        r"always|big|huge|still) )*(?:into|passionate about|obsessed with|crazy about|fond of) (?P<obj>.+)",
+        rf"(?:{_BE} (?:(?:really|so|mostly|totally|super|very|pretty|always|big|huge|still) )*"
+        r"(?:into|passionate about|obsessed with|crazy about|fond of)|(?:have|has) (?:always |long )?been "
+        r"(?:(?:really|so|mostly|totally|super|very|pretty|big|huge) )*into) (?P<obj>.+)",
         _preference("likes"),
     ),
     (
