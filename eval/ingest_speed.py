@@ -33,6 +33,7 @@ import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,8 @@ from eval.metrics import peak_rss_mb
 from eval.synthetic import Tenant
 from graphmem.memory import GraphMemory
 from graphmem.memory.ingestion import indexed_text
+from graphmem.providers.extractors.pool import PooledExtractor
+from graphmem.providers.extractors.rules import ExtractRequest, RulesExtractor
 from ingest.runner import IngestOptions, run_ingest
 from ingest.sources import open_source
 from ingest.summary import BatchTimes
@@ -58,6 +61,8 @@ class IngestSpeedOptions:
     embed_sample: int = 1000
     group: str | None = None
     keep: bool = False
+    prepare_concurrency: int | None = None  # the runner's prepare slots (None: concurrency - 1)
+    extract_processes: int = 0  # > 0: the rules extractor in that many worker processes (pool)
 
 
 def write_tenant(path: Path, episodes: int, seed: int) -> Path:
@@ -100,13 +105,32 @@ def _embed_rate(memory: GraphMemory, texts: list[str], batch: int) -> tuple[floa
     return len(texts) / (time.perf_counter() - began), (time.thread_time() - cpu) / max(len(texts), 1)
 
 
+def _merged(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """``spans`` as disjoint, sorted intervals covering the same time."""
+    out: list[tuple[float, float]] = []
+    for a, b in sorted(spans):
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
+
+
 def _union(spans: list[tuple[float, float]]) -> float:
     """Seconds covered by at least one of ``spans``."""
-    total, end = 0.0, float("-inf")
-    for a, b in sorted(spans):
-        if b > end:
-            total += b - max(a, end)
-            end = b
+    return sum(b - a for a, b in _merged(spans))
+
+
+def _both(one: list[tuple[float, float]], other: list[tuple[float, float]]) -> float:
+    """Seconds covered by some span of ``one`` and some span of ``other`` at once."""
+    x, y = _merged(one), _merged(other)
+    total, i, j = 0.0, 0, 0
+    while i < len(x) and j < len(y):
+        total += max(0.0, min(x[i][1], y[j][1]) - max(x[i][0], y[j][0]))
+        if x[i][1] < y[j][1]:
+            i += 1
+        else:
+            j += 1
     return total
 
 
@@ -114,16 +138,21 @@ def stage_report(timeline: list[BatchTimes], seconds: float, episodes: int) -> d
     """Where the run's wall time went, from the runner's per-batch times: ``no_prepare_s`` is the
     wall time no batch was preparing (the embedder idle: start-up, the last commit, and batches
     waiting for a slot while others commit); ``prepares_overlapping_s`` the time two or more batches
-    prepared at once; per prepare stage (``extract``, ``embed``, ``ahead``) the wall seconds summed
+    prepared at once; ``commit_beside_prepare_s`` / ``commit_alone_s`` the committing time with and
+    without some batch preparing meanwhile (the pipeline's overlap); per prepare stage (``extract``, ``embed``, ``ahead``) the wall seconds summed
     over batches and the CPU ms per episode of the thread that ran it."""
     prepares = [(t.prepare_from, t.prepared) for t in timeline]
     summed: dict[str, float] = {}
     for t in timeline:
         for k, v in t.stages.items():
             summed[k] = summed.get(k, 0.0) + v
+    commits = [(t.commit_from, t.committed) for t in timeline]
     busy = _union(prepares)
+    beside = _both(commits, prepares)
     return {
         "no_prepare_s": round(seconds - busy, 2),
+        "commit_beside_prepare_s": round(beside, 2),
+        "commit_alone_s": round(_union(commits) - beside, 2),
         "prepares_overlapping_s": round(sum(b - a for a, b in prepares) - busy, 2),
         "waiting_for_group_s": round(sum(t.commit_from - t.prepared for t in timeline), 2),
         "wall_s": {k: round(v, 2) for k, v in sorted(summed.items()) if not k.endswith("_cpu")},
@@ -133,6 +162,17 @@ def stage_report(timeline: list[BatchTimes], seconds: float, episodes: int) -> d
             if k.endswith("_cpu")
         },
     }
+
+
+def _pooled(extractor: Any, processes: int) -> PooledExtractor | None:
+    """The rules extractor in worker processes, started (and warm) before the clock starts."""
+    if processes <= 0:
+        return None
+    if not isinstance(extractor, RulesExtractor):
+        raise ValueError("extract_processes needs the rules extractor")
+    pool = PooledExtractor(extractor, processes)
+    pool.extract_batch([ExtractRequest("I moved to Lisbon.", "A", datetime(2024, 1, 1, tzinfo=UTC))])
+    return pool
 
 
 def _load() -> list[float]:
@@ -158,10 +198,21 @@ async def run_ingest_speed(memory: GraphMemory, opts: IngestSpeedOptions, log: L
             concurrency=opts.concurrency,
             checkpoint=folder / "checkpoint.json",
             dead_letter=folder / "deadletter.jsonl",
+            prepare_concurrency=opts.prepare_concurrency,
         )
-        load_start, cpu = _load(), time.process_time()
-        summary = await run_ingest(memory, ingest_opts)
-        load_end, ingest_cpu = _load(), (time.process_time() - cpu) / max(summary.handled, 1)
+        inner = memory.ctx.extractor
+        pool = _pooled(inner, opts.extract_processes)
+        if pool is not None:
+            memory.ctx.extractor = pool
+        try:
+            load_start, cpu = _load(), time.process_time()
+            summary = await run_ingest(memory, ingest_opts)
+            spent = time.process_time() - cpu + (pool.cpu_seconds if pool else 0.0)
+            load_end, ingest_cpu = _load(), spent / max(summary.handled, 1)
+        finally:
+            memory.ctx.extractor = inner
+            if pool is not None:
+                pool.close()
         embed_after, cpu_after = _embed_rate(memory, texts, opts.batch_size)
         if not opts.keep:
             for name in groups:
@@ -193,5 +244,7 @@ async def run_ingest_speed(memory: GraphMemory, opts: IngestSpeedOptions, log: L
         "facts_created": summary.facts["created"],
         "group": group if opts.keep else None,
         "groups": len(groups),
+        "prepare_concurrency": ingest_opts.prepare_slots,
+        "extract_processes": opts.extract_processes,
         "error": summary.error,
     }

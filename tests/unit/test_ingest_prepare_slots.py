@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from eval.ingest_speed import _union, stage_report
+from eval.ingest_speed import _both, _union, stage_report
 from graphmem.errors import InvalidInput
 from graphmem.models.episode import EpisodeIn, IngestResult
 from ingest.runner import IngestOptions, run_ingest
@@ -103,6 +103,13 @@ def test_union_counts_overlapping_spans_once() -> None:
     assert _union([(5, 6), (0, 10)]) == 10
 
 
+def test_both_is_the_time_two_span_sets_cover_together() -> None:
+    assert _both([], [(0, 1)]) == 0
+    assert _both([(0, 2), (3, 5)], [(1, 4)]) == 2  # 1-2 and 3-4
+    assert _both([(0, 10)], [(1, 2), (1.5, 3), (8, 12)]) == 4  # 1-3 and 8-10
+    assert _both([(0, 1)], [(1, 2)]) == 0
+
+
 def test_stage_report_says_where_the_wall_time_went() -> None:
     timeline = [
         BatchTimes("a", 10, 0.0, 0.0, 2.0, 2.0, 3.0, {"embed": 1.5, "embed_cpu": 1.0}),
@@ -111,6 +118,8 @@ def test_stage_report_says_where_the_wall_time_went() -> None:
     report = stage_report(timeline, seconds=6.0, episodes=20)
     assert report["no_prepare_s"] == 2.0  # 0-4 covered, 4-6 not
     assert report["prepares_overlapping_s"] == 1.0  # 1-2
+    assert report["commit_beside_prepare_s"] == 1.0  # a commits 2-3 while b prepares (1-4)
+    assert report["commit_alone_s"] == 0.5  # b commits 4.5-5
     assert report["waiting_for_group_s"] == 0.5
     assert report["wall_s"] == {"embed": 4.0}
     assert report["cpu_ms_per_episode"] == {"embed": 150.0, "extract": 25.0}

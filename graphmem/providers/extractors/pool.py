@@ -20,6 +20,11 @@ pool cannot make ingestion look cheaper than it is.
 
 A worker that dies (killed, out of memory) breaks the pool: the batch in hand is extracted in
 process, and the pool is started again for the next one. ``close`` stops the workers.
+
+As with any ``spawn`` pool, the program's main module must be safe to import (its work under
+``if __name__ == "__main__":``): a worker imports it first. Console scripts (``graphmem``), ``-m``
+modules with the guard, pytest and uvicorn are; a bare script that starts work at import would
+run again in each worker.
 """
 
 from __future__ import annotations
