@@ -81,8 +81,8 @@ def focus_names(question: str, speakers: set[str]) -> list[str]:
 
 
 async def _live(args: argparse.Namespace) -> None:
-    """The default recipe with ``weights["focus"]`` at each weight, searched live (GraphMemory.search
-    at NEO4J_URI, over groups ingested with ``--keep``), to check the replay against the pipeline."""
+    """Named recipes and the default with ``weights["focus"]`` at each weight, searched live
+    (GraphMemory.search at NEO4J_URI, over groups ingested with ``--keep``) side by side."""
     from eval.retrievers import config_retriever
     from graphmem.config import Settings
     from graphmem.memory import GraphMemory
@@ -90,19 +90,24 @@ async def _live(args: argparse.Namespace) -> None:
     data = load_locomo(args.locomo, group_prefix=args.locomo_prefix, conversations=args.conversations)
     memory = await GraphMemory.from_settings(Settings())
     try:
-        for w in (float(x) for x in args.focus.split(",")):
+        runs: list[tuple[str, SearchConfig]] = [(n, RECIPES[n]) for n in args.recipes.split(",") if n]
+        for w in (float(x) for x in args.focus.split(",") if x):
             base = RECIPES["default"]
-            cfg = base.model_copy(update={"weights": {**base.weights, "focus": w}})
-            retriever = config_retriever(f"focus {w:g}", memory, cfg)
+            runs.append(
+                (f"default, focus {w:g}", base.model_copy(update={"weights": {**base.weights, "focus": w}}))
+            )
+        for name, cfg in runs:
+            retriever = config_retriever(name, memory, cfg)
             for conv in data.conversations:
                 await retriever.prepare(conv.group_id)
             res = await locomo.score_retriever(retriever, data, (1, 5, 10, 25))
             r = res["recall"]["1-4"]
-            p50 = res.get("latency_ms", {}).get("p50")
+            lat = res.get("search_ms") or {}
             print(
-                f"| live focus {w:g} | "
+                f"| {name} | "
                 + " / ".join(f"{100 * r[k]:.1f}" for k in ("1", "5", "10", "25"))
-                + f" | p50 {p50} ms |"
+                + f" | {lat} |",
+                flush=True,
             )
     finally:
         await memory.close()
@@ -117,7 +122,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         q.add_argument("--locomo", default="../shared/data/locomo/locomo_dev.json")
         q.add_argument("--locomo-prefix", default="graph-locomo")
         q.add_argument("--conversations", type=lambda s: s.split(","), default=None)
-        q.add_argument("--focus", default="0,1")
+        q.add_argument("--focus", default="1", help="focus weights over the default recipe")
+        q.add_argument("--recipes", default="hybrid,default", help="named recipes beside them")
         asyncio.run(_live(q.parse_args(argv[1:])))
         return
     p = argparse.ArgumentParser(prog="python -m eval.graph_probe")
