@@ -57,7 +57,7 @@ from graphmem.retrieval.tenant_index.index import TenantIndex
 from graphmem.retrieval.tenant_index.memory import EVICTION_WINDOW, victim
 
 MAGIC = b"GMTI\x02\n"
-FORMAT = 4  # 4: ids and texts as packed columns (columns.StringColumn); another format is a miss
+FORMAT = 5  # 4: ids and texts as packed columns (columns.StringColumn); 5: episode speaker codes (fields.Speakers); another format is a miss
 ALIGN = 64
 MAP_BYTES = 16 << 20  # files from this size on are mapped, smaller ones read (``Snapshots.load``)
 STALE_TMP_S = 3_600  # a temporary file this old is a dead writer's (a save takes seconds)
