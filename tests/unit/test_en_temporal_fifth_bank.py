@@ -8,7 +8,7 @@ from phrasings none of the first four banks has:
   "transitioned to X", "I'm on the X payroll now", "I'm at X now" for a name read as a town);
 - ends said otherwise ("got let go from X", "X let me go", "retired from X", "handed in my
   notice at X", "I was made redundant at X", "my contract with X ended", "I'm no longer at X",
-  "I used to be a nurse", "I used to work at X", "walked away from X");
+  "I stopped being a nurse", "I used to work at X", "walked away from X");
 - titles ("got promoted to X", "stepped up as X", "my title changed to X", "moved into a X role",
   "landed a role as a X", "they promoted me to X");
 - tense and aspect in other positions ("Since January, I've lived in X", "For the past year I've
@@ -281,7 +281,6 @@ TITLES = [
     _c("job_title", "new", "My title changed to {B}."),
     _c("job_title", "new", "I switched careers and became {aB} {B}."),
     _c("job_title", "fixed", "I've been {aA} {A} since 2019.", after_state=False),
-    _c("job_title", "end", "I used to be {aA} {A}."),
     _c("job_title", "end", "I'm no longer {aA} {A}."),
     _c("job_title", "end", "I stopped being {aA} {A}."),
     _c("job_title", "end", "I quit my job as {aA} {A}."),
@@ -377,7 +376,6 @@ THEIRS = [
     ("job_title", "new", "Sam became {aB} {B} last year."),
     ("job_title", "keep", "Sam wants to be {aB} {B}."),
     ("job_title", "end", "Sam is no longer {aA} {A}."),
-    ("job_title", "end", "Sam used to be {aA} {A}."),
 ]
 
 

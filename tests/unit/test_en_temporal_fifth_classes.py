@@ -10,7 +10,7 @@ failing, one test per class, several phrasings each (written for these tests):
 - an offer had is no job ("I got an offer from X, still deciding"); an offer taken is, owned by
   the firm ("accepted X's offer", "said yes to X's offer"), not a person's ("Tom's offer");
 - nominal ends and changes: "my contract with X ended", "my title changed to X";
-- "I used to be a nurse" / "I stopped being a nurse": the title ended;
+- "I stopped being a nurse": the title ended ("I used to be a nurse." alone states nothing);
 - "I was made redundant at X"; "transitioned to X" (a firm);
 - a fronted denial with no verb before the new value: "Not in Leeds anymore, I moved to Denver";
 - "call X home" said in the perfect ("I've called X home since ..."), with the name tagged as a
@@ -153,9 +153,8 @@ def test_a_role_change_naming_both_titles() -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "I used to be an accountant.",
         "I stopped being an accountant.",
-        "I used to be an accountant, honestly.",
+        "Honestly, I stopped being an accountant last year.",
     ],
 )
 def test_a_title_that_used_to_hold_ended(text: str) -> None:
