@@ -37,8 +37,10 @@ from eval.locomo_data import load as load_locomo
 from eval.longmemeval_data import load as load_lme
 from graphmem.retrieval import fusion
 from graphmem.retrieval.config import RECIPES, SearchConfig
+from graphmem.retrieval.focus import boost, focus_terms, held_in_rows
 from graphmem.retrieval.fusion import Features, Key, evidence_ranking, fuse, rerank
 from graphmem.retrieval.intent import adapt, named_speakers, time_focus
+from graphmem.text import analyze
 
 CAPTURE_N = 100  # candidates per channel captured (a recipe replayed takes its own ``candidates``)
 FIELD_N = 200  # candidates per episode BM25 field captured alone (``Captured.fields``)
@@ -122,6 +124,23 @@ def _evidence(q: Captured, rankings: Mapping[str, Hits], cfg: SearchConfig) -> H
     return [(("episode", e), s) for e, s in evidence_ranking(best, cited, limit=cfg.candidates)]
 
 
+def _focused(q: Captured, query: str, fused: dict[Key, float], cfg: SearchConfig) -> dict[Key, float]:
+    """The executor's entity-centred boost (``pipeline._Run._focus``, ``weights["focus"]``): the
+    candidate episodes told by a speaker the query names, raised in the fused logit. The speaker
+    terms are the captured speakers analysed as the store analyses them."""
+    weight = cfg.weights.get("focus", 0.0)
+    terms = focus_terms(query) if weight > 0 else ()
+    spoken = getattr(q, "speakers", {})
+    if not terms or not spoken:
+        return fused
+    rows = [
+        {"id": key[1], "speaker_terms": " ".join(analyze(name))}
+        for key, name in spoken.items()
+        if key[0] == "episode" and key in fused
+    ]
+    return boost(fused, held_in_rows(rows, terms), weight)
+
+
 def replay(q: Captured, cfg: SearchConfig, k: int = K) -> list[str]:
     """The external ids a search under ``cfg`` returns for this question, best first. The query's
     intent adapts the recipe and its time phrase sets the rerank's focus, as in the executor."""
@@ -140,7 +159,7 @@ def replay(q: Captured, cfg: SearchConfig, k: int = K) -> list[str]:
     weights = {
         n: cfg.weights.get(n.split(":")[0], 0.0) * cfg.type_weights.get(n.split(":")[1], 1.0) for n in keyed
     }
-    fused = fuse(keyed, scores, weights, cfg)
+    fused = _focused(q, query, fuse(keyed, scores, weights, cfg), cfg)
     top = sorted(fused, key=lambda key: (-fused[key], key))[: max(k * 3, 30)]
     features, named = q.features, frozenset[str]()
     spoken = getattr(q, "speakers", {})
@@ -345,7 +364,31 @@ def table(cap: Capture, loco: Any, lme: Any, only: Sequence[str] | None, out: Ca
             f"{'-' if newest is None else newest} | {100 * worst:+.1f} | {100 * first:+.1f} | {per_q:.2f} |"
         )
     for name, single in singles.items():
-        out(f"| {name} (single) | {pct(single.get('locomo'))} | {pct(single.get('lme'))} | | | | |")
+        out(f"| {name} (single) | {pct(single.get('locomo'))} | {pct(single.get('lme'))} | | | | | |")
+    rank = rank_bm25(cap, loco, lme)
+    out(f"| rank-bm25 (eval baseline) | {pct(rank.get('locomo'))} | {pct(rank.get('lme'))} | | | | | |")
+
+
+def rank_bm25(cap: Capture, loco: Any, lme: Any) -> dict[str, Any]:
+    """The evals' rank-bm25 baseline over the questions of ``cap`` (its own index of the raw
+    turns, no Neo4j), so the replay table shows it beside the channels."""
+    from eval.retrievers import BM25Retriever
+
+    wanted = {c.dataset for c in cap.questions}
+    out: dict[str, Any] = {}
+    if loco is not None and "locomo" in wanted:
+        got = asyncio.run(
+            locomo.score_retriever(BM25Retriever.build(locomo.corpora(loco)), loco, (1, 5, 10, 25))
+        )
+        out["locomo"] = got["recall"]["1-4"]
+    if lme is not None and "lme" in wanted:
+        asked = {c.index for c in cap.questions if c.dataset == "lme"}
+        sub = type(lme)([h for i, h in enumerate(lme.haystacks) if i in asked])
+        got = asyncio.run(
+            longmemeval.score_retriever(BM25Retriever.build(longmemeval.corpora(sub)), sub, (1, 5, 10, 25))
+        )
+        out["lme"] = got["turn_recall"]["overall"]
+    return out
 
 
 def main(argv: Sequence[str] | None = None) -> None:

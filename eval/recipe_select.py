@@ -147,6 +147,9 @@ def lme60_candidates(base: SearchConfig) -> dict[str, SearchConfig]:
     it asks about), and the three together with the newer preference (``kup``: the levers a
     knowledge update or a dated question reads)."""
     out: dict[str, SearchConfig] = {}
+    # the names stay what they were measured as: the sixth session's default (50 candidates, no
+    # focus) is the base, whatever the default is now
+    base = base.model_copy(update={"weights": {"bm25": 1.0, "vector": 0.85, "graph": 0.1}, "candidates": 50})
 
     def at(vector: float, candidates: int, **update: object) -> SearchConfig:
         weights = {**base.weights, "vector": vector}
@@ -172,6 +175,18 @@ def lme60_candidates(base: SearchConfig) -> dict[str, SearchConfig]:
             out[f"{stem} time{when:g}"] = at(vector, 100, time_weight=when)
         for weight in (0.1, 0.2, 0.4):
             out[f"{stem} spk{weight:g}"] = at(vector, 100, speaker_weight=weight)
+        out[f"{stem} focus1"] = at(vector, 100, weights={**base.weights, "vector": vector, "focus": 1.0})
+        out[f"{stem} focus1 newer0.25"] = at(
+            vector, 100, weights={**base.weights, "vector": vector, "focus": 1.0}, newer_similarity=0.25
+        )
+        for words in (15, 25):
+            out[f"{stem} focus1 newer0.25 long{words}"] = at(
+                vector,
+                100,
+                weights={**base.weights, "vector": vector, "focus": 1.0},
+                newer_similarity=0.25,
+                newer_min_words=words,
+            )
         out[f"{stem} kup"] = at(
             vector,
             100,

@@ -37,12 +37,22 @@ class SearchConfig(BaseModel):
     # 59.7 / 79.2 / 81.9 against 31.9 / 59.7 / 76.4 / 79.2: the worst gain over the best single
     # channel goes from -2.8 to 0.0, and among the candidates at 0.0 this one loses least at R@1
     # (the rule's tie-break; docs/design-notes.md, "Fusion calibration over one capture").
-    weights: dict[str, float] = Field(default_factory=lambda: {"bm25": 1.0, "vector": 0.85, "graph": 0.1})
+    # Seventh session (replayed over LoCoMo dev and the 9 LongMemEval dev questions a loaded host
+    # could ingest, eval.fusion_replay; docs/design-notes.md, "Seventh session: retrieval —
+    # LongMemEval-60 ..."): 100 candidates a channel and the entity-centred focus at 1.0
+    # (weights["focus"], retrieval.focus: a turn told by the speaker the question names). LoCoMo
+    # ids 1-4 R@1/5/10/25 36.5 / 62.7 / 70.5 / 79.3 -> 37.8 / 63.7 / 72.4 / 80.3 (the worst gain
+    # over the best single channel +1.5 -> +3.4); LongMemEval-9 37.0 / 57.4 / 72.2 / 75.9 -> 37.0 /
+    # 57.4 / 72.2 / 72.2 (gain 0.0 either way: R@10 equals the vectors'). Vectors stay at 0.85:
+    # 0.5-0.7 gain on LoCoMo but lose one evidence turn in three of LongMemEval's top ten (-3.7).
+    weights: dict[str, float] = Field(
+        default_factory=lambda: {"bm25": 1.0, "vector": 0.85, "graph": 0.1, "focus": 1.0}
+    )
     targets: tuple[str, ...] = ("fact", "episode")
     type_weights: dict[str, float] = Field(
         default_factory=lambda: {"fact": 0.3, "episode": 1.0, "entity": 0.5}
     )
-    candidates: int = 50
+    candidates: int = 100
     # the fact channels whose fused ranking the evidence channel reads ("graph": facts about the
     # entities the query names, 1-2 hops); its weight is weights["evidence"] (absent: off)
     evidence_from: tuple[str, ...] = ("bm25", "vector")
@@ -70,6 +80,7 @@ class SearchConfig(BaseModel):
     # a newer candidate whose words overlap an older, better one's by at least this (Jaccard) ranks
     # just above it (fusion.prefer_newer: updates of the same thing); None: off
     newer_similarity: float | None = None
+    newer_min_words: int = 0  # texts with fewer distinct words take no part in prefer_newer
     # an episode told by a speaker the query points at (a name it says; the assistant when it asks
     # what "you" said, else the user when it speaks of "I"/"my": intent.named_speakers) is boosted
     # by this (0: off)

@@ -59,7 +59,7 @@ def rerank(
         scores[key] = fused[key] * (1.0 + boost) * (how.inferred_factor if f.inferred else 1.0)
     toks = {k: tokens(features[k].text) for k in keys}
     if how.newer_similarity is not None:
-        scores = prefer_newer(scores, features, toks, how.newer_similarity)
+        scores = prefer_newer(scores, features, toks, how.newer_similarity, min_words=how.newer_min_words)
     order = mmr(
         sorted(keys, key=lambda k: -scores[k]),
         scores,
@@ -79,21 +79,26 @@ def prefer_newer(
     features: Mapping[Key, Features],
     toks: Mapping[Key, frozenset[str]],
     threshold: float,
+    *,
+    min_words: int = 0,
 ) -> dict[Key, float]:
     """A later telling of the same thing ranks just above the earlier one: of two candidates among
     the best ``NEWER_POOL`` whose words overlap by at least ``threshold`` (Jaccard) and whose times
     are a day or more apart, the newer one gets at least the older one's score (plus 1%). Each
     lift reads the scores before any lift, so lifts do not chain. What changed since ("I got it
-    serviced at the shop on Main St" after "I'll take it to a shop") is what a user asks about."""
+    serviced at the shop on Main St" after "I'll take it to a shop") is what a user asks about.
+    Texts of fewer than ``min_words`` distinct words take no part: two short chat lines share a
+    quarter of their words by chance ("yeah", "that", "so"), two long ones only when they tell
+    the same thing."""
     out = dict(scores)
     best = sorted(scores, key=lambda k: -scores[k])[:NEWER_POOL]
     for i, older in enumerate(best):
         t_old = features[older].when
-        if t_old is None:
+        if t_old is None or len(toks[older]) < min_words:
             continue
         for newer in best[i + 1 :]:
             t_new = features[newer].when
-            if t_new is None or t_new - t_old < NEWER_GAP_S:
+            if t_new is None or t_new - t_old < NEWER_GAP_S or len(toks[newer]) < min_words:
                 continue
             if jaccard(toks[older], toks[newer]) >= threshold:
                 out[newer] = max(out[newer], scores[older] * 1.01)

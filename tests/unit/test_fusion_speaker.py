@@ -47,3 +47,19 @@ def test_the_rerank_lifts_the_named_speakers_turn_by_speaker_weight() -> None:
     ]
     assert rerank([a, b], fused, features, on, newest=1.0, limit=2)[0] == [a, b]  # nobody named
     assert rerank([a, b], fused, features, on, newest=1.0, limit=2, speakers=frozenset({"user"}))[0] == [b, a]
+
+
+def test_short_texts_take_no_part_in_the_newer_preference() -> None:
+    """Two short chat lines share a quarter of their words by chance; the newer-telling lift
+    reads texts of at least ``min_words`` distinct words only."""
+    from graphmem.retrieval.fusion import prefer_newer, tokens
+
+    old, new = ("episode", "old"), ("episode", "new")
+    features = {
+        old: Features(0.0, 0.0, False, "yeah so that was fun"),
+        new: Features(2 * 86400.0, 0.0, False, "yeah so that was great"),
+    }
+    toks = {k: tokens(f.text) for k, f in features.items()}
+    scores = {old: 0.8, new: 0.5}
+    assert prefer_newer(scores, features, toks, 0.25)[new] > 0.8  # lifted above the older line
+    assert prefer_newer(scores, features, toks, 0.25, min_words=15)[new] == 0.5  # too short to say
