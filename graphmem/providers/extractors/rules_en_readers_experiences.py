@@ -8,9 +8,11 @@
 - **got** (``got``): "I got a new place with a bigger backyard", "We got some essentials for the
   puppy", "I got another tattoo": a past "get" of a thing; not help, news, an idea, a chance, a
   point, a message, nor "got to" / "got back" / "got ready".
-- **feelings now** (``feels``): "I'm feeling motivated", "I've been feeling kinda low on
-  confidence", "I feel blessed": a present or perfect "feel" with an adjective that says how the
-  speaker is; not "feel like", "feel you", "feel free", nor a feeling about the listener.
+- **feelings now** (``feels``): "I've been feeling kinda low on confidence", "I'm feeling
+  hopeful about the interview": a present or perfect "feel" with an adjective that says how the
+  speaker is about something (its prepositional phrase); not a bare mood of the moment ("I'm
+  feeling motivated", "I feel blessed": hand labels v6 and v7 judged every such fact vague),
+  "feel like", "feel you", "feel free", nor a feeling about the listener.
 
 Each is refused as the other readers refuse (``rules_en_readers.asserted``): a question, a
 negation, a hypothesis, a wish, hearsay; and the subject must resolve.
@@ -133,6 +135,8 @@ def feel_claims(verb: Token, speakers: Speakers) -> list[Claim]:
     mods = [c for c in adj.children if c.dep_ == "prep"] or [
         c for c in verb.children if c.dep_ == "prep" and c.i == adj.i + 1
     ]  # "feeling low on confidence": the parse hangs "on" on the verb
+    if not mods:
+        return []  # "I'm feeling motivated": a bare mood of the moment says nothing to keep
     words = [adj.lower_]
     for prep in mods:
         inner = next((o for o in prep.children if o.dep_ == "pobj"), None)
