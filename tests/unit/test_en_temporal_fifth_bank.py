@@ -29,12 +29,9 @@ Each episode is checked in both ingestion orders (the kit's resolver is order-fr
 
 from __future__ import annotations
 
-import zlib
-
 import pytest
 
-from tests.unit.en_temporal_kit import T0, T1, Said, compose, timeline
-from tests.unit.test_en_temporal_fourth_bank import Case, _c, _expected, _outcome
+from tests.unit.test_en_temporal_fourth_bank import Case, _c, _outcome, third_person_outcomes
 
 LIVES = [
     _c("lives_in", "new", "We relocated to {B} for my wife's job."),
@@ -397,21 +394,7 @@ def test_the_fifth_bank_gives_each_episodes_current_value_and_history(predicate:
 @pytest.mark.parametrize("predicate", ["lives_in", "works_at", "job_title"])
 def test_the_fifth_bank_told_about_a_named_person(predicate: str) -> None:
     """Sam's slot takes the change (both orders); the speaker's own slot gets nothing."""
-    bad = []
-    for pred, expect, template in THEIRS:
-        if pred != predicate:
-            continue
-        n = zlib.crc32(template.encode()) % 997
-        text, v = compose(template, pred, n)
-        first, _ = compose(THEIRS_STATE[pred], pred, n)
-        for said in ([Said(first, T0), Said(text, T1)], [Said(text, T1), Said(first, T0)]):
-            got = timeline(said, pred, "Sam")
-            if (got.current, got.history) != _expected(expect, v):
-                bad.append((text, got.current, got.history))
-            mine = timeline(said, pred)
-            if (mine.current, mine.history) != ([], []):
-                bad.append(("speaker", text, mine.current))
-    assert bad == []
+    assert third_person_outcomes(THEIRS, THEIRS_STATE, predicate) == []
 
 
 # the same banks over names of several words ("Cape Town", "Bank of America", "graphic designer")
