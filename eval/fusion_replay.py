@@ -141,6 +141,22 @@ def _focused(q: Captured, query: str, fused: dict[Key, float], cfg: SearchConfig
     return boost(fused, held_in_rows(rows, terms), weight)
 
 
+def fusion_inputs(
+    rankings: Mapping[str, Hits], cfg: SearchConfig
+) -> tuple[dict[str, list[Key]], dict[Key, dict[str, float]], dict[str, float]]:
+    """What ``fusion.fuse`` takes, from the channels' rankings: each channel's keys in order,
+    each key's score by channel (rounded as captured), and each channel's weight under ``cfg``."""
+    keyed = {n: [key for key, _ in h] for n, h in rankings.items()}
+    scores: dict[Key, dict[str, float]] = {}
+    for n, h in rankings.items():
+        for key, s in h:
+            scores.setdefault(key, {})[n] = round(s, 6)
+    weights = {
+        n: cfg.weights.get(n.split(":")[0], 0.0) * cfg.type_weights.get(n.split(":")[1], 1.0) for n in keyed
+    }
+    return keyed, scores, weights
+
+
 def replay(q: Captured, cfg: SearchConfig, k: int = K) -> list[str]:
     """The external ids a search under ``cfg`` returns for this question, best first. The query's
     intent adapts the recipe and its time phrase sets the rerank's focus, as in the executor."""
@@ -151,14 +167,7 @@ def replay(q: Captured, cfg: SearchConfig, k: int = K) -> list[str]:
         ref = datetime.fromtimestamp(q.as_of, UTC) if q.as_of is not None else datetime.now(UTC)
         focus = time_focus(query, ref)
     rankings = channel_rankings(q, cfg)
-    keyed = {n: [key for key, _ in h] for n, h in rankings.items()}
-    scores: dict[Key, dict[str, float]] = {}
-    for n, h in rankings.items():
-        for key, s in h:
-            scores.setdefault(key, {})[n] = round(s, 6)
-    weights = {
-        n: cfg.weights.get(n.split(":")[0], 0.0) * cfg.type_weights.get(n.split(":")[1], 1.0) for n in keyed
-    }
+    keyed, scores, weights = fusion_inputs(rankings, cfg)
     fused = _focused(q, query, fuse(keyed, scores, weights, cfg), cfg)
     top = sorted(fused, key=lambda key: (-fused[key], key))[: max(k * 3, 30)]
     features, named = q.features, frozenset[str]()

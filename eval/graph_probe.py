@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from eval import locomo
-from eval.fusion_replay import Capture, Captured, channel_rankings
+from eval.fusion_replay import Capture, Captured, channel_rankings, fusion_inputs
 from eval.locomo_data import load as load_locomo
 from graphmem.retrieval import fusion
 from graphmem.retrieval.config import RECIPES, SearchConfig
@@ -54,14 +54,7 @@ def replay_focus(
     k: int = K,
 ) -> list[str]:
     rankings = channel_rankings(q, cfg)
-    keyed = {n: [key for key, _ in h] for n, h in rankings.items()}
-    scores: dict[Key, dict[str, float]] = {}
-    for n, h in rankings.items():
-        for key, s in h:
-            scores.setdefault(key, {})[n] = round(s, 6)
-    weights = {
-        n: cfg.weights.get(n.split(":")[0], 0.0) * cfg.type_weights.get(n.split(":")[1], 1.0) for n in keyed
-    }
+    keyed, scores, weights = fusion_inputs(rankings, cfg)
     fused = fuse(keyed, scores, weights, cfg)
     if w and matches:
         fused = {
