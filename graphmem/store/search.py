@@ -219,17 +219,16 @@ async def hydrate(
     """(fact rows as ``reads.FACTS_BY_IDS`` returns them, episodes by id, entities by id) for the
     ``ids`` by type, in one round trip; facts and episodes outside the time view are left out.
     Its times come as integers (``micros``), so the rows are taken as the driver decoded them
-    (``read_values``: no walk of every nested value for temporal types)."""
+    (``read_values``: no walk of every nested value for temporal types). The ids and the view go
+    as two maps, so every search shares one plan (``cypher.search.HYDRATE``)."""
     if not any(ids.values()):
         return [], {}, {}
     facts, episodes, entities = (
         await store.read_values(
             q.HYDRATE,
             group_id=group_id,
-            fact_ids=ids.get("fact", []),
-            episode_ids=ids.get("episode", []),
-            entity_ids=ids.get("entity", []),
-            **_time(as_of, history, since, until),
+            ids={t: list(ids.get(t, [])) for t in ("fact", "episode", "entity")},
+            view=_time(as_of, history, since, until),
         )
     )[0]
     for r in facts:

@@ -29,6 +29,13 @@ from graphmem.retrieval.tenant_index.persist import Expected, Snapshots
 from graphmem.retrieval.tenant_index.vectors import BLOCK, PRECISION, _code, _cos_top, _dot
 
 GROUP = "graphmem-warm-up"
+# Neo4j 5 caches a statement's plan by its text and its parameters' types, where a string's or a
+# list's type carries a size bucket (1, 2-10, 11-100, 101-1,000 items: measured on 5.26) and a null
+# is another type than a value. A group id (1-128 characters: ``models.common.GroupId``) falls in one
+# of four buckets, so the warm-up sends the cold path's reads once for a group id of each
+# (``TenantIndexes.warm_up``). '~' is outside a group id's alphabet: these name no tenant.
+GROUP_IDS = tuple("~" * n for n in (1, 2, 11, 101))
+NO_ID = "~" * 36  # an id no node has, of a node id's length (a UUID's 36 characters)
 WORDS = tuple(f"w{i}" for i in range(64))
 ANN_THRESHOLD = 64  # the synthetic facts' part outgrows it: an HNSW graph is built and viewed
 FACTS = 256

@@ -1,5 +1,7 @@
 """Cypher for the retrieval channels. Group and time filters run inside Neo4j."""
 
+import re
+
 from graphmem.store.cypher.reads import fact_projection
 
 
@@ -139,15 +141,31 @@ WHERE f.group_id = $group_id AND {EPISODE_VISIBLE}
 RETURN fid AS id, collect(DISTINCT e.id) AS episodes
 """
 
+VIEW_PARAMS = ("as_of", "history", "since", "until")
+
+
+def view_in_map(text: str) -> str:
+    """``text`` (a statement written with the time view's ``$as_of``, ``$history``, ``$since`` and
+    ``$until``) reading them from one map parameter, ``$view``."""
+    return re.sub(r"\$(" + "|".join(VIEW_PARAMS) + r")\b", r"$view.\1", text)
+
+
 # The hits' records in one round trip, re-checked against the time view: a candidate that has since
 # been superseded, retracted or deleted (the tenant index can be behind on those) drops out here.
 # HYDRATE and TOUCH run on every search and keep their first plan (``CYPHER replan=skip``, as the
 # ingest write does: graphmem/store/cypher/ingest.py): both start from unique ids, so the statistics
 # a growing store drifts through cannot make a better plan, and each replan cost Neo4j CPU and JIT work.
-HYDRATE = f"""CYPHER replan=skip
-CALL () {{
+# HYDRATE's ids and time view travel as two maps (``$ids``: fact, episode, entity lists; ``$view``):
+# Neo4j 5 caches a plan per statement text and parameter types, a list's or string's type carrying
+# a size bucket (1, 2-10, 11-100, 101-1,000 items) and a null another type than a datetime, while a
+# map is one type whatever it holds. With three lists and four view values as parameters, each new
+# combination of list sizes and views (a hit list without entities, a dated search) was planned
+# again, about 0.7-0.9 s of Neo4j CPU for this statement on the shared dev VM: a fresh database's
+# first searches paid it in their ``hydrate`` stage (issue 22). As maps it is planned once per
+# group id size bucket (``TenantIndexes.warm_up`` plans those before a worker serves).
+HYDRATE = "CYPHER replan=skip\n" + view_in_map(f"""CALL () {{
   CALL () {{
-    UNWIND $fact_ids AS fid
+    UNWIND $ids.fact AS fid
     MATCH (f:Fact {{id: fid}})
     WHERE {FACT_VISIBLE}
     WITH f
@@ -157,7 +175,7 @@ CALL () {{
                    superseded_by: superseded_by}}) AS facts
 }}
 CALL () {{
-  UNWIND $episode_ids AS eid
+  UNWIND $ids.episode AS eid
   MATCH (e:Episode {{id: eid}})
   WHERE {EPISODE_VISIBLE}
   RETURN collect(e {{.id, .external_id, .session_id, .speaker, .content, .source, .content_hash,
@@ -165,13 +183,13 @@ CALL () {{
                      ingested_at: {micros("e.ingested_at")}}}) AS episodes
 }}
 CALL () {{
-  UNWIND $entity_ids AS xid
+  UNWIND $ids.entity AS xid
   MATCH (x:Entity {{id: xid}})
   WHERE x.group_id = $group_id
   RETURN collect(x {{.id, .name, .kind, .aliases, .summary}}) AS entities
 }}
 RETURN facts, episodes, entities
-"""
+""")
 
 TOUCH = """CYPHER replan=skip
 UNWIND $ids AS nid
