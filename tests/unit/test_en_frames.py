@@ -169,8 +169,12 @@ def test_a_role_change_naming_both_roles(text: str, old: str, new: str) -> None:
     assert _functional(text) == [("job_title", old, "assert", "before"), ("job_title", new, "assert", "")]
 
 
-def test_used_to_alone_states_nothing_now() -> None:
-    assert _functional("I used to be a teacher.") == []
+def test_used_to_alone_ends_the_old_value() -> None:
+    """ "I used to be a teacher." ends the title as "I used to live in Leeds." ends the home (the
+    two disagreed: the title was dropped, the home ended); no new value is stated."""
+    assert _functional("I used to be a teacher.") == [("job_title", "teacher", "end", "")]
+    assert _functional("I used to live in Leeds.") == [("lives_in", "Leeds", "end", "")]
+    assert _functional("I used to be shy.") == []
 
 
 @pytest.mark.parametrize(

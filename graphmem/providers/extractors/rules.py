@@ -63,7 +63,13 @@ from graphmem.providers.extractors.rules_en_readers_listener import asks_after, 
 from graphmem.providers.extractors.rules_en_readers_opinions import opinion_claims
 from graphmem.providers.extractors.rules_en_repair import find_repair, fits
 from graphmem.providers.extractors.rules_zh import ZhContext, parse_zh, zh_entities
-from graphmem.providers.extractors.timeparse import TimeMatch, find_times, is_duration, is_until
+from graphmem.providers.extractors.timeparse import (
+    TimeMatch,
+    find_times,
+    is_duration,
+    is_until,
+    repaired_times,
+)
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
@@ -188,6 +194,8 @@ def _split(content: str, ref: datetime) -> list[_Sentence]:
         sentence = content[start:end]
         zh = bool(_CJK.search(sentence))
         times = find_times(sentence, ref)
+        if not zh:  # "in 2019, no wait, 2018": the repaired time
+            times = repaired_times(sentence, times, ref)
         out.append(_Sentence(start, end, zh, times, _cut_times(sentence, times, zh)))
     return out
 
@@ -345,6 +353,14 @@ def _sentence_facts(
 
 
 _PERFECT = re.compile(r"\b(?:have|has|had|'ve|'s been|been|now|still)\b", re.IGNORECASE)
+# a span under the past perfect ("I had lived in Leeds for five years before I moved", "Sam'd been
+# at Hooli for a year when ...") ended at a past moment the sentence does not date: its duration
+# dates nothing (reaching back from the reference time put the move five years ago)
+_PAST_PERFECT = re.compile(
+    r"\b(?:had|'d)\s+(?:(?:just|already|only|never|always)\s+)?"
+    r"(?:been|lived|worked|stayed|spent|resided|served|taught|studied)\b",
+    re.IGNORECASE,
+)
 
 
 def _starts_and_ends(
@@ -354,7 +370,7 @@ def _starts_and_ends(
     "to 2019", 到2022年). A duration ("for three years") dates a start only under the perfect or
     "now" ("I've lived here for three years"); "I went to Paris for two weeks" starts nothing.
     Chinese durations are read by the Chinese rules themselves (住了三年)."""
-    perfect = zh or _PERFECT.search(sentence) is not None
+    perfect = zh or (_PERFECT.search(sentence) is not None and _PAST_PERFECT.search(sentence) is None)
     starts = [t for t in times if not is_until(t) and (perfect or not is_duration(t))]
     return starts, [t for t in times if is_until(t)]
 
@@ -414,10 +430,14 @@ def _mark_corrections(parsed: ParsedSentence) -> None:
 
 
 def _from_context(claim: Claim, parsed: ParsedSentence, earlier: list[ExtractedFact], speaker: str) -> bool:
-    """For "I meant X, not Y": borrow predicate and subject from the latest earlier fact about Y."""
+    """For "I meant X, not Y": borrow predicate and subject from the latest earlier fact about Y.
+    With no Y named ("Sorry, I meant Stripe."), only a slot's fact (a functional predicate) lends
+    its predicate: a chatter fact between ("I made pasta for dinner.") is no value to correct."""
     wrong = (parsed.replaces or "").casefold()
     for fact in reversed(earlier):
         if fact.claim == "end" or (wrong and fact.literal.casefold() != wrong):
+            continue
+        if not wrong and not lookup(fact.predicate).functional:
             continue
         claim.predicate = fact.predicate
         claim.subject = None if fact.subject == speaker else fact.subject

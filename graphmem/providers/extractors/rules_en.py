@@ -378,8 +378,9 @@ def _parse_predicate(rest: str) -> list[Claim]:
     negated = False
     stopped = _STOPPED.match(rest)
     neg = _NEG.match(rest)
-    if stopped is not None:  # "stopped being a nurse": the state's own words ("used to be" states nothing)
-        kind, rest = "end", re.sub(r"^being\s+", "am ", rest[stopped.end() :], flags=_I)
+    if stopped is not None:  # "stopped being a nurse", "used to be a nurse": the state's own words
+        # (an end, as "I used to live in Leeds" ends Leeds)
+        kind, rest = "end", re.sub(r"^(?:being|be)\s+", "am ", rest[stopped.end() :], flags=_I)
     elif neg is not None:
         aux = neg.group("aux") or ""
         keep = "" if aux.strip().lower() in ("do", "does") else aux

@@ -29,6 +29,7 @@ from graphmem.providers.extractors.rules_en_parse import probe_label
 
 _NAME = r"(?P<{g}>[A-Z][\w&'-]*(?: (?:of |de |&  ?)?[A-Z][\w&'-]*){{0,3}})"
 _SLOTS = ("lives_in", "works_at")
+_PAST_SLOTS = (*_SLOTS, "job_title")  # a past state a later sentence's new value follows
 _PREP = {"lives_in": "in", "works_at": "at"}
 _VERB = {"lives_in": "live in", "works_at": "work at"}
 
@@ -52,6 +53,8 @@ class EnContext:
     # a later sentence tells
     pasts: dict[tuple[str | None, str], str] = field(default_factory=dict)
     asked: str | None = None  # "Wait, did I say Siemens?": the mistake a correction may name next
+    offer: str | None = None  # "I got an offer from Globex.": the firm a later "I took it" joins
+    place: str | None = None  # the last place a claim named ("visited Denver"): "moved there"
 
     def remember(self, text: str, claims: list[Claim]) -> None:
         """The speaker's values this sentence named (any kind: a past or ended value is named too;
@@ -60,18 +63,37 @@ class EnContext:
             for m in _WAS_AT.finditer(text):
                 self.values[_WAS_SLOT[m.group("prep").lower()]] = m.group("value")
                 self.last = _WAS_SLOT[m.group("prep").lower()]
+        if (m := _OFFER_FROM.search(text)) is not None:
+            self.offer = m.group("value") or m.group("firm")
         for claim in claims:
-            if claim.past and claim.kind == "assert" and claim.predicate in _SLOTS and claim.obj:
+            if claim.obj and claim.obj[:1].isupper() and probe_label(claim.obj) in ("GPE", "LOC"):
+                self.place = claim.obj
+            if claim.past and claim.kind == "assert" and claim.predicate in _PAST_SLOTS and claim.obj:
                 self.pasts[(claim.subject, claim.predicate)] = claim.obj
             if claim.subject == SPEAKER and claim.predicate in _SLOTS and claim.obj:
                 self.values[claim.predicate] = claim.obj
                 self.last = claim.predicate
-            elif claim.subject is not None and claim.predicate in _SLOTS and claim.obj:
+            elif claim.subject is not None and claim.predicate in _PAST_SLOTS and claim.obj:
                 if claim.subject != self.person:
                     self.person, self.theirs = claim.subject, {}
                 self.theirs[claim.predicate] = claim.obj
 
 
+_OFFER_FROM = re.compile(
+    r"\b(?:(?i:job|work) )?(?i:offer) (?i:from|at|with) "
+    + _NAME.format(g="value")
+    + r"|"
+    + _NAME.format(g="firm")
+    + r" (?i:made|offered) (?:me|us|him|her|[A-Z][a-z]+) (?i:an? |the )?(?:(?i:job|work) )?"
+    r"(?i:offer|job|role|position)\b"
+)
+# an offer taken in the next sentence: "I took it.", "And I accepted.", "Sam said yes."
+_TOOK_IT = re.compile(
+    r"^(?i:and |so |in the end,? |eventually,? )?(?P<who>I|We|[A-Z][a-z]+) (?i:finally |just )?"
+    r"(?i:took it|took the (?:job|offer|role|position)|accepted(?: it| the (?:job|offer|role|position))?|"
+    r"said yes|jumped at it|took them up on it)(?P<rest>\b.*)$"
+)
+_MOVED_THERE = re.compile(r"\b(?P<verb>moved|relocated|moving|relocating)(?: (?:over|back))? there\b", re.I)
 _LEFT_IT = re.compile(
     r"\b(?P<verb>left|quit|leave|leaving|quitting|departed)\s+(?:it|there|that place)\b", re.I
 )
@@ -107,6 +129,10 @@ _OFFER_TAKEN = re.compile(
     _NAME.format(g="value") + r" (?i:offered) (?P<who>me|us|[A-Z][a-z]+) (?i:a|an|the) (?:[\w-]+ ){0,3}?"
     r"(?i:job|position|role|post|contract)\b[^,.;]*?,?"
     r" (?i:and|so) (?:I|we|he|she|they) (?i:took it|took them up on it|accepted(?: it)?|said yes|jumped at it)"
+    r"|"
+    + _NAME.format(g="firm")
+    + r" (?i:made) (?P<whom>me|us|[A-Z][a-z]+) (?i:an? )?(?:(?i:job) )?(?i:offer),?"
+    r" (?i:and|so) (?:I|we|he|she|they) (?i:took it|accepted(?: it)?|said yes|jumped at it)"
 )
 # a short lead-in before a colon and a clause of the speaker's own ("Big news: ...", "Update: ...")
 _LEAD_IN = re.compile(r"^[^:;.!?]{1,40}:\s+(?=(?:I|I'm|I've|We|We're|We've|My|Our)\b)")
@@ -146,6 +172,21 @@ _TAG_QUESTION = re.compile(
 )
 
 
+# a span told in the past perfect or the past, closed by the clause of the change that ended it:
+# "I'd been in Leeds for five years when I moved to Denver", "I lived in Leeds until I moved to
+# Denver" (the parser reads the "when" / "until" clause as a time and drops its move; "before" is
+# the reading the frames have: the span's value held before the clause's new one)
+_SPAN_CLOSED_BY = re.compile(
+    r"^(?P<head>.*?\b(?:(?:had|'d)\s+(?:been|lived|worked|stayed|spent)|lived|worked|stayed|was|were)\b[^,;]*?)"
+    r",?\s+(?:when|until|till)\s+"
+    r"(?P<rest>(?:I|we|he|she|they|[A-Z][a-z]+)\s+(?:(?:finally|eventually|then|suddenly)\s+)?"
+    r"(?:moved|relocated|joined|switched|became|transferred|took|got|started|left|quit)\b.*)$"
+)
+
+_BEEN_PLACE = re.compile(r"\b(had|'d) been (in|at|with) (?=[A-Z])")
+_BEEN_AS = {"in": "lived in", "at": "worked at", "with": "worked with"}
+
+
 def rewrite(text: str, context: EnContext) -> str:
     """``text`` with a pronoun or an ellipsis standing for a value of ``context`` spelled out (the
     same text when there is none). "He" / "She" opening the sentence is the person the episode
@@ -164,17 +205,26 @@ def rewrite(text: str, context: EnContext) -> str:
     text = _HAS_BEEN.sub(r"\1 has been", text)  # "Sam's been in Leeds": the parser reads a passive
     text = _DASH_REPAIR.sub(", ", text)  # "a nurse - scratch that, a chef": the parser reads it as a comma
     if (m := _OFFER_TAKEN.search(text)) is not None:  # "X offered me a job and I took it"
-        who = "I" if m.group("who").lower() in ("me", "us") else m.group("who")
-        text = text[: m.start()] + f"{who} joined {m.group('value')}" + text[m.end() :]
+        whom, firm = m.group("who") or m.group("whom"), m.group("value") or m.group("firm")
+        who = "I" if whom.lower() in ("me", "us") else whom
+        text = text[: m.start()] + f"{who} joined {firm}" + text[m.end() :]
     if (m := _FRONT_NOT.match(text)) is not None:  # "Not in Leeds anymore, I moved to Denver."
         verb = "live" if m.group("prep").lower() == "in" else "work"
         text = f"I no longer {verb} {m.group('prep').lower()} {m.group('value')}, and {m.group('rest')}"
+    if (m := _SPAN_CLOSED_BY.match(text)) is not None:  # "... for years when I moved to X"
+        head = _BEEN_PLACE.sub(lambda b: f"{b.group(1)} {_BEEN_AS[b.group(2)]} ", m.group("head"))
+        text = f"{head} before {m.group('rest')}"  # "had been in Leeds": "had lived in Leeds"
     if (m := _BEEN_AT.match(text)) is not None:  # "Been at Hooli since 2024." (its time cut)
         text = f"I have been {m.group('prep').lower()} {m.group('value')}" + text[m.end() :]
     if (m := _NEW_JOB_AT.match(text)) is not None:  # "New job at Initech, starting today!"
         text = f"My new job is at {m.group('value')}" + text[m.end() :]
     if (m := _SPAN_AT.match(text)) is not None:  # "Six months at Initech now!"
         text = f"I have been {m.group('prep')} {m.group('value')} now" + text[m.end() :]
+    if context.offer is not None and (m := _TOOK_IT.match(text)) is not None:  # "I took it."
+        who = "I" if m.group("who") == "We" else m.group("who")
+        return f"{who} joined {context.offer}{m.group('rest')}"
+    if context.place is not None and (m := _MOVED_THERE.search(text)) is not None:  # "moved there"
+        text = text[: m.start()] + f"{m.group('verb')} to {context.place}" + text[m.end() :]
     if context.person is not None and (m := _PRONOUN.match(text)) is not None:
         return _their_values(context.person + text[m.end() :], context)
     if context.last is None:
@@ -216,13 +266,14 @@ def _left(verb: str, slot: str, value: str) -> str:
     return f"{verb} the job at {value}" if slot == "works_at" else f"moved away from {value}"
 
 
-_PRONOUN = re.compile(r"^(?:(?:And|But|So|Then),? )?(?:He|She)\b")
+_PRONOUN = re.compile(r"^(?:(?:And|But|So|Then),? (?:he|she|He|She)|He|She)\b")
 
 
 def _their_values(text: str, context: EnContext) -> str:
     """ "Priya left it" / "Priya lived there until 2019": that person's value spelled out."""
-    if (m := _LEFT_IT.search(text)) is not None and context.theirs:
-        slot = "works_at" if m.group("verb").lower().startswith("quit") else next(reversed(context.theirs))
+    slots = [k for k in context.theirs if k in _SLOTS]
+    if (m := _LEFT_IT.search(text)) is not None and slots:
+        slot = "works_at" if m.group("verb").lower().startswith("quit") else slots[-1]
         value = context.theirs.get(slot)
         return (
             text
@@ -400,6 +451,7 @@ def _undated_ends(facts: list[ExtractedFact], ref: datetime) -> list[ExtractedFa
 
 
 GUESS_SLOTS = ("lives_in", "works_at")
+_PAST_SLOTS = (*_SLOTS, "job_title")  # a past state a later sentence's new value follows
 
 
 def guess_slot(value: str, wrong: str | None) -> str:
@@ -449,7 +501,8 @@ _JOB_END = re.compile(
     + r"(?i:quit|resigned|retired|stepped down|handed in my (?:notice|resignation)|put in my (?:notice|two weeks)|"
     r"gave (?:my )?notice|got (?:laid off|fired|sacked|let go|made redundant)|"
     r"(?:was|were|been|got) (?:laid off|fired|sacked|let go|made redundant)|"
-    r"(?:left|quit) (?:my|the|that|our) (?:job|company|firm|position|role|employer)|(?:left|quit) it)" + _TAIL
+    r"(?:left|quit) (?:my|the|that|our|his|her|their) (?:job|company|firm|position|role|employer)|(?:left|quit) it)"
+    + _TAIL
 )
 _HOME_END = re.compile(
     _SUBJ
@@ -463,6 +516,16 @@ _WAS_AT_UNTIL = re.compile(r"^(?:I|We) (?:was|were) (?P<prep>at|with|in) " + _NA
 _WAS_THERE = re.compile(_SUBJ + r"(?i:(?P<verb>lived|stayed|worked|was based) there)" + _TAIL)
 
 
+_NAMED_SUBJECT = re.compile(
+    r"^(?:(?i:my|our) (?i:friend|brother|sister|cousin|wife|husband|partner|colleague|coworker|boss|"
+    r"mum|mom|dad|son|daughter|roommate|flatmate|neighbour|neighbor) )?(?P<name>[A-Z][a-z]+) (?=[a-z])"
+)
+_OPENERS = frozenset(
+    "And But So Then Anyway Well Yesterday Today Finally Also Now Honestly Basically Sadly Luckily "
+    "Recently Eventually Actually Apparently Oh Yeah Update Last This We He She They It You".split()
+)
+
+
 def unnamed_ends(text: str, claims: list[Claim], context: EnContext) -> list[Claim]:
     """An end that names no value ("I quit.", "I got laid off.", "We moved out.", "I lived there
     until 2019." in a message of its own): the value the episode named before, else
@@ -471,6 +534,10 @@ def unnamed_ends(text: str, claims: list[Claim], context: EnContext) -> list[Cla
     subject, values = SPEAKER, context.values
     if context.person is not None and text.startswith(context.person + " "):
         subject, values, text = context.person, context.theirs, text[len(context.person) + 1 :]
+    elif (m := _NAMED_SUBJECT.match(text)) is not None and m.group("name") not in _OPENERS:
+        # "Sam quit last week.", "My friend Sam moved out.": a person named first, in an episode
+        # that has not named their value (the end verbs below take no place or firm as subject)
+        subject, values, text = m.group("name"), {}, text[m.end() :]
     if any(c.predicate in _SLOTS and c.subject == subject for c in claims):
         return []
     found: list[tuple[str, bool]] = []

@@ -26,6 +26,7 @@ from graphmem.providers.extractors.rules_en_objects import (
     pet_or_thing,
     school,
 )
+from graphmem.providers.extractors.rules_en_parse import probe_label
 
 _I = re.IGNORECASE
 
@@ -85,6 +86,19 @@ def _switched(m: re.Match[str]) -> list[Claim]:
     if org is None or org.lower() in _NOT_EMPLOYERS:
         return []
     return [Claim("works_at", org)]
+
+
+_AFTER_RETURN = re.compile(r"^(?:\s*$|\s+(?:as|now|full-time|part-time|after|last|this|in|on)\b)")
+
+
+def _returned_to_firm(m: re.Match[str]) -> list[Claim]:
+    """ "I went back to Globex", "returned to Hooli as a lead": an employer when the recogniser
+    does not read the name as a place or a person and only a role, a time or nothing follows it."""
+    org = leading_name(m.group("obj"))
+    if org is None or org.lower() in _NOT_EMPLOYERS or probe_label(org) not in ("ORG", "PRODUCT", ""):
+        return []
+    rest = m.group("obj")[m.group("obj").find(org) + len(org) :]
+    return [Claim("works_at", org)] if _AFTER_RETURN.match(rest) else []
 
 
 def _appointed(m: re.Match[str]) -> list[Claim]:
@@ -218,6 +232,16 @@ _RULE_TABLE: tuple[tuple[str, Build], ...] = (
     ),
     (r"(?:have|has) worked (?:at|for) (?P<obj>.+)", _simple("works_at", "place")),
     (rf"{_HAVE}joined (?P<obj>.+)", _simple("works_at", "name")),
+    # a return to a former employer: "I rejoined Globex", "went back to work at Hooli", "I've
+    # returned to Initech" (a firm the recogniser reads as one, and nothing after it but a role or
+    # a time: "went back to Starbucks for a coffee" and "went back to Leeds" are visits)
+    (rf"{_HAVE}rejoined (?P<obj>.+)", _switched),
+    (
+        rf"{_HAVE}(?:went|gone|came|come|returned|moved) back to (?:work (?:at|for)|my (?:old )?job at) "
+        r"(?P<obj>.+)",
+        _switched,
+    ),
+    (rf"{_HAVE}(?:went back|gone back|returned) to (?P<obj>.+)", _returned_to_firm),
     (
         rf"{_HAVE}started (?:a |an |my |the )?(?:new )?(?:job|position|role|work|working|"
         r"internship) (?:at|with|for) (?P<obj>.+)",

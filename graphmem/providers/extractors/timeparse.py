@@ -475,3 +475,38 @@ def _past_seasons(text: str, ref_day: datetime, taken: list[TimeMatch]) -> list[
         when = past_date(ref_day, _SEASON_MONTH[m.group("season").lower()])
         out.append(TimeMatch(m.group(0), m.start(), m.end(), when, False))
     return out
+
+
+# a time repaired in the same breath: "I moved to Lyon in 2019, no wait, 2018", "I joined Globex in
+# March - sorry, April": repair markers, then a time phrase ending the sentence
+_TIME_REPAIR = re.compile(
+    r"(?:\s*[,;\u2014\u2013]+\s*|\s+-+\s+|\s*\.\.\.\s*)(?P<markers>(?i:no wait|no|nope|sorry|oops|wait|"
+    r"i mean|i meant|or rather|actually|make that|scratch that|my mistake|correction)"
+    r"(?:[\s,]+(?i:no|wait|sorry|i mean|i meant|actually|it was))*)[\s,:]+(?i:it was\s+)?"
+    r"(?P<fix>[^,;!?.\u2014\u2013]{1,30}?)[\s.!]*$"
+)
+
+
+def repaired_times(text: str, times: list[TimeMatch], reference_time: datetime) -> list[TimeMatch]:
+    """``times`` with a time repaired in the same breath ("..., in 2019, no wait, 2018"): the
+    earlier time takes the repaired one's resolution, and the repair itself becomes a phrase with no
+    time, so cutting the sentence's times drops it and no clause reads "2018" or "April" as a value.
+    A repair whose words are not all one time phrase (", sorry, Denver") changes nothing."""
+    m = _TIME_REPAIR.search(text)
+    if m is None or not times:
+        return times
+    earlier = [t for t in times if t.end <= m.start() and t.when is not None]
+    fix = m.group("fix").strip()
+    bare = re.fullmatch(rf"(?:(?:19|20)\d\d|{_MONTHS}(?: (?:19|20)\d\d)?)", fix, re.IGNORECASE)
+    if fix[:1].isupper() and bare is None:
+        return times  # a capitalised name is a value, not a time
+    # a bare year or month is read as "in 2018" / "in April", as the mistaken time was said
+    when = resolve_time(f"in {fix}" if bare else fix, reference_time)
+    if not earlier or when is None or not re.fullmatch(r"(?i:(?:in|on|back in)\s+)?[\w ]+", fix):
+        return times
+    wrong = earlier[-1]
+    kept = [t for t in times if t.end <= m.start()]
+    fixed = TimeMatch(wrong.text, wrong.start, wrong.end, when, wrong.future)
+    return [fixed if t is wrong else t for t in kept] + [
+        TimeMatch(text[m.start() :], m.start(), len(text), None, False)
+    ]
