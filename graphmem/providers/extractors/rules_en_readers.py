@@ -639,11 +639,19 @@ def trait_claims(verb: Token, speakers: Speakers) -> list[Claim]:
 # --------------------------------------------------------------------------- all
 
 
-def reader_claims(doc: Doc, speakers: Speakers) -> list[tuple[Claim, str]]:
+def reader_claims(doc: Doc, speakers: Speakers, *, nested: bool = False) -> list[tuple[Claim, str]]:
     """The clause readers' claims for ``doc``, each with its clause text (module docstring); the
     family reader (``kin_claims``) runs apart: a relative inside another claim's object ("baked a
-    cake with my grandma") is still a fact of its own."""
+    cake with my grandma") is still a fact of its own. A deed told in a relative clause ("the
+    figurines I bought") is read as a sentence of its own (``rules_en_readers_relative``), unless
+    ``doc`` is already such a sentence (``nested``); so is a sentence that dropped its "I" before a past
+    verb (``rules_en_readers_dropped``: "Been working on X", "Got some new gear")."""
     out: list[tuple[Claim, str]] = []
+    if not nested:  # the restating readers import this module: imported here, not at the top
+        from graphmem.providers.extractors.rules_en_readers_dropped import dropped_claims
+        from graphmem.providers.extractors.rules_en_readers_relative import relative_claims
+
+        out.extend(relative_claims(doc, speakers) + dropped_claims(doc, speakers))
     for verb in asserted_verbs(doc):
         out.extend(inspiration_claims(verb, speakers))
         text = clause_text(verb)
