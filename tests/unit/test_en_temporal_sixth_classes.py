@@ -223,3 +223,18 @@ def test_a_correction_naming_no_mistake_borrows_only_a_slot() -> None:
 def test_a_named_correction_still_borrows_the_predicate_it_names() -> None:
     out = _extract("I love cats. Sorry, I meant dogs, not cats.", REF, "Dana")
     assert ("likes", "dogs") in [(f.predicate, f.literal) for f in out.facts]
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("I switched from data analyst to chef.", ["data analyst", "chef"]),
+        ("Sam switched from teacher to chef.", ["teacher", "chef"]),
+        ("I went from nurse to chef.", ["nurse", "chef"]),
+    ],
+)
+def test_a_title_change_whose_to_the_parser_reads_as_an_infinitive(text: str, want: list[str]) -> None:
+    """ "... to chef." at the end of the sentence: "to" parsed as an infinitive marker and "chef" as
+    its clause, so the change gave an open "switches_from" and no title."""
+    assert [r[2] for r in _rows(text) if r[1] == "job_title"] == want
+    assert facts("I want to cook.") == []

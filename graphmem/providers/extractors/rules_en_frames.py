@@ -128,7 +128,17 @@ def _roles(tok: Token) -> list[tuple[str, Token]]:
             out.extend(_prep_objects(p, p.lower_, inner_only=True))
         elif p.dep_ == "prt" and p.lower_ in ("back", "over", "out", "away"):
             continue
+        elif p.dep_ in ("advcl", "xcomp") and p.tag_ in ("NN", "NNS") and _to_as_infinitive(p):
+            out.append(("to", p))  # "switched from data analyst to chef": "to" read as an infinitive's
     return out
+
+
+def _to_as_infinitive(tok: Token) -> bool:
+    """A noun the parser hung as a clause under an infinitive "to" ("... to chef."): a "to"
+    phrase misread."""
+    return any(c.dep_ == "aux" and c.tag_ == "TO" for c in tok.children) and not any(
+        c.dep_ in ("nsubj", "dobj") for c in tok.children
+    )
 
 
 def _prep_objects(p: Token, role: str, *, inner_only: bool = False) -> list[tuple[str, Token]]:
