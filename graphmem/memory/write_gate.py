@@ -13,7 +13,12 @@ still meet on the Neo4j lock, with one contender each instead of many.
 Group commit (``commit``): writes that queue for one group while its transaction runs are taken
 together, up to ``batch_max`` of them (and ``batch_rows`` rows), and run one after another inside
 one transaction: one lock, one commit, one round of Neo4j's fsync for all. Each caller gets its own
-result. Callers validate before they join (a request that cannot succeed never reaches a batch);
+result, and each write runs in its own caller's context (``changes.current()``: actor, reason and
+consent of its own request, not the first writer's). With ``span_groups`` the writes queued for
+any group share one transaction (one runner for the process; each group's lock taken in sorted
+order, so two processes' combined transactions take the Neo4j group locks in the same order): a
+commit's fixed cost (Neo4j applies the full-text and vector index updates and reopens their Lucene
+readers once per transaction) is shared by writes to different tenants too. Callers validate before they join (a request that cannot succeed never reaches a batch);
 if the combined transaction fails anyway, its writes are retried one by one, each in its own
 transaction, so one bad write fails alone and the others are written as if they had come alone.
 
@@ -41,8 +46,12 @@ Work = Callable[[Any], Awaitable[Any]]
 Execute = Callable[[Work], Coroutine[Any, Any, Any]]
 
 
+_SPAN = "\x00span"  # the one lane of a ``span_groups`` gate (group ids are never this)
+
+
 @dataclass(eq=False)
 class _Pending:
+    group_id: str
     work: Work
     execute: Execute
     rows: int
@@ -67,6 +76,7 @@ class WriteGate:
     wait_s: float = 30.0
     batch_max: int = 32  # writes per group commit; 1 = every write its own transaction
     batch_rows: int = 500  # rows (episodes + facts) per group commit, past the first write
+    span_groups: bool = False  # one group commit for writes to any group (module docstring)
     stats: GateStats = field(default_factory=GateStats)
     _locks: dict[str, asyncio.Lock] = field(default_factory=dict)
     _waiting: dict[str, int] = field(default_factory=dict)
@@ -99,9 +109,14 @@ class WriteGate:
         if not self._waiting[group_id]:
             del self._waiting[group_id]
 
+    def _lane(self, group_id: str) -> str:
+        return _SPAN if self.span_groups else group_id
+
     def _forget_lock(self, group_id: str) -> None:
         lock = self._locks.get(group_id)
-        idle = group_id not in self._waiting and group_id not in self._runners  # a runner keeps its lock
+        idle = (
+            group_id not in self._waiting and self._lane(group_id) not in self._runners
+        )  # a runner keeps its lock
         if lock is not None and not lock.locked() and idle:
             del self._locks[group_id]
 
@@ -137,13 +152,19 @@ class WriteGate:
                 return result
         self._admit(group_id)
         entry = _Pending(
-            work, execute, rows, contextvars.copy_context(), asyncio.get_running_loop().create_future()
+            group_id,
+            work,
+            execute,
+            rows,
+            contextvars.copy_context(),
+            asyncio.get_running_loop().create_future(),
         )
         entry.done.add_done_callback(_retrieved)
-        queue = self._pending.setdefault(group_id, deque())
+        lane = self._lane(group_id)
+        queue = self._pending.setdefault(lane, deque())
         queue.append(entry)
-        if group_id not in self._runners:
-            self._runners[group_id] = asyncio.create_task(self._run(group_id))
+        if lane not in self._runners:
+            self._runners[lane] = asyncio.create_task(self._run(lane))
         try:
             async with asyncio.timeout(self.wait_s):
                 out: T = await asyncio.shield(entry.done)
@@ -157,48 +178,70 @@ class WriteGate:
             raise
 
     def _drop(self, group_id: str, entry: _Pending) -> bool:
-        queue = self._pending.get(group_id)
+        queue = self._pending.get(self._lane(group_id))
         if queue is None or entry not in queue:
             return False
         queue.remove(entry)
         self._leave(group_id)
         return True
 
-    def _take(self, queue: deque[_Pending]) -> list[_Pending]:
-        batch = [queue.popleft()]
-        rows = batch[0].rows
-        while queue and len(batch) < self.batch_max and rows + queue[0].rows <= self.batch_rows:
-            rows += queue[0].rows
-            batch.append(queue.popleft())
+    def _take(
+        self, queue: deque[_Pending], groups: set[str] | None = None, *, pop: bool = True
+    ) -> list[_Pending]:
+        """The next batch in arrival order, within ``batch_max`` and ``batch_rows``; only writes to
+        ``groups`` (the groups whose locks are held) when given. ``pop=False`` only looks."""
+        batch: list[_Pending] = []
+        rows = 0
+        for e in list(queue):
+            if groups is not None and e.group_id not in groups:
+                continue  # a later write to the same group is skipped too: per-group order holds
+            if batch and (len(batch) >= self.batch_max or rows + e.rows > self.batch_rows):
+                break
+            batch.append(e)
+            rows += e.rows
+        if pop:
+            for e in batch:
+                queue.remove(e)
         return batch
 
-    async def _run(self, group_id: str) -> None:
-        queue = self._pending[group_id]
-        lock = self._locks.setdefault(group_id, asyncio.Lock())
+    async def _run(self, lane: str) -> None:
+        queue = self._pending[lane]
+        touched: set[str] = set()
         batch: list[_Pending] = []
         try:
             while queue:
-                async with lock:
-                    if not queue:  # every waiter left while the lock was held elsewhere
-                        break
-                    batch = self._take(queue)
-                    self._leave(group_id, len(batch))
+                groups = sorted({e.group_id for e in self._take(queue, pop=False)})
+                touched.update(groups)
+                locks = [self._locks.setdefault(g, asyncio.Lock()) for g in groups]
+                held: list[asyncio.Lock] = []
+                try:
+                    for lock in locks:  # sorted: slot() holds one lock at a time, so no cycle
+                        await lock.acquire()
+                        held.append(lock)
+                    batch = self._take(queue, set(groups))
+                    if not batch:  # every waiter left while a lock was held elsewhere
+                        continue
+                    for g in {e.group_id for e in batch}:
+                        self._leave(g, sum(1 for e in batch if e.group_id == g))
                     await self._commit_batch(batch)
                     batch = []
+                finally:
+                    for lock in held:
+                        lock.release()
         except BaseException:  # the loop is shutting down: nobody waits forever
-            stopped = self._refuse(group_id, "writer stopped")
             for e in batch + list(queue):
                 if not e.done.done():
-                    e.done.set_exception(stopped)
-            if queue:
-                self._leave(group_id, len(queue))
-                queue.clear()
+                    e.done.set_exception(self._refuse(e.group_id, "writer stopped"))
+            for e in queue:
+                self._leave(e.group_id)
+            queue.clear()
             raise
         finally:
-            del self._runners[group_id]
+            del self._runners[lane]
             if not queue:
-                self._pending.pop(group_id, None)
-            self._forget_lock(group_id)
+                self._pending.pop(lane, None)
+            for g in touched:
+                self._forget_lock(g)
 
     async def _commit_batch(self, batch: list[_Pending]) -> None:
         if len(batch) == 1:
@@ -206,7 +249,8 @@ class WriteGate:
             return
 
         async def combined(tx: Any) -> list[Any]:
-            return [await e.work(tx) for e in batch]
+            # each write in its own caller's context (its request's ChangeMeta), one after another
+            return [await asyncio.create_task(e.work(tx), context=e.context.copy()) for e in batch]
 
         first = batch[0]
         self.stats.transactions += 1

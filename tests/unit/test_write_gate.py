@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextvars
 
 import pytest
 
@@ -211,3 +212,78 @@ async def test_a_runner_whose_writers_all_left_keeps_the_group_lock() -> None:
     await task
     assert later == ["ok"]
     assert inside == [True] and gate.queued == 0 and not gate._locks and not gate._runners
+
+
+async def test_each_write_of_a_group_commit_runs_in_its_own_callers_context() -> None:
+    """Regression: the combined transaction ran every write in the first writer's context, so a
+    change record (``changes.current()``: actor, reason, consent) of the second write named the
+    first request's actor. Each write now runs in the context its caller queued it from."""
+    store, gate = FakeStore(), WriteGate()
+    who: contextvars.ContextVar[str] = contextvars.ContextVar("who", default="nobody")
+    seen: list[tuple[int, str]] = []
+
+    def work(i: int):  # type: ignore[no-untyped-def]
+        async def run(tx: list[int]) -> str:
+            tx.append(i)
+            seen.append((i, who.get()))
+            return who.get()
+
+        return run
+
+    async def caller(i: int) -> str:
+        who.set(f"caller {i}")
+        return await gate.commit("g", work(i), store.execute)
+
+    results = await asyncio.gather(*(caller(i) for i in range(6)))
+    assert results == [f"caller {i}" for i in range(6)]
+    assert all(name == f"caller {i}" for i, name in seen)
+    assert len(store.transactions) < 6  # they did share transactions
+
+
+async def test_span_groups_commits_writes_to_several_groups_together_in_order() -> None:
+    """``span_groups``: writes queued for different groups share one transaction; each group's
+    writes keep their arrival order and each writer gets its own result."""
+    store, gate = FakeStore(), WriteGate(span_groups=True)
+    groups = ["b", "a", "c"]
+    results = await asyncio.gather(*(gate.commit(groups[i % 3], _work(i), store.execute) for i in range(12)))
+    assert results == [f"result {i}" for i in range(12)]
+    assert [i for tx in store.transactions for i in tx] == list(range(12))  # arrival order
+    assert len(store.transactions) < 12 and max(len(tx) for tx in store.transactions) > 3
+    assert gate.queued == 0 and not gate._locks and not gate._pending and not gate._runners
+
+
+async def test_span_groups_waits_for_a_slot_holder_and_keeps_other_writes_apart_from_it() -> None:
+    """A group whose slot() is held (a correction) is not written meanwhile; the writes queued
+    for it wait and then run, after the holder, in order."""
+    store, gate = FakeStore(), WriteGate(span_groups=True)
+    release = asyncio.Event()
+    order: list[str] = []
+
+    async def holder() -> None:
+        async with gate.slot("a"):
+            await release.wait()
+            order.append("holder done")
+
+    task = asyncio.create_task(holder())
+    await asyncio.sleep(0)
+    pending = [asyncio.create_task(gate.commit(g, _work(i), store.execute)) for i, g in enumerate("aab")]
+    await asyncio.sleep(0.02)
+    assert store.transactions == []  # the lane waits for group a's lock
+    release.set()
+    await task
+    assert [await p for p in pending] == ["result 0", "result 1", "result 2"]
+    assert order == ["holder done"] and [i for tx in store.transactions for i in tx] == [0, 1, 2]
+    assert not gate._locks and not gate._runners
+
+
+async def test_span_groups_one_failing_write_fails_alone() -> None:
+    store, gate = FakeStore(), WriteGate(span_groups=True)
+    first = asyncio.create_task(gate.commit("x", _work(100), store.execute))
+    await asyncio.sleep(0)
+    outcomes = await asyncio.gather(
+        *(gate.commit(g, _work(i), store.execute) for g, i in [("a", 0), ("b", -1), ("a", 2)]),
+        return_exceptions=True,
+    )
+    assert await first == "result 100"
+    assert [str(o) for o in outcomes] == ["result 0", "the transaction failed", "result 2"]
+    assert store.transactions == [[100], [0], [2]] and gate.stats.fallbacks == 1
