@@ -112,6 +112,46 @@ def _micros(when: datetime | None) -> int | None:
     return None if when is None else round(when.timestamp() * 1_000_000)
 
 
+@dataclass(frozen=True)
+class Encoded:
+    """An index as its snapshot file's bytes, not yet written (``encode``): ``head`` (magic, header
+    and pickle body) and the out-of-band buffers, with the revision they hold."""
+
+    group_id: str
+    seq: int
+    created_at: datetime | None
+    head: bytes
+    raws: list[memoryview]
+    size: int  # the file's bytes, padding included
+
+
+def encode(index: TenantIndex, *, copy: bool = False) -> Encoded:
+    """``index`` pickled as a snapshot (protocol 5, its arrays and HNSW graphs as out-of-band
+    buffers). The buffers are views of the index's own arrays unless ``copy``: then the index may
+    change (a catch-up) before the result is written."""
+    buffers: list[pickle.PickleBuffer] = []
+    body = pickle.dumps(index, protocol=5, buffer_callback=buffers.append)
+    raws = [memoryview(bytes(b.raw())) if copy else b.raw() for b in buffers]
+    header = json.dumps(
+        {
+            "format": FORMAT,
+            "group": index.group_id,
+            "seq": index.seq,
+            "created_at": _micros(index.created_at),
+            "dimension": index.dimension,
+            "precision": index.vector_precision,
+            "ann_threshold": index.ann_threshold,
+            "body": len(body),
+            "crc32": zlib.crc32(body),
+            "buffers": [r.nbytes for r in raws],
+        }
+    ).encode()
+    at = len(MAGIC) + 8 + len(header) + len(body)
+    size = at + sum(len(_pad(o)) + r.nbytes for o, r in zip(_offsets(at, raws), raws, strict=True))
+    head = MAGIC + len(header).to_bytes(8, "big") + header + body
+    return Encoded(index.group_id, index.seq, index.created_at, head, raws, size)
+
+
 class Snapshots:
     """The snapshot directory (``GRAPHMEM_INDEX_SNAPSHOT_DIR``): save, load and discard by group,
     within ``max_bytes`` on disk (None: no budget)."""
@@ -135,42 +175,28 @@ class Snapshots:
         """Write ``index`` (flushed, not stale) as the group's snapshot, then evict the coldest
         files until the directory fits its budget; returns the file's bytes, 0 when the file alone
         would not fit the budget (then the group keeps no file: an older one is about as big)."""
-        buffers: list[pickle.PickleBuffer] = []
-        body = pickle.dumps(index, protocol=5, buffer_callback=buffers.append)
-        raws = [b.raw() for b in buffers]
-        header = json.dumps(
-            {
-                "format": FORMAT,
-                "group": index.group_id,
-                "seq": index.seq,
-                "created_at": _micros(index.created_at),
-                "dimension": index.dimension,
-                "precision": index.vector_precision,
-                "ann_threshold": index.ann_threshold,
-                "body": len(body),
-                "crc32": zlib.crc32(body),
-                "buffers": [r.nbytes for r in raws],
-            }
-        ).encode()
-        head = len(MAGIC) + 8 + len(header) + len(body)
-        size = head + sum(len(_pad(at)) + r.nbytes for at, r in zip(_offsets(head, raws), raws, strict=True))
+        return self.write(encode(index))
+
+    def write(self, encoded: Encoded) -> int:
+        """``save``'s second half: write an ``encode``d index as its group's file."""
+        size = encoded.size
         if self.max_bytes is not None and size > self.max_bytes:
-            self.discard(index.group_id)
+            self.discard(encoded.group_id)
             return 0
         self.directory.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=self.directory, prefix=".tmp-", suffix=".tix")
         try:
             with os.fdopen(fd, "wb") as out:
-                out.write(MAGIC + len(header).to_bytes(8, "big") + header + body)
-                for raw in raws:
+                out.write(encoded.head)
+                for raw in encoded.raws:
                     out.write(_pad(out.tell()))
                     out.write(raw)
-            os.replace(tmp, self.path(index.group_id))
+            os.replace(tmp, self.path(encoded.group_id))
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
         if self.max_bytes is not None:
-            self._admit(file_name(index.group_id), size, self.max_bytes)
+            self._admit(file_name(encoded.group_id), size, self.max_bytes)
         return size
 
     def _admit(self, name: str, size: int, max_bytes: int) -> None:

@@ -24,7 +24,10 @@ recomputed whichever side comes first), at most ``PAGES_HELD`` pages held.
 Snapshots (``tenant_index.persist``, when a directory is configured): a load first reads the
 group's snapshot file and catches it up from the change feed (``rev`` above its ``seq``), the same
 catch-up a warm index makes; without a usable one (none, another form, corrupt, a reset since) it
-loads from Neo4j and saves the result before installing it. A restored index that had to catch up
+loads from Neo4j and saves the result: a tenant a search waits for (``sync_limit``) right after
+installing it (``_write_later``: encoded before, written after, then the state read again for a
+forget that raced the write), a bigger one before installing it. A restore of a file of
+``PREFETCH_MIN_BYTES`` or more begins beside the group-state read that precedes it (``_prefetch``). A restored index that had to catch up
 on many nodes (``RESAVE_NODES``, ``RESAVE_SHARE``) is saved again. A tenant past ``sync_limit``
 with a snapshot file is waited for while it restores (milliseconds), so its first search is the
 index's too; on a miss the Neo4j source answers it while the load goes on.
@@ -38,13 +41,14 @@ import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import datetime
 from itertools import islice
 from typing import Any
 
 from graphmem.retrieval.tenant_index import warmup
 from graphmem.retrieval.tenant_index.index import TARGETS, TenantIndex
 from graphmem.retrieval.tenant_index.memory import EVICTION_WINDOW, index_bytes, victim
-from graphmem.retrieval.tenant_index.persist import Expected, SnapshotError, Snapshots
+from graphmem.retrieval.tenant_index.persist import Encoded, Expected, SnapshotError, Snapshots, encode
 from graphmem.retrieval.tenant_index.vectors import PRECISION
 from graphmem.store import search, snapshot
 from graphmem.store.driver import Store
@@ -103,6 +107,7 @@ class TenantIndexes:
         # speculative restores begun beside a state read (``_prefetch``), until a load claims one
         self.prefetches: dict[str, asyncio.Future[TenantIndex | None]] = {}
         self.prefetch_min_bytes = PREFETCH_MIN_BYTES
+        self.writes: dict[str, asyncio.Task[None]] = {}  # snapshot writes after an install
 
     async def state(self, group_id: str) -> GroupState | None:
         """The group's revision state (one round trip). A group with a snapshot file and no index
@@ -139,6 +144,9 @@ class TenantIndexes:
         build = self.builds.get(group_id)
         if build is not None:
             await asyncio.shield(build)
+        write = self.writes.get(group_id)
+        if write is not None:  # ready means saved too
+            await asyncio.shield(write)
         async with self.acquire(group_id, await self.state(group_id)) as index:
             return index
 
@@ -190,6 +198,7 @@ class TenantIndexes:
         for task in self.builds.values():
             task.cancel()
         await asyncio.gather(*self.builds.values(), *self.prefetches.values(), return_exceptions=True)
+        await asyncio.gather(*self.writes.values(), return_exceptions=True)  # let them finish
 
     def _prefetch(self, group_id: str) -> None:
         """Begin restoring the group's snapshot now, in a thread, when it has a file and no index is
@@ -336,10 +345,48 @@ class TenantIndexes:
         self.snapshot_stats["saved" if written else "too_big"] += 1
         return written > 0
 
-    async def _load(self, group_id: str, state: GroupState) -> tuple[TenantIndex, bool, bool]:
+    async def _encode(self, index: TenantIndex) -> Encoded | None:
+        """``index`` as its snapshot's bytes (buffers copied: it may change once installed), to
+        write after it is installed (``_write_later``); None without snapshots or on a failure."""
+        if self.snapshots is None or index.stale:
+            return None
+        try:
+            return await asyncio.to_thread(_encode, index)
+        except Exception:  # serve without a file
+            log.exception("encoding the tenant index snapshot of %s failed", index.group_id)
+            return None
+
+    def _write_later(self, encoded: Encoded) -> None:
+        """Write a loaded index's snapshot in the background, then read the group's state: a forget
+        that ran meanwhile (its removal of the file possibly before this write) or a rewrite makes
+        it remove the file again, so no file of forgotten text stays."""
+        snapshots, group_id = self.snapshots, encoded.group_id
+        if snapshots is None:
+            return
+
+        async def write() -> None:
+            try:
+                written = await asyncio.to_thread(snapshots.write, encoded)
+                self.snapshot_stats["saved" if written else "too_big"] += 1
+                if written:
+                    latest = await snapshot.group_state(self.store, group_id=group_id)
+                    if latest is None or _reset_since(encoded.seq, encoded.created_at, latest):
+                        self.discard_snapshot(group_id)
+            except Exception:  # a full disk, a read-only directory, Neo4j gone: serve, and log it
+                log.exception("saving the tenant index snapshot of %s failed", group_id)
+
+        task = asyncio.create_task(write())
+        self.writes[group_id] = task
+        task.add_done_callback(
+            lambda done: self.writes.pop(group_id, None) if self.writes.get(group_id) is done else None
+        )
+
+    async def _load(
+        self, group_id: str, state: GroupState, *, save: bool = True
+    ) -> tuple[TenantIndex, bool, bool]:
         """The group's index, not yet installed, whether it was restored and whether a snapshot was
         saved: from its snapshot and the change feed since it up to ``state``, when it has a usable
-        one, else from Neo4j (and then saved as its snapshot)."""
+        one, else from Neo4j (and then, with ``save``, saved as its snapshot)."""
         index = await self._restore(group_id, state)
         restore = self.restores.get(group_id)
         if restore is not None and not restore.done():
@@ -353,7 +400,7 @@ class TenantIndexes:
             if not index.stale:  # stale: more changed than a catch-up reads, load it whole
                 return index, True, saved
         index = await self._build(group_id, state)
-        return index, False, await self._save(index)
+        return index, False, await self._save(index) if save else False
 
     async def _build(self, group_id: str, state: GroupState) -> TenantIndex:
         index = TenantIndex(
@@ -423,11 +470,18 @@ class TenantIndexes:
             return
         self.restores[group_id] = asyncio.get_running_loop().create_future()
 
+        # a search waits for a small tenant's load: its snapshot is written after it is installed
+        # (``_write_later``), and each search catches up from its own state (the index's ``seq``
+        # is the state the load began at), so that search waits for neither the write nor another
+        # state read; a big tenant's load (Neo4j answers meanwhile) saves first, as before
+        waited = _nodes(state) <= self.sync_limit
+
         async def run() -> None:
             try:
-                index, restored, saved = await self._load(group_id, state)
+                index, restored, saved = await self._load(group_id, state, save=not waited)
+                encoded = await self._encode(index) if waited and not restored else None
                 async with self.locks.setdefault(group_id, asyncio.Lock()):
-                    if not restored or saved:  # a load takes seconds: catch up on what it missed
+                    if (not restored and not waited) or saved:  # a load takes seconds: catch up
                         latest = await self.state(group_id)
                         if latest is None or _reset(index, latest):
                             # forgotten from while it loaded (the forget's discard may have come
@@ -439,6 +493,8 @@ class TenantIndexes:
                         if latest.seq > index.seq:
                             await self._catch_up(index, latest.seq)
                     self._install(index)  # (a restore took milliseconds: each search catches up)
+                if encoded is not None:
+                    self._write_later(encoded)
             except Exception:  # the Neo4j channels keep serving; the next search retries
                 log.exception("building the tenant index of %s failed", group_id)
             finally:
@@ -498,7 +554,11 @@ def _nodes(state: GroupState) -> int:
 
 def _reset(index: TenantIndex, state: GroupState) -> bool:
     """Deleted or rewritten in bulk since the index was built, or a different group of that name."""
-    return state.reset_seq > index.seq or state.seq < index.seq or state.created_at != index.created_at
+    return _reset_since(index.seq, index.created_at, state)
+
+
+def _reset_since(seq: int, created_at: datetime | None, state: GroupState) -> bool:
+    return state.reset_seq > seq or state.seq < seq or state.created_at != created_at
 
 
 def _save(snapshots: Snapshots, index: TenantIndex) -> int:
@@ -506,6 +566,12 @@ def _save(snapshots: Snapshots, index: TenantIndex) -> int:
     build anyway), so a restored index answers its first search without building them."""
     index.fields.activate()
     return snapshots.save(index)
+
+
+def _encode(index: TenantIndex) -> Encoded:
+    """As ``_save`` encodes it, with the buffers copied."""
+    index.fields.activate()
+    return encode(index, copy=True)
 
 
 def _retrieved(task: asyncio.Future[Any]) -> None:
