@@ -37,7 +37,7 @@ from eval.locomo_data import load as load_locomo
 from eval.longmemeval_data import load as load_lme
 from graphmem.retrieval import fusion
 from graphmem.retrieval.config import RECIPES, SearchConfig
-from graphmem.retrieval.focus import boost, focus_terms, held_in_rows
+from graphmem.retrieval.focus import boost, focus_terms, held_in_rows, role_terms
 from graphmem.retrieval.fusion import Features, Key, evidence_ranking, fuse, rerank
 from graphmem.retrieval.intent import adapt, named_speakers, time_focus
 from graphmem.text import analyze
@@ -125,20 +125,23 @@ def _evidence(q: Captured, rankings: Mapping[str, Hits], cfg: SearchConfig) -> H
 
 
 def _focused(q: Captured, query: str, fused: dict[Key, float], cfg: SearchConfig) -> dict[Key, float]:
-    """The executor's entity-centred boost (``pipeline._Run._focus``, ``weights["focus"]``): the
-    candidate episodes told by a speaker the query names, raised in the fused logit. The speaker
-    terms are the captured speakers analysed as the store analyses them."""
-    weight = cfg.weights.get("focus", 0.0)
+    """The executor's entity-centred boost (``pipeline._Run._focus``, ``weights["focus"]`` and
+    ``weights["role"]``): the candidate episodes told by a speaker the query names, or by the chat
+    role it points at, raised in the fused logit. The speaker terms are the captured speakers
+    analysed as the store analyses them."""
+    weight, role_weight = cfg.weights.get("focus", 0.0), cfg.weights.get("role", 0.0)
     terms = focus_terms(query) if weight > 0 else ()
+    roles = role_terms(query) if role_weight > 0 else ()
     spoken = getattr(q, "speakers", {})
-    if not terms or not spoken:
+    if not (terms or roles) or not spoken:
         return fused
     rows = [
         {"id": key[1], "speaker_terms": " ".join(analyze(name))}
         for key, name in spoken.items()
         if key[0] == "episode" and key in fused
     ]
-    return boost(fused, held_in_rows(rows, terms), weight)
+    held = [held_in_rows(rows, t) if t else set() for t in (terms, roles)]
+    return boost(boost(fused, held[0], weight), held[1], role_weight)
 
 
 def fusion_inputs(
@@ -199,7 +202,8 @@ def score(
             mt.add(lme.haystacks[c.index], ranked, 0.0)
     out: dict[str, Any] = {}
     if lt.n:
-        out["locomo"] = lt.result("replay", 0, None)["recall"]["1-4"]
+        res = lt.result("replay", 0, None)
+        out["locomo"] = res["recall"]["1-4"] | {"mrr": res["mrr"]["1-4"]}
     if mt.n:
         res = mt.result("replay", 0, None)
         out["lme"] = res["turn_recall"]["overall"] | {
@@ -345,10 +349,10 @@ def table(cap: Capture, loco: Any, lme: Any, only: Sequence[str] | None, out: Ca
 
     singles: dict[str, dict[str, Any]] = {n: score(cap, RECIPES[n], loco, lme) for n in ("bm25", "vector")}
     out(
-        "| recipe | LoCoMo R@1/5/10/25 | LME R@1/5/10/25 | LME MRR | newest first | worst gain | at R@1 "
-        "| fuse+rerank ms/q |"
+        "| recipe | LoCoMo R@1/5/10/25 | LoCoMo MRR | LME R@1/5/10/25 | LME MRR | newest first | worst gain "
+        "| at R@1 | fuse+rerank ms/q |"
     )
-    out("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    out("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     rows = {"hybrid": RECIPES["hybrid"], **candidates()}
     for name, cfg in rows.items():
         if only and name not in only:
@@ -369,13 +373,26 @@ def table(cap: Capture, loco: Any, lme: Any, only: Sequence[str] | None, out: Ca
         lm = got.get("lme", {})
         newest = lm.get("newest", {}).get("rate")
         out(
-            f"| {name} | {pct(got.get('locomo'))} | {pct(lm)} | {100 * lm.get('mrr', 0.0):.1f} | "
+            f"| {name} | {pct(got.get('locomo'))} | {100 * got.get('locomo', {}).get('mrr', 0.0):.1f} | "
+            f"{pct(lm)} | {100 * lm.get('mrr', 0.0):.1f} | "
             f"{'-' if newest is None else newest} | {100 * worst:+.1f} | {100 * first:+.1f} | {per_q:.2f} |"
         )
     for name, single in singles.items():
-        out(f"| {name} (single) | {pct(single.get('locomo'))} | {pct(single.get('lme'))} | | | | | |")
+        loc_rr = single.get("locomo", {}).get("mrr")
+        out(
+            f"| {name} (single) | {pct(single.get('locomo'))} | "
+            f"{'' if loc_rr is None else f'{100 * loc_rr:.1f}'} | {pct(single.get('lme'))} | "
+            f"{100 * single.get('lme', {}).get('mrr', 0.0):.1f} | | | | |"
+        )
     rank = rank_bm25(cap, loco, lme)
-    out(f"| rank-bm25 (eval baseline) | {pct(rank.get('locomo'))} | {pct(rank.get('lme'))} | | | | | |")
+    out(
+        f"| rank-bm25 (eval baseline) | {pct(rank.get('locomo'))} | {_rr(rank.get('locomo'))} | "
+        f"{pct(rank.get('lme'))} | {_rr(rank.get('lme'))} | | | | |"
+    )
+
+
+def _rr(d: Mapping[str, Any] | None) -> str:
+    return "" if not d or d.get("mrr") is None else f"{100 * d['mrr']:.1f}"
 
 
 def rank_bm25(cap: Capture, loco: Any, lme: Any) -> dict[str, Any]:
@@ -389,14 +406,14 @@ def rank_bm25(cap: Capture, loco: Any, lme: Any) -> dict[str, Any]:
         got = asyncio.run(
             locomo.score_retriever(BM25Retriever.build(locomo.corpora(loco)), loco, (1, 5, 10, 25))
         )
-        out["locomo"] = got["recall"]["1-4"]
+        out["locomo"] = got["recall"]["1-4"] | {"mrr": got["mrr"]["1-4"]}
     if lme is not None and "lme" in wanted:
         asked = {c.index for c in cap.questions if c.dataset == "lme"}
         sub = type(lme)([h for i, h in enumerate(lme.haystacks) if i in asked])
         got = asyncio.run(
             longmemeval.score_retriever(BM25Retriever.build(longmemeval.corpora(sub)), sub, (1, 5, 10, 25))
         )
-        out["lme"] = got["turn_recall"]["overall"]
+        out["lme"] = got["turn_recall"]["overall"] | {"mrr": got["mrr"]["overall"]}
     return out
 
 

@@ -54,12 +54,17 @@ class _Tally:
     )
     ms: list[float] = field(default_factory=list)
     n: int = 0
+    # 1 / the rank of the first evidence turn (0 when none is in the top max(ks)), per category
+    rr: dict[int, list[float]] = field(default_factory=lambda: defaultdict(list))
 
     def add(self, category: int, evidence: tuple[str, ...], ranked: list[str], ms: float) -> None:
         self.n += 1
         self.ms.append(ms)
         for k in self.ks:
             self.recall[category][k].append(evidence_recall(evidence, ranked, k))
+        wanted = set(evidence)
+        first = next((i for i, x in enumerate(ranked[: max(self.ks)], start=1) if x in wanted), None)
+        self.rr[category].append(0.0 if first is None else 1.0 / first)
 
     def result(self, name: str, skipped: int, ingest_seconds: float | None) -> dict[str, Any]:
         main = {
@@ -74,6 +79,7 @@ class _Tally:
             "n": self.n,
             "skipped": skipped,
             "recall": {"1-4": main, "by_category": by_category},
+            "mrr": {"1-4": mean([v for c in MAIN_CATEGORIES for v in self.rr.get(c, [])])},
             "search_ms": latency_summary(self.ms),
             "ingest_seconds": None if ingest_seconds is None else round(ingest_seconds, 2),
         }

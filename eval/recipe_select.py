@@ -131,7 +131,58 @@ def candidates() -> dict[str, SearchConfig]:
     out.update(hybrid_steps(base, RECIPES["hybrid"]))
     for name, cfg in lme60_candidates(base).items():
         out.setdefault(name, cfg)
+    for name, cfg in eighth_candidates().items():
+        out.setdefault(name, cfg)
     return out
+
+
+def eighth_candidates() -> dict[str, SearchConfig]:
+    """The eighth session's grid, against the seventh session's shipped default (``s7``: 100
+    candidates a channel, focus 1.0, the newer near-duplicate first at 0.25 over 15 words, vectors
+    0.85), named by what each changes so the names keep their meaning as the default moves: the
+    chat role a question points at (``role``: ``weights["role"]``, ``focus.role_terms``), the
+    newer preference off or at other thresholds (``newer``), the vector weight (``v``), recency
+    when asked for the present (``now``), a boost near a time the question names (``time``)."""
+    s7 = SearchConfig(
+        candidates=100,
+        newer_similarity=0.25,
+        newer_min_words=15,
+        weights={"bm25": 1.0, "vector": 0.85, "graph": 0.1, "focus": 1.0},
+    )
+
+    def at(name: str, weights: dict[str, float] | None = None, **update: object) -> tuple[str, SearchConfig]:
+        return name, s7.model_copy(update={"weights": {**s7.weights, **(weights or {})}, **update})
+
+    rows = [at("s7")]
+    for role in (0.25, 0.5, 1.0, 1.5, 2.0):
+        rows.append(at(f"s7 role{role:g}", {"role": role}))
+    for vector in (0.5, 0.7, 1.0):
+        rows.append(at(f"s7 v{vector:g}", {"vector": vector}))
+        for role in (0.5, 1.0):
+            rows.append(at(f"s7 v{vector:g} role{role:g}", {"vector": vector, "role": role}))
+    rows.append(at("s7 newer off", newer_similarity=None))
+    for role in (0.5, 1.0):
+        rows.append(at(f"s7 newer off role{role:g}", {"role": role}, newer_similarity=None))
+    for similarity, words in ((0.2, 15), (0.25, 25), (0.3, 15), (0.25, 40)):
+        for role in (0.0, 1.0):
+            name = f"s7 newer{similarity:g} long{words}" + (f" role{role:g}" if role else "")
+            rows.append(
+                at(name, {"role": role} if role else None, newer_similarity=similarity, newer_min_words=words)
+            )
+    for current in (0.3, 1.0):
+        rows.append(at(f"s7 now{current:g}", current_recency_weight=current, recency_half_life_days=30.0))
+        rows.append(
+            at(
+                f"s7 role1 now{current:g}",
+                {"role": 1.0},
+                current_recency_weight=current,
+                recency_half_life_days=30.0,
+            )
+        )
+    for when in (0.3, 1.0):
+        rows.append(at(f"s7 time{when:g}", time_weight=when))
+        rows.append(at(f"s7 role1 time{when:g}", {"role": 1.0}, time_weight=when))
+    return dict(rows)
 
 
 VECTORS = (0.5, 0.6, 0.7, 0.85, 1.0)

@@ -22,6 +22,7 @@ import re
 from collections.abc import Iterable, Mapping, Set
 from typing import Any
 
+from graphmem.retrieval.intent import ASSISTANT_ROLES, USER_ROLES, role_pointed_at
 from graphmem.text import analyze
 
 Key = tuple[str, str]
@@ -49,6 +50,20 @@ def focus_terms(query: str) -> tuple[str, ...]:
                 for term in analyze(re.split(r"['’]", word)[0]):
                     out.setdefault(term, None)
     return tuple(out)
+
+
+def role_terms(query: str) -> tuple[str, ...]:
+    """The analysed speaker terms of the chat role ``query`` points at (``intent.role_pointed_at``):
+    the assistant's ("assistant", "ai", "bot") when it asks what the other side said before, the
+    user's ("user", "human") when it speaks in the first person, else none. In a log of a user and
+    an assistant, what the user said of themselves is what a first-person question is about (94
+    of the 104 evidence turns of LongMemEval dev are the user's, the assistant's are long and match
+    every topic); a tenant whose speakers are people's names holds no such terms, so nothing moves."""
+    role = role_pointed_at(query)
+    if role is None:
+        return ()
+    names = sorted(ASSISTANT_ROLES if role == "assistant" else USER_ROLES)
+    return tuple(dict.fromkeys(t for n in names for t in analyze(n)))
 
 
 def held_in_rows(rows: Iterable[Mapping[str, Any]], terms: Iterable[str]) -> set[Key]:

@@ -24,12 +24,22 @@ _CURRENT_EN = re.compile(
 _CURRENT_ZH = re.compile("现在|目前|当前|如今|最近|最新|还在|至今")
 
 
-# a question about what the other side of the chat said: "you told me", "what did you recommend"
+# a question about what the other side of the chat said: "you told me", "what did you recommend",
+# "our previous conversation", "remind me of the company"; a request for something new ("Can you
+# recommend a hotel?", "could you suggest") asks nothing of the past, and is the user's own need
+_SAID = (
+    r"told|said|mentioned|recommended|suggested|gave|wrote|created|made|listed|provided|shared|"
+    r"explained|described|proposed|offered|advised|showed|named|called"
+)
+_SAY = (
+    r"tell|say|mention|recommend|suggest|give|write|create|make|list|provide|share|explain|"
+    r"describe|propose|offer|advise|show|name|call"
+)
 _YOU_SAID = re.compile(
-    r"\byou\s+(?:\w+\s+)?(told|said|say|mentioned|recommended|suggested|gave|wrote|created|made|"
-    r"listed|provided|shared|explained|described|proposed|offered|advised|tell|recommend|suggest|"
-    r"mention|give|write|create|make|list|provide|share|explain|describe)\b|\byour\s+"
-    r"(answer|reply|response|suggestion|recommendation|advice|list|explanation)\b",
+    rf"\byou\s+(?:\w+\s+)?({_SAID})\b|\bdid\s+you\s+(?:\w+\s+)?({_SAY})\b|\byour\s+"
+    r"(answer|reply|response|suggestion|recommendation|advice|list|explanation)\b|"
+    r"\bour\s+(?:\w+\s+)?(conversation|chat|discussion|exchange|talk)\b|"
+    r"\bremind\s+me\s+(of|what|which|who|where|when|how|about)\b",
     re.IGNORECASE,
 )
 _FIRST_PERSON = re.compile(r"\b(i|i'm|i've|i'd|my|me|mine|myself)\b", re.IGNORECASE)
@@ -45,11 +55,28 @@ def named_speakers(query: str, speakers: frozenset[str]) -> frozenset[str]:
     words = {w.casefold() for w in _WORDS.findall(query)}
     named = frozenset(s for s in speakers if s not in USER_ROLES | ASSISTANT_ROLES and _said(s, words))
     if not named:
-        if _YOU_SAID.search(query):
+        if asks_what_you_said(query):
             named = speakers & ASSISTANT_ROLES
         elif _FIRST_PERSON.search(query):
             named = speakers & USER_ROLES
     return named if named != speakers else frozenset()
+
+
+def asks_what_you_said(query: str) -> bool:
+    """True when the query asks what the other side of a chat said before ("what did you
+    recommend", "you mentioned", "our previous conversation", "remind me of"), not when it asks
+    for something now ("Can you recommend a hotel?")."""
+    return bool(_YOU_SAID.search(query))
+
+
+def role_pointed_at(query: str) -> str | None:
+    """The chat role a query points at: "assistant" when it asks what the other side said,
+    "user" when it speaks in the first person, else None (``focus.role_terms``)."""
+    if asks_what_you_said(query):
+        return "assistant"
+    if _FIRST_PERSON.search(query):
+        return "user"
+    return None
 
 
 def _said(speaker: str, words: set[str]) -> bool:

@@ -18,7 +18,7 @@ from graphmem.ports import Embedder
 from graphmem.providers.embedders import embed_query
 from graphmem.retrieval.config import SearchConfig, recipe
 from graphmem.retrieval.context import build_context
-from graphmem.retrieval.focus import boost, focus_terms, held_in_rows
+from graphmem.retrieval.focus import boost, focus_terms, held_in_rows, role_terms
 from graphmem.retrieval.fusion import Features, Key, evidence_ranking, fuse, rerank
 from graphmem.retrieval.intent import adapt, time_focus
 from graphmem.retrieval.sources import (
@@ -219,25 +219,31 @@ class _Run:
     async def _focus(self, source: CandidateSource, fused: dict[Key, float]) -> dict[Key, float]:
         """Entity-centred search (``retrieval.focus``): when the query names someone and the recipe
         weighs ``weights["focus"]``, every candidate episode that person told is raised by that
-        weight in the fused logit. Both sources read the same speaker terms: the tenant index's
-        speaker codes (``fields.Speakers``), or one Neo4j read of the candidates' (also for an index
-        restored from a snapshot written before the codes were kept)."""
+        weight in the fused logit; when it points at a chat role (``focus.role_terms``: the user
+        for a first-person question, the assistant for what "you" said) and the recipe weighs
+        ``weights["role"]``, that role's turns are raised by that weight. Both sources read the same
+        speaker terms: the tenant index's speaker codes (``fields.Speakers``), or one Neo4j read of
+        the candidates' (also for an index restored from a snapshot written before the codes were
+        kept)."""
         weight = self.cfg.weights.get("focus", 0.0)
+        role_weight = self.cfg.weights.get("role", 0.0)
         terms = focus_terms(self.req.query) if weight > 0 else ()
+        roles = role_terms(self.req.query) if role_weight > 0 else ()
         ids = [i for t, i in fused if t == "episode"]
-        if not terms or not ids:
+        if not (terms or roles) or not ids:
             return fused
         began = time.perf_counter()
-        held: set[Key] | None = None
+        held: list[set[Key]] | None = None
         if isinstance(source, IndexSource):
             async with source.indexes.acquire(self.group_id, source.state) as index:
                 if index is not None and index.fields.speakers is not None:
-                    held = _index_held(index, index.fields.speakers, ids, terms)
+                    speakers = index.fields.speakers
+                    held = [_index_held(index, speakers, ids, t) if t else set() for t in (terms, roles)]
         if held is None:
             rows = await self.s.store.read(FOCUS_SPEAKERS, group_id=self.group_id, episode_ids=ids)
-            held = held_in_rows(rows, terms)
+            held = [held_in_rows(rows, t) if t else set() for t in (terms, roles)]
         self.timings["focus"] = (time.perf_counter() - began) * 1000
-        return boost(fused, held, weight)
+        return boost(boost(fused, held[0], weight), held[1], role_weight)
 
     def _top(self, fused: dict[Key, float]) -> list[Key]:
         """The candidates the rerank orders: the best fused, three times the hits asked for."""

@@ -71,3 +71,69 @@ async def test_an_index_without_speaker_codes_reads_neo4j(memory: GraphMemory, t
         index.fields.speakers = kept
     _same(with_codes, direct, "codes")
     _same(without, direct, "no codes")
+
+
+CHAT = [
+    ("user", "I bought a red road bike last week for my commute"),
+    ("assistant", "A red road bike is a great choice for a commute; check the tyre pressure weekly"),
+    ("user", "My sister lives in Porto and rides a bike too"),
+    ("assistant", "Porto is hilly, so a bike with low gears helps; I recommended a helmet too"),
+    ("user", "What helmet should I get for the bike?"),
+    ("assistant", "I recommended the Kask helmet for road bikes, it is light and safe"),
+]
+CHAT_QUERIES = [
+    "What bike did I buy?",  # first person: the user's turns
+    "Which helmet did you recommend for the bike?",  # what the assistant said
+    "Can you suggest a bike for my commute?",  # a request: the user's need
+    "a helmet for the road bike",  # neither: no role, no name
+]
+
+
+@pytest.fixture(scope="module")
+async def chat(memory: GraphMemory) -> AsyncIterator[str]:
+    from graphmem.models import EpisodeIn
+    from tests.conftest import utc
+
+    group = f"t-role-{uuid.uuid4().hex[:12]}"
+    turns = [
+        EpisodeIn(
+            content=text,
+            speaker=role,
+            session_id=f"s{i // 2}",
+            external_id=f"c{i}",
+            reference_time=utc(2024, 3, 1 + i, 10, 0),
+        )
+        for i, (role, text) in enumerate(CHAT)
+    ]
+    await memory.add_episodes(group, turns)
+    yield group
+    await memory.forget_group(group, purge_tombstones=True)
+
+
+async def test_the_role_focus_ranks_alike_on_both_sources(memory: GraphMemory, chat: str) -> None:
+    """``weights["role"]``: the chat role a question points at (``focus.role_terms``) raises that
+    role's turns on both sources, and on an index without speaker codes."""
+    from graphmem.retrieval.focus import role_terms
+
+    assert await memory.warm_index(chat)
+    base = recipe("default")
+    cfg = base.model_copy(update={"weights": {**base.weights, "role": 2.0}})
+    plain = base.model_copy(update={"weights": {**base.weights, "role": 0.0}})
+    moved = 0
+    for query in CHAT_QUERIES:
+        for view in VIEWS:
+            req = SearchRequest(query=query, k=10, **view)
+            indexed, direct = await _both(memory, chat, req, cfg)
+            _same(indexed, direct, f"{query!r} {view}")
+            before, _ = await _both(memory, chat, req, plain)
+            moved += [h.score for h in before.ranked] != [h.score for h in indexed.ranked]
+            assert ("focus" in indexed.timings_ms) == bool(role_terms(query)), query
+    assert moved
+    index = memory.searcher.indexes.entries[chat]  # type: ignore[union-attr]
+    kept, index.fields.speakers = index.fields.speakers, None
+    try:
+        req = SearchRequest(query=CHAT_QUERIES[0], k=10)
+        without, direct = await _both(memory, chat, req, cfg)
+    finally:
+        index.fields.speakers = kept
+    _same(without, direct, "no codes")

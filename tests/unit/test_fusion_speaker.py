@@ -32,6 +32,25 @@ def test_chat_roles_the_assistant_when_asked_what_you_said_else_the_user() -> No
     assert named_speakers("What did you say?", frozenset({"user"})) == frozenset()  # no assistant here
 
 
+def test_a_request_for_something_new_is_the_users_need_not_what_you_said() -> None:
+    """ "Can you recommend a hotel?" asks nothing of the past: the user's own preferences answer it;
+    what the other side said before is asked in the past tense, of "our conversation", or with
+    "remind me"."""
+    assert named_speakers("Can you recommend a show for me to watch tonight?", ROLES) == {"user"}
+    assert named_speakers("Can you suggest a hotel for my trip to Miami?", ROLES) == {"user"}
+    assert named_speakers("Could you give me some tips for my new guitar?", ROLES) == {"user"}
+    assert named_speakers("What did you recommend for my bar?", ROLES) == {"assistant"}
+    assert named_speakers("How long did you say I should leave it on?", ROLES) == {"assistant"}
+    assert named_speakers("In our previous conversation about Borges, what was the centre?", ROLES) == {
+        "assistant"
+    }
+    assert named_speakers("Can you remind me of the company that employs 40,000 people?", ROLES) == {
+        "assistant"
+    }
+    assert named_speakers("What was the move you made after Kg2?", ROLES) == {"assistant"}
+    assert named_speakers("What did I tell you about my sister?", ROLES) == {"user"}
+
+
 def test_the_rerank_lifts_the_named_speakers_turn_by_speaker_weight() -> None:
     a, b = ("episode", "a"), ("episode", "b")
     features = {

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from graphmem.retrieval.focus import boost, focus_terms, held_in_rows
+from graphmem.retrieval.focus import boost, focus_terms, held_in_rows, role_terms
 from graphmem.retrieval.pipeline import _index_held
 from graphmem.retrieval.tenant_index.fields import EpisodeFields, Speakers
 from graphmem.retrieval.tenant_index.index import TenantIndex
@@ -33,6 +33,31 @@ from graphmem.text import analyze
 )
 def test_focus_terms_are_the_names_by_spelling(query: str, names: list[str]) -> None:
     assert list(focus_terms(query)) == [t for n in names for t in analyze(n)]
+
+
+@pytest.mark.parametrize(
+    ("query", "roles"),
+    [
+        ("How many bikes do I own?", ["human", "user"]),  # first person: the user's turns
+        ("Can you recommend a hotel for my trip?", ["human", "user"]),  # a request: the user's need
+        ("What did you recommend for my bar?", ["ai", "assistant", "bot"]),  # what the other side said
+        ("Remind me of the brand you mentioned.", ["ai", "assistant", "bot"]),
+        ("What is the capital of France?", []),  # neither
+        ("When did Caroline go to the support group?", []),  # third person: no role
+    ],
+)
+def test_role_terms_are_the_role_a_question_points_at(query: str, roles: list[str]) -> None:
+    assert list(role_terms(query)) == [t for r in roles for t in analyze(r)]
+
+
+def test_role_terms_hold_the_turns_of_that_role_only() -> None:
+    rows = [
+        _episode("u1", "user", "I bought a red bike"),
+        _episode("a1", "assistant", "Red bikes are popular with users"),  # says "user", told by the assistant
+        _episode("p1", "Caroline", "I bought a bike"),  # a person's name: no role
+    ]
+    assert held_in_rows(rows, role_terms("What bike did I buy?")) == {("episode", "u1")}
+    assert held_in_rows(rows, role_terms("Which bike did you recommend?")) == {("episode", "a1")}
 
 
 def _episode(i: str, speaker: str, own: str, context: str = "") -> dict[str, str]:
