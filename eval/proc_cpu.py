@@ -35,6 +35,24 @@ def cpu_s(stat: Path) -> float:
     return (int(fields[11]) + int(fields[12])) * TICK_S
 
 
+def threads_cpu_s(pid: int, prefix: str) -> float:
+    """CPU seconds of ``pid``'s threads whose name starts with ``prefix`` (Neo4j's Bolt workers
+    ``neo4j.BoltWorker``: the statements and commits, without the JIT's and GC's threads)."""
+    total = 0.0
+    try:
+        tasks = list((PROC / str(pid) / "task").iterdir())
+    except OSError:
+        return 0.0
+    for task in tasks:
+        try:
+            name = (task / "comm").read_text().strip()
+        except OSError:
+            continue
+        if name.startswith(prefix):
+            total += cpu_s(task / "stat")
+    return total
+
+
 def children(pid: int) -> list[int]:
     """Every live descendant of ``pid`` (uvicorn's workers and their helpers)."""
     parents: dict[int, list[int]] = {}

@@ -1,7 +1,8 @@
 """What one write costs, in process: CPU, round trips and commits (issue 17; docs/evals.md §6).
 
 Writes ``--writes`` one-episode batches (the load test's episodes, ``eval.load._episode``) into a
-fresh group seeded with ``--seed`` episodes, ``--concurrency`` at a time (1: one after another;
+fresh group (``--groups`` groups, written round-robin) seeded with ``--seed`` episodes each,
+``--concurrency`` at a time (1: one after another;
 more: the write gate's group commit takes what queues). Reported per write: this process's CPU
 (main thread and the rest), Neo4j's CPU (its process, found by ``NEO4J_URI``'s port; gross, so
 approximate on a shared Neo4j), queries sent (``run`` calls: round trips inside transactions, plus
@@ -25,7 +26,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from eval.load import _episode
-from eval.proc_cpu import PROC, cpu_s, listening_pid
+from eval.proc_cpu import PROC, cpu_s, listening_pid, threads_cpu_s
 from eval.write_burst import open_store_and_embedder
 from graphmem.memory import GraphMemory
 from graphmem.memory.write_gate import WriteGate
@@ -35,6 +36,7 @@ from graphmem.store import driver
 from graphmem.store.driver import Store
 
 COUNTS: Counter[str] = Counter()
+BOLT_WORKERS = "neo4j.BoltWorke"  # Linux keeps 15 characters of a thread's name
 
 
 def _count_calls() -> None:
@@ -84,43 +86,57 @@ def _episodes(rng: random.Random, n: int) -> list[EpisodeIn]:
 
 
 async def measure(
-    mem: GraphMemory, neo4j_pid: int | None, *, writes: int, seed: int, concurrency: int
+    mem: GraphMemory,
+    neo4j_pid: int | None,
+    *,
+    writes: int,
+    seed: int,
+    concurrency: int,
+    groups: int = 1,
 ) -> dict[str, Any]:
     rng = random.Random(7)
-    group = f"wcost-{uuid.uuid4().hex[:10]}"
-    if seed:
-        await mem.add_episodes(group, _episodes(rng, seed))
+    names = [f"wcost-{uuid.uuid4().hex[:10]}" for _ in range(groups)]
+    for group in names:
+        if seed:
+            await mem.add_episodes(group, _episodes(rng, seed))
     todo = _episodes(rng, writes)
-    await mem.add_episode(group, todo.pop())  # warm this group's caches
+    for group in names:
+        await mem.add_episode(group, todo.pop())  # warm this group's caches
     gate = mem.ctx.write_gate.stats
     tx0 = gate.transactions
     calls0 = getattr(mem.ctx.embedder, "passage_calls", 0)
     COUNTS.clear()
     neo0 = cpu_s(PROC / str(neo4j_pid) / "stat") if neo4j_pid else 0.0
+    bolt0 = threads_cpu_s(neo4j_pid, BOLT_WORKERS) if neo4j_pid else 0.0
     main0, rest0 = _cpu()
     began = time.perf_counter()
     sem = asyncio.Semaphore(concurrency)
 
-    async def one(ep: EpisodeIn) -> None:
+    async def one(group: str, ep: EpisodeIn) -> None:
         async with sem:
             await mem.add_episode(group, ep)
 
     try:
-        await asyncio.gather(*(one(ep) for ep in todo))
+        await asyncio.gather(*(one(names[i % groups], ep) for i, ep in enumerate(todo)))
         wall = time.perf_counter() - began
         main1, rest1 = _cpu()
         neo1 = cpu_s(PROC / str(neo4j_pid) / "stat") if neo4j_pid else 0.0
+        bolt1 = threads_cpu_s(neo4j_pid, BOLT_WORKERS) if neo4j_pid else 0.0
     finally:
-        await mem.forget_group(group, purge_tombstones=True)
+        for group in names:
+            await mem.forget_group(group, purge_tombstones=True)
     n = len(todo)
     return {
         "writes": n,
         "concurrency": concurrency,
+        "groups": groups,
+        "span_groups": mem.ctx.write_gate.span_groups,
         "seed_episodes": seed,
         "wall_s": round(wall, 2),
         "server_ms_per_write": round((main1 - main0 + rest1 - rest0) * 1000 / n, 1),
         "server_loop_ms_per_write": round((main1 - main0) * 1000 / n, 1),
         "neo4j_gross_ms_per_write": round((neo1 - neo0) * 1000 / n, 1) if neo4j_pid else None,
+        "neo4j_bolt_ms_per_write": round((bolt1 - bolt0) * 1000 / n, 1) if neo4j_pid else None,
         "queries_per_write": round(COUNTS["queries"] / n, 2),
         "commits_per_write": round(COUNTS["commits"] / n, 2),
         "autocommit_per_write": round(COUNTS["autocommit"] / n, 2),
@@ -141,12 +157,14 @@ async def main_async(args: argparse.Namespace) -> None:
         embedder=embedder,
         extractor=RulesExtractor(),
         migrate=False,
-        write_gate=WriteGate(batch_max=args.batch_max),
+        write_gate=WriteGate(batch_max=args.batch_max, span_groups=args.span_groups),
         query_batch=args.embed_batch,  # writes' embeddings coalesced across concurrent writes
     )
     try:
         for c in args.concurrency:
-            result = await measure(mem, neo4j_pid, writes=args.writes, seed=args.seed, concurrency=c)
+            result = await measure(
+                mem, neo4j_pid, writes=args.writes, seed=args.seed, concurrency=c, groups=args.groups
+            )
             print(json.dumps(result), flush=True)
     finally:
         await store.close()
@@ -158,6 +176,14 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=20)
     parser.add_argument("--concurrency", type=int, nargs="+", default=[1])
     parser.add_argument("--batch-max", type=int, default=32)
+    parser.add_argument(
+        "--groups", type=int, default=1, help="writes spread round-robin over this many groups (the load's 8)"
+    )
+    parser.add_argument(
+        "--span-groups",
+        action="store_true",
+        help="one group commit for writes to any group (WriteGate.span_groups)",
+    )
     parser.add_argument(
         "--no-embed-batch",
         dest="embed_batch",
