@@ -32,6 +32,7 @@ import os
 import random
 import re
 import shutil
+import statistics
 import tempfile
 import time
 import uuid
@@ -99,6 +100,7 @@ class Sample:
     ms: float
     served_by: str  # "index" | "neo4j" | "error"
     index_wait_ms: float | None = None
+    timings: dict[str, float] = field(default_factory=dict)  # the response's ``timings_ms`` stages
 
 
 @dataclass
@@ -247,7 +249,8 @@ async def _client(
                     continue
                 timings = json.loads(body).get("timings_ms") or {}
                 wait = timings.get("index:wait")
-                traffic.samples.append(Sample(group, first, ms, served_by(timings), wait))
+                stages = {k: float(v) for k, v in timings.items() if isinstance(v, int | float)}
+                traffic.samples.append(Sample(group, first, ms, served_by(timings), wait, stages))
             except (OSError, TimeoutError, ValueError, asyncio.IncompleteReadError) as exc:
                 kind = type(exc).__name__
                 traffic.errors[kind] = traffic.errors.get(kind, 0) + 1
@@ -278,8 +281,18 @@ def _ms(values: list[float]) -> dict[str, Any]:
     }
 
 
+def stage_medians(samples: list[Sample]) -> dict[str, float]:
+    """The median of each ``timings_ms`` stage over ``samples`` (over those that timed it)."""
+    stages: dict[str, list[float]] = {}
+    for sample in samples:
+        for name, value in sample.timings.items():
+            stages.setdefault(name, []).append(value)
+    return {k: round(statistics.median(v), 2) for k, v in sorted(stages.items())}
+
+
 def summarise(traffic: Traffic, nodes: dict[str, int]) -> dict[str, Any]:
-    """First-search and steady-state latency by size bucket, and how the searches were served."""
+    """First-search and steady-state latency by size bucket, how the searches were served, and the
+    median of each stage of the first and the steady searches."""
     by: dict[str, dict[str, Any]] = {}
     for low, _high in BUCKETS:
         name = bucket(low)
@@ -295,6 +308,7 @@ def summarise(traffic: Traffic, nodes: dict[str, int]) -> dict[str, Any]:
         row["first_served_by"] = _counts(s.served_by for s in first)
         row["steady"] = _ms([s.ms for s in picked if not s.first])
         row["steady_served_by"] = _counts(s.served_by for s in picked if not s.first)
+        row["first_stages_median_ms"] = stage_medians(first)
     every = traffic.samples
     return {
         "searches": len(every),
@@ -302,6 +316,8 @@ def summarise(traffic: Traffic, nodes: dict[str, int]) -> dict[str, Any]:
         "error_kinds": traffic.errors,
         "first": _ms([s.ms for s in every if s.first]),
         "steady": _ms([s.ms for s in every if not s.first]),
+        "first_stages_median_ms": stage_medians([s for s in every if s.first]),
+        "steady_stages_median_ms": stage_medians([s for s in every if not s.first]),
         "by_size": by,
     }
 
@@ -336,6 +352,18 @@ def _listening_pids(port: int) -> list[int]:
         if any(f"socket:[{i}]" in links for i in inodes):
             pids.append(int(entry.name))
     return sorted(pids)
+
+
+def _cpu_s(pids: list[int]) -> float | None:
+    """User + system CPU seconds of ``pids`` (the server's workers) so far; None when unreadable."""
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
 def _rss_mb(pid: int) -> float | None:
@@ -413,6 +441,8 @@ async def run_tenants(
         for number in range(1, cfg.passes + 1):
             with server(LoadConfig(url=cfg.url, workers=cfg.workers), env) as base:
                 began, load_before = time.perf_counter(), os.getloadavg()[0]
+                workers = _listening_pids(int(base.rstrip("/").rsplit(":", 1)[1]))
+                cpu_before = _cpu_s(workers)
                 seen: list[float] = []
                 sampler = asyncio.create_task(_sample_bytes(base, seen))
                 try:
@@ -420,6 +450,8 @@ async def run_tenants(
                 finally:
                     sampler.cancel()
                 drive_s = time.perf_counter() - began
+                cpu_after = _cpu_s(workers)
+                cpu_s = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
                 memory_mb = worker_memory(base)
                 metrics = index_metrics(base)
                 passes.append(
@@ -428,6 +460,10 @@ async def run_tenants(
                         "drive_seconds": round(drive_s, 1),
                         "loadavg_1m": [round(load_before, 2), round(os.getloadavg()[0], 2)],
                         **summarise(traffic, nodes),
+                        "server_cpu_s": None if cpu_s is None else round(cpu_s, 2),
+                        "server_cpu_ms_per_search": None
+                        if cpu_s is None or not traffic.samples
+                        else round(cpu_s * 1000 / len(traffic.samples), 1),
                         "worker_rss_mb": memory_mb,
                         "index_bytes": metrics.get("graphmem_tenant_index_bytes"),
                         "index_bytes_max_seen": max(seen, default=None),

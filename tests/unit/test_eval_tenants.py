@@ -81,3 +81,18 @@ def test_the_index_bytes_are_sampled_while_the_traffic_runs(monkeypatch) -> None
 
     seen = asyncio.run(run())
     assert seen[:3] == [10.0, 30.0, 20.0] and max(seen) == 30.0
+
+
+def test_the_summary_gives_each_stage_s_median_for_first_and_steady_searches() -> None:
+    """The quiet-host re-measure compares stages (where a first search's time goes), not only totals."""
+    traffic = Traffic(
+        samples=[
+            Sample("a", True, 50.0, "index", 30.0, {"index:wait": 30.0, "hydrate": 5.0}),
+            Sample("b", True, 70.0, "index", 50.0, {"index:wait": 50.0, "hydrate": 7.0}),
+            Sample("a", False, 10.0, "index", 1.0, {"index:wait": 1.0, "hydrate": 4.0, "focus": 0.2}),
+        ]
+    )
+    out = summarise(traffic, {"a": 50, "b": 60})
+    assert out["first_stages_median_ms"] == {"hydrate": 6.0, "index:wait": 40.0}
+    assert out["steady_stages_median_ms"] == {"focus": 0.2, "hydrate": 4.0, "index:wait": 1.0}
+    assert out["by_size"]["0-100"]["first_stages_median_ms"] == out["first_stages_median_ms"]
