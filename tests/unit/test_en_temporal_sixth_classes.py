@@ -238,3 +238,36 @@ def test_a_title_change_whose_to_the_parser_reads_as_an_infinitive(text: str, wa
     its clause, so the change gave an open "switches_from" and no title."""
     assert [r[2] for r in _rows(text) if r[1] == "job_title"] == want
     assert facts("I want to cook.") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "row"),
+    [
+        ("I was promoted from chef to nurse last week.", [("job_title", "chef"), ("job_title", "nurse")]),
+        (
+            "I was promoted from teacher to nurse recently.",
+            [("job_title", "teacher"), ("job_title", "nurse")],
+        ),
+        ("Sam handed in his notice at Acme Corp last week.", [("works_at", "Acme Corp")]),
+    ],
+)
+def test_a_to_title_tagged_a_verb_and_a_notice_handed_in_by_a_named_person(
+    text: str, row: list[tuple[str, str]]
+) -> None:
+    """ "to nurse" parsed as an infinitive verb gave "is_promoted_from"; "handed in his notice"
+    (not "my") parsed "in" as a preposition and gave "hands_at"."""
+    assert [r[1:3] for r in _rows(text)] == row
+    assert facts("I want to nurse my cold.") == []
+
+
+def test_a_named_persons_correction_said_with_be_in_is_no_visit() -> None:
+    """ "To be clear, Sam is in Mexico City, not San Francisco.": a located_at correction that
+    never met Sam's home; the speaker's was already read as a home or an employer."""
+    said = [
+        Said("Sam lives in San Francisco.", T0),
+        Said("To be clear, Sam is in Mexico City, not San Francisco.", T1),
+    ]
+    for order in (said, said[::-1]):
+        got = timeline(order, "lives_in", "Sam")
+        assert (got.current, got.history) == (["Mexico City"], ["Mexico City"])
+    assert [r[1] for r in _rows("Sam is in Leeds for a conference, not Denver.")] == []

@@ -244,7 +244,8 @@ def parse_en(sentence: str) -> ParsedSentence:
 
 
 def _slot_of_being_at(claims: list[Claim], text: str) -> None:
-    """ "Correction: I'm in Bristol, not Seattle" / "I'm at Globex, not Umbrella": a correction
+    """ "Correction: I'm in Bristol, not Seattle" / "I'm at Globex, not Umbrella" / "To be clear,
+    Sam is in Bristol, not Seattle" (a named person's, as the speaker's): a correction
     naming its mistake said with a bare "be in / at" corrects a home or an employer, not a visit:
     the slot is the earlier fact's about the mistake (else guessed, ``rules._from_context``). A
     stay with a purpose after the name ("in Bristol for a conference, not Seattle") stays one."""
@@ -252,7 +253,6 @@ def _slot_of_being_at(claims: list[Claim], text: str) -> None:
         if (
             claim.predicate == "located_at"
             and claim.kind == "assert"
-            and claim.subject == SPEAKER
             and text.rstrip(" .!").endswith(claim.obj)
         ):
             claim.predicate, claim.from_context = "", True

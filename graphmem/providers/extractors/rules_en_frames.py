@@ -128,16 +128,20 @@ def _roles(tok: Token) -> list[tuple[str, Token]]:
             out.extend(_prep_objects(p, p.lower_, inner_only=True))
         elif p.dep_ == "prt" and p.lower_ in ("back", "over", "out", "away"):
             continue
-        elif p.dep_ in ("advcl", "xcomp") and p.tag_ in ("NN", "NNS") and _to_as_infinitive(p):
+        elif (
+            p.dep_ in ("advcl", "xcomp")
+            and (p.tag_ in ("NN", "NNS") or (p.tag_ == "VB" and p.lower_ in ROLES))
+            and _to_as_infinitive(p)
+        ):
             out.append(("to", p))  # "switched from data analyst to chef": "to" read as an infinitive's
     return out
 
 
 def _to_as_infinitive(tok: Token) -> bool:
-    """A noun the parser hung as a clause under an infinitive "to" ("... to chef."): a "to"
-    phrase misread."""
+    """A noun the parser hung as a clause under an infinitive "to" ("... to chef.", "promoted from
+    chef to nurse" with "nurse" tagged a verb): a "to" phrase misread."""
     return any(c.dep_ == "aux" and c.tag_ == "TO" for c in tok.children) and not any(
-        c.dep_ in ("nsubj", "dobj") for c in tok.children
+        c.dep_ in ("nsubj", "dobj", "prep") for c in tok.children
     )
 
 
@@ -1170,6 +1174,8 @@ def _employment(verb: Token, lemma: str, tense: str, subject: str | None, hooks:
         return (
             [Claim(predicate, value, subject=subject, kind="end", object_kind=object_kind)] if value else []
         )
+    if dobj is None and by.get("in") is not None and by["in"].lemma_.lower() in ("notice", "resignation"):
+        dobj = by["in"]  # "Sam handed in his notice at X": "in" parsed as a preposition
     if (
         lemma in _NOTICE_VERBS
         and dobj is not None
