@@ -29,6 +29,8 @@ def test_the_speaker_written_in(text: str, sentence: str) -> None:
     [
         ("Been testing out some vegan cookie recipes.", ("tests_out", "vegan cookie recipes")),
         ("Finally finished my second quilt!", ("finishes", "Dana's second quilt")),
+        ("Graduated from nursing school in May!", ("graduates_from", "nursing school")),
+        ("Lost my job at the bank, so I'm looking around.", ("loses", "Dana's job at bank")),
     ],
 )
 def test_a_deed_with_a_dropped_i(text: str, fact: tuple[str, str]) -> None:

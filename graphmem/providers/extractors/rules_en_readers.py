@@ -35,6 +35,9 @@ the speaker; "you" → the other speaker of a two-party session; a name). The qu
 - **traits** (``is``; ``relationship_status`` for married, single, engaged, divorced,
   widowed): "I'm lactose intolerant", "I'm vegan", "I've been married for five years"; not said
   in the past ("I was vegan").
+- **moved by, and troubles**: "I'm so inspired by street art", "I've always been motivated by X"
+  (the passive of inspiration, present or perfect) → is_inspired_by / is_motivated_by; "I'm having
+  trouble with my business project", "I have problems with my knee" → struggles_with.
 - **a creation shown** (the verb's open predicate): "I made this bowl in class", "I painted
   these last week" gives nothing (a pronoun), "I made this painting to show ..." → makes
   painting: a creation verb in the past with a demonstrative object that names a thing.
@@ -465,6 +468,67 @@ def inspiration_claims(verb: Token, speakers: Speakers) -> list[tuple[Claim, str
     return [(Claim(predicate, value, subject=SPEAKER), clause_text(verb))]
 
 
+def _by_what(verb: Token, speakers: Speakers) -> str | None:
+    """The "by" phrase of a passive: a thing ("by street art") or a deed ("by chatting to people")."""
+    by = next((c for c in verb.children if c.dep_ in ("agent", "prep") and c.lower_ == "by"), None)
+    if by is None:
+        return None
+    obj = next((o for o in by.children if o.dep_ in ("pobj", "pcomp")), None)
+    if obj is None:
+        return None
+    if obj.tag_ == "VBG":
+        phrase = verb_phrase(obj, speakers)
+        return f"{obj.lower_}{phrase[len(obj.lemma_) :]}" if phrase else None
+    if obj.pos_ not in ("NOUN", "PROPN") or obj.lemma_.lower() in _VAGUE_MOVERS:
+        return None
+    if any(c.dep_ == "poss" and c.lower_ in ("your", "his", "her", "their") for c in obj.children):
+        return None  # "inspired by your story": thanks to the listener
+    return object_phrase(obj, speakers)
+
+
+_VAGUE_MOVERS = frozenset("people everyone thing things stuff one lot you it this that".split())
+
+
+def moved_by_claims(verb: Token, speakers: Speakers) -> list[Claim]:
+    """ "I'm so inspired by street art", "I've always been motivated by my gran's courage" → the
+    speaker is_inspired_by / is_motivated_by X: the passive of ``inspiration_claims``, in the
+    present or the perfect (a past "I was inspired by X" is a moment, not a source)."""
+    predicate = _MOVING_VERBS.get(verb.lemma_.lower())
+    if predicate is None or verb.tag_ != "VBN":
+        return []
+    auxes = [c for c in verb.children if c.dep_ == "auxpass"]
+    if not auxes or any(a.tag_ == "VBD" for a in auxes):
+        return []
+    subj = next((c for c in verb.children if c.dep_ == "nsubjpass"), None)
+    if subj is None or subj.lower_ not in ("i", "we"):
+        return []
+    value = _by_what(verb, speakers)
+    return [Claim(predicate, value)] if value else []
+
+
+_TROUBLE_NOUNS = frozenset("trouble difficulty difficulties problems issues".split())
+
+
+def trouble_claims(verb: Token, speakers: Speakers) -> list[Claim]:
+    """ "I'm having trouble with my business project", "I have problems with my knee" →
+    struggles_with (present only: "had trouble with" was a moment)."""
+    if verb.lemma_.lower() != "have" or verb.tag_ not in ("VBG", "VBP"):
+        return []
+    if verb.tag_ == "VBG" and not any(c.dep_ == "aux" and c.lemma_ == "be" for c in verb.children):
+        return []
+    dobj = next((c for c in verb.children if c.dep_ == "dobj"), None)
+    if dobj is None or dobj.lower_ not in _TROUBLE_NOUNS:
+        return []
+    with_ = next(
+        (c for c in [*dobj.children, *verb.children] if c.dep_ == "prep" and c.lower_ == "with"), None
+    )
+    obj = next((o for o in with_.children if o.dep_ == "pobj"), None) if with_ is not None else None
+    if obj is None or obj.pos_ not in ("NOUN", "PROPN"):
+        return []
+    value = object_phrase(obj, speakers)
+    return [Claim("struggles_with", value)] if value else []
+
+
 # --------------------------------------------------------------------------- creations shown
 
 _CREATE_VERBS = frozenset(
@@ -664,6 +728,8 @@ def reader_claims(doc: Doc, speakers: Speakers, *, nested: bool = False) -> list
             deed_claims(verb, speakers)
             + achievement_claims(verb, speakers)
             + agent_claims(verb, speakers)
+            + moved_by_claims(verb, speakers)
+            + trouble_claims(verb, speakers)
             + creation_claims(verb, speakers)
             + outing_claims(verb, speakers)
             + (trait_claims(verb, speakers) if resolved[1] else [])
