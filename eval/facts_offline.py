@@ -7,6 +7,10 @@ two-party session) and scores the facts with ``eval.facts_metrics.score``. No gr
 every fact counts as current (only functional predicates could be superseded in the graph), so
 coverage reads a little high next to the real eval. ``--uncovered N`` prints N observed turns that
 no fact cites, with the turn text, for reading (LoCoMo is CC BY-NC: print, never store).
+``--draw-sample PATH --seed N --size N`` draws a fresh label set the way v4-v8 were drawn:
+``eval.facts_metrics.stratified_sample(seed, size)`` over the facts that no committed label set
+judges (topped up from the judged ones when too few are new), written to PATH (a scratch file outside the repository: it holds the turn text) with an
+empty ``label`` to fill in; only keys and labels are committed.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from eval.facts_data import FactsConversation, load_conversations
-from eval.facts_metrics import ConversationFacts, mid_sentence_names, score
+from eval.facts_metrics import ConversationFacts, label_of, mid_sentence_names, score, stratified_sample
 from graphmem.models.episode import EpisodeIn
 from graphmem.providers.extractors.rules import ExtractRequest, RulesExtractor
 from graphmem.temporal.normalize import statement
@@ -84,6 +88,41 @@ def run(data: Path, limit: int | None, conversations: list[str] | None) -> tuple
     return score([c for _, c in collected], {}), collected
 
 
+def draw_sample(collected: list[Any], path: Path, seed: int, size: int) -> int:
+    """A stratified sample (``seed``, ``size``) of the facts no committed label set judges, with
+    the cited turn, for judging; when fewer than ``size`` are new, all of them plus a stratified
+    sample of the judged facts (judged afresh, their old labels unseen); returns how many."""
+    from eval.facts import label_sets, read_labels
+
+    judged: dict[Any, str] = {}
+    for labels in label_sets():
+        judged.update(read_labels(labels))
+    rows = [r for _, facts in collected for r in facts.rows]
+    fresh = [r for r in rows if label_of(r, judged) is None]
+    sample = stratified_sample(fresh, size, seed=seed)
+    if len(sample) < size:  # too few new facts: the rest drawn again, blind, from the judged ones
+        again = [r for r in rows if label_of(r, judged) is not None]
+        sample += stratified_sample(again, size - len(sample), seed=seed)
+    turns = {conv.sample_id: conv.turns for conv, _ in collected}
+    with path.open("w", encoding="utf-8") as fh:
+        for row in sample:
+            dia = row["external_ids"][0]
+            turn = turns[row["conversation"]][dia]
+            out = {
+                "conversation": row["conversation"],
+                "dia_id": dia,
+                "predicate": row["predicate"],
+                "statement": row["statement"],
+                "family": row["_family"],
+                "speaker": turn.speaker,
+                "turn": turn.content,
+                "new": label_of(row, judged) is None,
+                "label": "",
+            }
+            fh.write(json.dumps(out, ensure_ascii=False) + "\n")
+    return len(sample)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, required=True)
@@ -92,6 +131,9 @@ def main() -> None:
     parser.add_argument("--uncovered", type=int, default=0)
     parser.add_argument("--facts", action="store_true", help="print every fact with its quote")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--draw-sample", type=Path, default=None, help="scratch JSONL of a fresh label set")
+    parser.add_argument("--seed", type=int, default=8)
+    parser.add_argument("--size", type=int, default=130)
     args = parser.parse_args()
     chosen = args.conversations.split(",") if args.conversations else None
     result, collected = run(args.data, args.limit, chosen)
@@ -100,6 +142,10 @@ def main() -> None:
     for name in ("by_conversation",):
         result.pop(name, None)
     print(table(result))
+    if args.draw_sample is not None:
+        print(
+            f"drew {draw_sample(collected, args.draw_sample, args.seed, args.size)} facts to {args.draw_sample}"
+        )
     for conv, facts in collected:
         if args.facts:
             for r in facts.rows:
