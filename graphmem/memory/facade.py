@@ -144,6 +144,9 @@ class GraphMemory:
                     total=settings.write_queue_total,
                     wait_s=settings.write_wait_s,
                     batch_max=settings.write_batch_max,
+                    # writes to different groups share a transaction: a commit's index work (the
+                    # Lucene full-text and vector readers reopened) is paid once for them
+                    span_groups=settings.write_batch_max > 1,
                 ),
             )
         except BaseException:
