@@ -318,6 +318,8 @@ class TenantIndexes:
         try:
             if prefetched is not None:
                 index = await prefetched
+            elif not self.snapshots.path(group_id).exists():  # no file: no thread to read none
+                index = None
             else:
                 index = await asyncio.to_thread(_restore, self.snapshots, group_id, expected)
         except (SnapshotError, OSError) as exc:
