@@ -291,13 +291,31 @@ def _idle_guessed_ends(claims: list[Claim]) -> tuple[list[Claim], list[Run]]:
     return keep, idle
 
 
+def _idle_guessed_asserts(claims: list[Claim]) -> tuple[list[Claim], list[Run]]:
+    """A ``guessed`` assert (a change whose slot the extractor could not tell: "I left Globex for
+    Hooli" with one name read as a firm, the other as a town, offered to both slots) holds only in
+    a slot where a value of its episode's guessed change is told by another, unguessed claim (the
+    employer it left); elsewhere it waits on an empty, expired fact, so that value told later (out
+    of order) still meets it. Read from the claims as they arrived (before corrections, whose
+    guessed moves are asserts of their own)."""
+    held = {(c.tier, c.value_key) for c in claims if not c.guessed}
+    guessed = [c for c in claims if c.kind == "assert" and c.guessed]
+    live_episodes = {c.episode_id for c in guessed if (c.tier, c.value_key) in held}
+    idle = [c for c in guessed if c.episode_id not in live_episodes]
+    refs = {c.ref for c in idle}
+    runs = [Run(c.value, c.value_key, c.tier, None, c.at, c.at, [c]) for c in idle]
+    return [c for c in claims if c.ref not in refs], runs
+
+
 def resolve_slot(existing: list[SlotFact], new_claims: list[Claim], *, functional: bool) -> SlotPlan:
     """The slot's facts as a pure function of all its claims (existing facts' and new ones)."""
     known = {c.ref for f in existing for c in f.claims}
     fresh = {c.ref: c for c in new_claims if c.ref not in known}
     claims = [c for f in existing for c in f.claims] + list(fresh.values())
     originals = {c.ref: c for c in claims}
+    claims, waiting = _idle_guessed_asserts(claims)
     chain_claims, expired_runs = _apply_corrections(claims, functional=functional)
+    expired_runs += waiting
     chain_claims, idle = _idle_guessed_ends(chain_claims)
     expired_runs += idle
     chain_claims, unplaced = _place_open_ends(chain_claims, functional=functional)

@@ -271,3 +271,31 @@ def test_a_named_persons_correction_said_with_be_in_is_no_visit() -> None:
         got = timeline(order, "lives_in", "Sam")
         assert (got.current, got.history) == (["Mexico City"], ["Mexico City"])
     assert [r[1] for r in _rows("Sam is in Leeds for a conference, not Denver.")] == []
+
+
+@pytest.mark.parametrize(
+    ("state", "change", "old", "new"),
+    [
+        ("I work at Globex.", "I left Globex for Hooli yesterday.", "Globex", "Hooli"),
+        ("I've been with Initech for three years.", "I left Initech for Hooli recently.", "Initech", "Hooli"),
+        ("I work at Initech.", "I left Initech for Netflix.", "Initech", "Netflix"),
+    ],
+)
+def test_a_change_to_a_firm_read_as_a_town_in_the_slot_where_the_old_value_was_told(
+    state: str, change: str, old: str, new: str
+) -> None:
+    """ "I left Globex for Hooli" read Hooli as a town, so the pair went to lives_in only and the
+    employer stayed Globex; a guessed copy now goes to works_at, kept where the value left is told."""
+    said = [Said(state, T0), Said(change, T1)]
+    for order in (said, said[::-1]):
+        got = timeline(order, "works_at")
+        assert (got.current, got.history) == ([new], [old, new])
+
+
+def test_a_guessed_change_waits_in_a_slot_where_nothing_it_names_was_told() -> None:
+    said = [Said("I live in Leeds.", T0), Said("I moved from Copenhagen to Denver.", T1)]
+    for order in (said, said[::-1]):
+        assert timeline(order, "works_at").history == []
+        assert timeline(order, "lives_in").current == ["Denver"]
+    both_towns = [f for f in facts("I moved from Leeds to Denver.") if f[0] == "works_at"]
+    assert both_towns == []

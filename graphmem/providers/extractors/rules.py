@@ -37,6 +37,7 @@ from graphmem.providers.extractors.rules_en_chat import chat_claims
 from graphmem.providers.extractors.rules_en_context import (
     EnContext,
     guess_slot,
+    guessed_changes,
     guessed_copies,
     names_correction,
     rewrite,
@@ -349,7 +350,7 @@ def _sentence_facts(
                 fact = fact.model_copy(update={"claim": "end", "valid_from": until})
         facts.append(fact)
         facts.extend(guessed_copies(fact))
-    return facts
+    return facts if zh else guessed_changes(facts, sentence)
 
 
 _PERFECT = re.compile(r"\b(?:have|has|had|'ve|'s been|been|now|still)\b", re.IGNORECASE)

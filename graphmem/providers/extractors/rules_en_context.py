@@ -464,6 +464,32 @@ def guess_slot(value: str, wrong: str | None) -> str:
     return "lives_in" if probe_label(value) in ("GPE", "LOC") else "works_at"
 
 
+_HOME_WORDS = re.compile(
+    r"\b(?i:home|house|flat|apartment|condo|city|town|country|rent|renting|neighbou?rhood|live|lived|"
+    r"living|settled|relocated|emigrated|moving house|moved house|family)\b"
+)
+_FIRM_LABELS = ("ORG", "PRODUCT")
+
+
+def guessed_changes(facts: list[ExtractedFact], sentence: str) -> list[ExtractedFact]:
+    """A change between two names of one sentence read as homes ("I left Globex for Hooli", "I
+    moved to Massive Dynamic from Hooli") where the recogniser reads one name as a firm and the
+    other not, with no home word in the sentence: the change stays a move, and works_at takes a
+    ``guessed`` copy, which the chain keeps only where the value left is told (``temporal.chain``):
+    "I work at Globex." then "I left Globex for Hooli" changes the employer though "Hooli" reads
+    as a town. (The recogniser's reading of towns is no surer, Bristol reads as a firm, so the
+    move is never taken from lives_in.)"""
+    homes = [f for f in facts if f.predicate == "lives_in" and f.claim == "assert" and not f.guessed]
+    if len(homes) != 2 or _HOME_WORDS.search(sentence) or _CJK.search(sentence):
+        return facts
+    if sum(probe_label(f.literal) in _FIRM_LABELS for f in homes) != 1:
+        return facts
+    return facts + [
+        f.model_copy(update={"predicate": "works_at", "object_kind": "organization", "guessed": True})
+        for f in homes
+    ]
+
+
 def guessed_copies(fact: ExtractedFact) -> list[ExtractedFact]:
     """A guessed correction naming its mistake, or a guessed end ("I left Hooli." with only the
     recogniser to tell a firm from a town), for each other slot it may be about."""
