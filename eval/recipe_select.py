@@ -182,6 +182,17 @@ def eighth_candidates() -> dict[str, SearchConfig]:
     for when in (0.3, 1.0):
         rows.append(at(f"s7 time{when:g}", time_weight=when))
         rows.append(at(f"s7 role1 time{when:g}", {"role": 1.0}, time_weight=when))
+    # the two levers that paid, together (role on LongMemEval, time on LoCoMo), with the others
+    rows.append(at("s7 role1.5 time1", {"role": 1.5}, time_weight=1.0))
+    rows.append(at("s7 time2", time_weight=2.0))
+    rows.append(at("s7 role1 time2", {"role": 1.0}, time_weight=2.0))
+    for vector in (0.5, 0.7):
+        rows.append(at(f"s7 v{vector:g} time1", {"vector": vector}, time_weight=1.0))
+        rows.append(at(f"s7 v{vector:g} role1 time1", {"vector": vector, "role": 1.0}, time_weight=1.0))
+    for role in (0.5, 1.5, 2.0):
+        rows.append(at(f"s7 v0.5 role{role:g} time1", {"vector": 0.5, "role": role}, time_weight=1.0))
+    rows.append(at("s7 newer off time1", newer_similarity=None, time_weight=1.0))
+    rows.append(at("s7 newer off role1 time1", {"role": 1.0}, newer_similarity=None, time_weight=1.0))
     return dict(rows)
 
 
