@@ -63,8 +63,8 @@ class EnContext:
             for m in _WAS_AT.finditer(text):
                 self.values[_WAS_SLOT[m.group("prep").lower()]] = m.group("value")
                 self.last = _WAS_SLOT[m.group("prep").lower()]
-        if (m := _OFFER_FROM.search(text)) is not None:
-            self.offer = m.group("value") or m.group("firm")
+        if (offer := _OFFER_FROM.search(text)) is not None:
+            self.offer = offer.group("value") or offer.group("firm")
         for claim in claims:
             if claim.obj and claim.obj[:1].isupper() and probe_label(claim.obj) in ("GPE", "LOC"):
                 self.place = claim.obj
