@@ -192,6 +192,19 @@ def eighth_candidates() -> dict[str, SearchConfig]:
     for role in (0.5, 1.5, 2.0):
         rows.append(at(f"s7 v0.5 role{role:g} time1", {"vector": 0.5, "role": role}, time_weight=1.0))
     rows.append(at("s7 newer off time1", newer_similarity=None, time_weight=1.0))
+    # around the eighth session's choice (s8 = s7 v0.5 role2 time1): the fact rows, the name focus,
+    # the time weight
+    s8 = {"vector": 0.5, "role": 2.0}
+    for fact in (0.0, 0.5):
+        rows.append(at(f"s8 tf{fact:g}", s8, time_weight=1.0, type_weights={**s7.type_weights, "fact": fact}))
+    for focus in (1.5, 2.0):
+        rows.append(at(f"s8 focus{focus:g}", {**s8, "focus": focus}, time_weight=1.0))
+    rows.append(at("s8 time1.5", s8, time_weight=1.5))
+    tf0 = {**s7.type_weights, "fact": 0.0}
+    for focus in (1.5, 2.0):
+        rows.append(at(f"s8 focus{focus:g} tf0", {**s8, "focus": focus}, time_weight=1.0, type_weights=tf0))
+    rows.append(at("s8 focus2 time1.5", {**s8, "focus": 2.0}, time_weight=1.5))
+    rows.append(at("s8 focus2 tf0 time1.5", {**s8, "focus": 2.0}, time_weight=1.5, type_weights=tf0))
     rows.append(at("s7 newer off role1 time1", {"role": 1.0}, newer_similarity=None, time_weight=1.0))
     return dict(rows)
 
