@@ -250,7 +250,10 @@ class WriteGate:
 
         async def combined(tx: Any) -> list[Any]:
             # each write in its own caller's context (its request's ChangeMeta), one after another
-            return [await asyncio.create_task(e.work(tx), context=e.context.copy()) for e in batch]
+            async def one(e: _Pending) -> Any:
+                return await e.work(tx)
+
+            return [await asyncio.create_task(one(e), context=e.context.copy()) for e in batch]
 
         first = batch[0]
         self.stats.transactions += 1
