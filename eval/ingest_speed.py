@@ -43,7 +43,7 @@ from graphmem.memory import GraphMemory
 from graphmem.memory.ingestion import indexed_text
 from graphmem.providers.extractors.pool import PooledExtractor
 from graphmem.providers.extractors.rules import ExtractRequest, RulesExtractor
-from ingest.runner import IngestOptions, run_ingest
+from ingest.runner import DEFAULT_CONCURRENCY, IngestOptions, run_ingest
 from ingest.sources import open_source
 from ingest.summary import BatchTimes
 
@@ -57,7 +57,7 @@ class IngestSpeedOptions:
     file: Path | None = None
     fmt: str = "jsonl"
     batch_size: int = 256
-    concurrency: int = 2
+    concurrency: int = DEFAULT_CONCURRENCY
     embed_sample: int = 1000
     group: str | None = None
     keep: bool = False

@@ -19,6 +19,7 @@ from graphmem_cli.common import (
     settings,
     with_memory,
 )
+from ingest.runner import DEFAULT_CONCURRENCY
 from ingest.sources import FORMATS
 
 
@@ -124,7 +125,7 @@ def _compare(opts: Any, what: str, repeat: int) -> dict[str, Any]:
     help="--file's format, as for graphmem ingest (locomo: one group per conversation).",
 )
 @count_option("--batch-size", default=256, help="Episodes per write transaction.")
-@count_option("--concurrency", default=2, help="Batches of different groups in flight.")
+@count_option("--concurrency", default=DEFAULT_CONCURRENCY, help="Batches of different groups in flight.")
 @count_option(
     "--embed-sample",
     default=1000,

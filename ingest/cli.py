@@ -19,7 +19,7 @@ from graphmem.config import Settings
 from graphmem.errors import GraphMemError
 from ingest.checkpoint import Checkpoint
 from ingest.progress import MODES, open_progress, total_bytes
-from ingest.runner import IngestOptions, run_ingest
+from ingest.runner import DEFAULT_CONCURRENCY, IngestOptions, run_ingest
 from ingest.sources import FORMATS
 from ingest.summary import EXIT_FATAL, Summary
 
@@ -53,7 +53,7 @@ Examples:
 @click.option(
     "--concurrency",
     type=click.IntRange(1, 64),
-    default=2,
+    default=DEFAULT_CONCURRENCY,
     show_default=True,
     help="Batches of different groups in flight.",
 )

@@ -49,6 +49,9 @@ from ingest.tracking import DeadLetters, SourceTracker, Ticket
 RECORD_ERRORS = (InvalidInput, ExtractionFailed, PayloadTooLarge, IdempotencyConflict)
 MAX_BACKOFF_S = 30.0
 SETTLE_EVERY = 1024
+# batches in flight: with at most concurrency - 1 preparing, 3 keeps two preparations (one's
+# extraction beside the other's embedding) on two cores while a third commits (docs/ingest.md)
+DEFAULT_CONCURRENCY = 3
 
 
 class EpisodeSink(Protocol):
@@ -82,7 +85,7 @@ class IngestOptions:
     timezone: str = "UTC"
     csv_mapping: Mapping[str, str] | None = None
     batch_size: int = 256
-    concurrency: int = 2
+    concurrency: int = DEFAULT_CONCURRENCY
     resume: bool = False
     checkpoint: Path | None = None
     dead_letter: Path | None = None

@@ -76,7 +76,9 @@ def test_prepare_slots_default_to_concurrency_minus_one() -> None:
 async def test_batches_of_different_groups_prepare_one_at_a_time_while_others_commit(tmp_path: Path) -> None:
     path = _groups(tmp_path, groups=4, per_group=6)
     sink = SlotFake()
-    summary = await run_ingest(sink, options(tmp_path, path, group_field="group_id", batch_size=3))
+    summary = await run_ingest(
+        sink, options(tmp_path, path, group_field="group_id", batch_size=3, concurrency=2)
+    )
     assert (summary.ingested, summary.batches, summary.exit_code) == (24, 8, 0)
     assert sink.most_preparing == 1
     assert sink.most_committing_while_preparing >= 1  # the overlap that keeps the embedder busy
