@@ -89,7 +89,8 @@ class Settings(BaseSettings):
     write_queue_per_group: int = Field(default=256, ge=1)
     write_queue_total: int = Field(default=2048, ge=1)
     write_wait_s: float = Field(default=30.0, gt=0)
-    # group commit: writes queued for one group share one transaction, up to this many (1 = off)
+    # group commit: queued writes to any group share one transaction (arrival order, group locks
+    # in sorted order), up to this many (1 = off)
     write_batch_max: int = Field(default=32, ge=1)
     # embed new entity names and fact statements before the group lock, not inside the transaction
     write_embed_ahead: bool = True
