@@ -35,6 +35,7 @@ from graphmem.retrieval.sources import (
     ordered,
     query_terms,
 )
+from graphmem.retrieval.tenant_index.columns import slots_of
 from graphmem.retrieval.tenant_index.fields import Speakers
 from graphmem.retrieval.tenant_index.index import TenantIndex, View
 from graphmem.retrieval.tenant_index.registry import TenantIndexes
@@ -356,9 +357,11 @@ def _index_held(index: TenantIndex, speakers: Speakers, ids: list[str], terms: t
     codes = speakers.holding(set(terms))
     if not codes:
         return set()
-    slots = index.targets["episode"].slots.index
+    slots = slots_of(index.targets["episode"].slots.index, ids)
     return {
-        ("episode", i) for i in ids if (slot := slots.get(i)) is not None and speakers.code_of(slot) in codes
+        ("episode", i)
+        for i, slot in zip(ids, slots, strict=True)
+        if slot is not None and speakers.code_of(slot) in codes
     }
 
 

@@ -146,6 +146,18 @@ class _Sorted:
 
     def __init__(self, ids: Strings, order: np.ndarray) -> None:
         self.ids, self.order = ids, order
+        self._width: int | None = None  # every id's byte length when all are one length, else 0
+
+    def fixed(self) -> np.ndarray | None:
+        """The packed ids as one fixed-width bytes array by slot (a view, no copy) when every id
+        has the same byte length (uuids), else None: what ``np.searchsorted`` searches through
+        ``order`` in one call for many ids."""
+        if self._width is None:
+            lengths = np.diff(self.ids.bounds)
+            self._width = int(lengths[0]) if len(lengths) and (lengths == lengths[0]).all() else 0
+        if not self._width:
+            return None
+        return self.ids.data[int(self.ids.bounds[0]) : int(self.ids.bounds[-1])].view(f"S{self._width}")
 
     def __len__(self) -> int:
         return len(self.order)
@@ -172,6 +184,29 @@ class SlotIndex:
                 return int(self.sorted.order[i])
         return default
 
+    def get_many(self, node_ids: list[str]) -> list[int | None]:
+        """``get`` of each id, the packed ones by one vectorised binary search where the ids are of
+        one width (a candidate list of a 100k-slot tenant: bisect in Python costs ~20 us an id)."""
+        fixed = self.sorted.fixed() if self.sorted is not None and len(self.sorted) else None
+        if fixed is None or self.sorted is None:
+            return [self.get(i) for i in node_ids]
+        width = fixed.dtype.itemsize
+        keys = [i.encode() for i in node_ids]
+        probe = [k for k in keys if len(k) == width]
+        found: dict[bytes, int] = {}
+        if probe:
+            wanted = np.array(probe, dtype=fixed.dtype)
+            order = self.sorted.order
+            at = np.minimum(np.searchsorted(fixed, wanted, sorter=order), len(order) - 1)
+            slots = order[at]
+            hit = fixed[slots] == wanted
+            found = {k: int(s) for k, s, h in zip(probe, slots.tolist(), hit.tolist(), strict=True) if h}
+        out: list[int | None] = []
+        for node_id, key in zip(node_ids, keys, strict=True):
+            added = self.added.get(node_id)
+            out.append(added if added is not None else found.get(key))
+        return out
+
     def __getitem__(self, node_id: str) -> int:
         found = self.get(node_id)
         if found is None:
@@ -186,6 +221,13 @@ class SlotIndex:
 
     def __len__(self) -> int:
         return len(self.added) + (0 if self.sorted is None else len(self.sorted))
+
+
+def slots_of(index: dict[str, int] | SlotIndex, node_ids: list[str]) -> list[int | None]:
+    """Each id's slot (None: not in the index), by ``SlotIndex.get_many`` where the table is packed."""
+    if isinstance(index, SlotIndex):
+        return index.get_many(node_ids)
+    return [index.get(i) for i in node_ids]
 
 
 class Slots:
