@@ -113,7 +113,8 @@ def tiny(tmp_path: Path) -> Path:
 
 
 def _check_shape(result: dict[str, Any], name: str, ks: tuple[int, ...] = KS) -> None:
-    assert set(result) == {"retriever", "n", "skipped", "recall", "search_ms", "ingest_seconds"}
+    assert set(result) == {"retriever", "n", "skipped", "recall", "mrr", "search_ms", "ingest_seconds"}
+    assert set(result["mrr"]) == {"1-4"}
     assert result["retriever"] == name
     assert set(result["recall"]) == {"1-4", "by_category"}
     assert set(result["recall"]["1-4"]) == {str(k) for k in ks}

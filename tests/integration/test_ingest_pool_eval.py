@@ -24,6 +24,7 @@ async def test_pooled_extraction_ingests_what_in_process_extraction_does(
             embed_sample=10,
             group=f"{group}-p{processes}",
             extract_processes=processes,
+            concurrency=2,  # one batch prepares at a time (the default 3 lets two)
         )
         reports.append(await run_ingest_speed(memory, opts, lambda message: None))
     inline, pooled = reports
