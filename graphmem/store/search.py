@@ -253,7 +253,7 @@ def from_micros(value: int | None) -> datetime | None:
 
 async def touch(store: Store, *, group_id: str, ids: list[str], now: datetime) -> None:
     if ids:
-        await store.write(q.TOUCH, group_id=group_id, ids=ids, now=now)
+        await store.write(q.TOUCH, group_id=group_id, touch={"ids": ids}, now=now)
 
 
 async def bm25_episode_candidates(

@@ -85,10 +85,23 @@ async def load_columns(
     way to load a whole group (no per-record framing, times as integers on the wire)."""
     query = _query(q.LOAD_COLUMNS, label)
     found = await store.read_values(query, group_id=group_id, after=after_id, limit=limit)
+    return _rows(label, found[0][0] if found else [])
+
+
+async def load_small(store: Store, *, group_id: str, limit: int) -> dict[str, list[dict[str, Any]]]:
+    """Each label's first ``limit`` nodes (``load_columns`` from the start: the same rows), the
+    three labels in one round trip: a small group's whole load when no label returns ``limit``."""
+    found = await store.read_values(q.LOAD_SMALL, group_id=group_id, limit=limit)
+    labels = ("episode", "fact", "entity")  # LOAD_SMALL's columns
+    values = found[0] if found else [[] for _ in labels]
+    return {label: _rows(label, column) for label, column in zip(labels, values, strict=True)}
+
+
+def _rows(label: str, columns: list[list[Any]]) -> list[dict[str, Any]]:
     names = q.COLUMNS[label]
     times = [i for i, name in enumerate(names) if name in q.TIME_COLUMNS]
     rows = []
-    for values in found[0][0] if found else []:
+    for values in columns:
         for i in times:
             values[i] = from_micros(values[i])
         rows.append(dict(zip(names, values, strict=True)))

@@ -70,10 +70,14 @@ class FakeFeed:
         gate = self.gates.get(params["group_id"])
         if gate is not None:
             await gate.wait()
+        if query == q.LOAD_SMALL:  # every label's first page in one record
+            return [[self._page(label, params["group_id"], "", params["limit"]) for label in q.COLUMNS]]
         label = next(lab for lab, text in q.LOAD_COLUMNS.items() if text == query)
-        rows = sorted(self.tenants[params["group_id"]][label], key=lambda r: r["id"])
-        page = [r for r in rows if r["id"] > params["after"]][: params["limit"]]
-        return [[[[_micros(r.get(c)) for c in q.COLUMNS[label]] for r in page]]]
+        return [[self._page(label, params["group_id"], params["after"], params["limit"])]]
+
+    def _page(self, label: str, group_id: str, after: str, limit: int) -> list[list[Any]]:
+        rows = sorted(self.tenants[group_id][label], key=lambda r: r["id"])
+        return [[_micros(r.get(c)) for c in q.COLUMNS[label]] for r in rows if r["id"] > after][:limit]
 
 
 def _registry(feed: FakeFeed, budget: int) -> TenantIndexes:

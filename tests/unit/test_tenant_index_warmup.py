@@ -83,7 +83,11 @@ class _Store:
 
     async def read_values(self, query: str, **params: Any) -> list[list[Any]]:
         self.sent.append((query, params))
-        return [[[], [], []]] if query == search_cypher.HYDRATE else []
+        return [[[], [], []]] if query in (search_cypher.HYDRATE, snapshot_cypher.LOAD_SMALL) else []
+
+    async def write(self, query: str, **params: Any) -> list[dict[str, Any]]:
+        self.sent.append((query, params))
+        return []
 
 
 def test_the_registry_warms_up_without_keeping_an_index() -> None:
@@ -144,6 +148,10 @@ def test_the_warm_up_plans_what_every_cold_search_and_load_sends() -> None:
         await registry.state(group_id)
         for view, hits in itertools.product(views, ids):
             await search.hydrate(cold, group_id=group_id, ids=hits, **view)  # type: ignore[arg-type]
+        await snapshot.load_small(cold, group_id=group_id, limit=5_000)  # type: ignore[arg-type]
+        now = datetime(2025, 6, 1, tzinfo=UTC)
+        for n in (1, 7, 30):  # the access counts a search's hits get (``search.touch``)
+            await search.touch(cold, group_id=group_id, ids=["f" * 36] * n, now=now)  # type: ignore[arg-type]
         for label in ("episode", "fact", "entity"):
             await snapshot.changed(cold, group_id=group_id, label=label, since=12, limit=1_000_000)  # type: ignore[arg-type]
             for after in ("", str(uuid.uuid4())):

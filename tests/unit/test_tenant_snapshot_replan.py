@@ -6,7 +6,7 @@ import pytest
 
 from graphmem.store.cypher import snapshot as q
 
-STATEMENTS = [("GROUP_STATE", None)] + [
+STATEMENTS = [("GROUP_STATE", None), ("LOAD_SMALL", None)] + [
     (name, label)
     for name in ("CHANGED", "LOAD_PAGE", "LOAD_COLUMNS")
     for label in ("episode", "fact", "entity")

@@ -191,8 +191,10 @@ CALL () {{
 RETURN facts, episodes, entities
 """)
 
+# TOUCH's ids travel in a map (``$touch.ids``) for the same reason as HYDRATE's: as a list each size
+# bucket (1, 2-10, 11-100 hits) was planned again on a fresh database.
 TOUCH = """CYPHER replan=skip
-UNWIND $ids AS nid
+UNWIND $touch.ids AS nid
 MATCH (n {id: nid})
 WHERE n.group_id = $group_id AND (n:Fact OR n:Episode)
 SET n.access_count = coalesce(n.access_count, 0) + 1, n.last_access_at = $now

@@ -120,3 +120,20 @@ WITH n ORDER BY n.id LIMIT $limit
 RETURN collect([{", ".join(expr for _, expr in _COLUMN_EXPRESSIONS[label])}]) AS rows"""
     for label, scan in _GROUP_SCAN.items()
 }
+
+# A small group's whole load in one round trip (``snapshot.load_small``): each label's first
+# ``$limit`` nodes in id order as ``LOAD_COLUMNS`` reads them, the three as one record. A first-ever
+# load of a small tenant read its three labels as three statements side by side: three round trips,
+# three connections and three records for a few dozen nodes (issue 22).
+LOAD_SMALL = (
+    REPLAN_SKIP
+    + "\n".join(
+        f"""CALL () {{
+  {scan.removesuffix(" AND").removesuffix(" WHERE")}
+  WITH n ORDER BY n.id LIMIT $limit
+  RETURN collect([{", ".join(expr for _, expr in _COLUMN_EXPRESSIONS[label])}]) AS {label}
+}}"""
+        for label, scan in _GROUP_SCAN.items()
+    )
+    + "\nRETURN episode, fact, entity"
+)
