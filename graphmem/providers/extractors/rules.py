@@ -62,6 +62,7 @@ from graphmem.providers.extractors.rules_en_readers_experiences import experienc
 from graphmem.providers.extractors.rules_en_readers_feelings import feeling_claims, may_point_back
 from graphmem.providers.extractors.rules_en_readers_listener import asks_after, listener_claims
 from graphmem.providers.extractors.rules_en_readers_opinions import opinion_claims
+from graphmem.providers.extractors.rules_en_readers_tagged import tagged_statement
 from graphmem.providers.extractors.rules_en_repair import find_repair, fits
 from graphmem.providers.extractors.rules_zh import ZhContext, parse_zh, zh_entities
 from graphmem.providers.extractors.timeparse import (
@@ -183,6 +184,7 @@ class RulesExtractor:
                 for s in sentences
                 if (worth_parsing(s.text, s.zh) and (can_hold_claim(s.text) or may_point_back(s.text)))
                 or asks_after(s.text)
+                or (not s.zh and tagged_statement(s.text) is not None)
             }
         )
         docs = dict(zip(english, parse_many(english), strict=True))

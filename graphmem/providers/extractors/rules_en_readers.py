@@ -709,13 +709,22 @@ def reader_claims(doc: Doc, speakers: Speakers, *, nested: bool = False) -> list
     cake with my grandma") is still a fact of its own. A deed told in a relative clause ("the
     figurines I bought") is read as a sentence of its own (``rules_en_readers_relative``), unless
     ``doc`` is already such a sentence (``nested``); so is a sentence that dropped its "I" before a past
-    verb (``rules_en_readers_dropped``: "Been working on X", "Got some new gear")."""
+    verb (``rules_en_readers_dropped``: "Been working on X", "Got some new gear"), and so is a
+    statement before a tag question after a dash (``rules_en_readers_tagged``: "I finished a
+    vase - want to see?"). A deed told as the time of a clause ("After finishing my screenplay
+    I ...") is read by ``rules_en_readers_since``."""
     out: list[tuple[Claim, str]] = []
     if not nested:  # the restating readers import this module: imported here, not at the top
         from graphmem.providers.extractors.rules_en_readers_dropped import dropped_claims
         from graphmem.providers.extractors.rules_en_readers_relative import relative_claims
+        from graphmem.providers.extractors.rules_en_readers_tagged import tagged_claims
 
-        out.extend(relative_claims(doc, speakers) + dropped_claims(doc, speakers))
+        out.extend(
+            relative_claims(doc, speakers) + dropped_claims(doc, speakers) + tagged_claims(doc, speakers)
+        )
+    from graphmem.providers.extractors.rules_en_readers_since import since_claims
+
+    out.extend(since_claims(doc, speakers))
     for verb in asserted_verbs(doc):
         out.extend(inspiration_claims(verb, speakers))
         text = clause_text(verb)
