@@ -245,13 +245,27 @@ def rejected_by(fact: ExtractedFact, speakers: Speakers) -> str | None:
         return "clause_fragment"
     if generic(value):
         return "generic"
+    if vague_outcome(fact.predicate, value):
+        return "vague_outcome"
+    if unnamed_people(fact.predicate, value):
+        return "unnamed_people"
+    if generic_place(fact.predicate, value):
+        return "generic_place"
+    if bare_standing(fact.predicate, value):
+        return "bare_standing"
+    if named_by_origin(fact.predicate, value, fact.quote or ""):
+        return "named_by_origin"
+    if fact.predicate not in VOCABULARY and indefinite_generic(fact.predicate, value, fact.quote or ""):
+        return "indefinite_generic"
     if toward_listener(fact, speakers):
         return "toward_listener"
     if light_idiom(fact.predicate, value):
         return "light_idiom"
     if fact.predicate not in VOCABULARY and vague_open_value(value):
         return "vague_open_value"
-    if fact.predicate not in VOCABULARY and (_sympathy(fact.predicate) or moment_feeling(fact.predicate)):
+    if fact.predicate not in VOCABULARY and (
+        _sympathy(fact.predicate) or moment_feeling(fact.predicate) or passing_want(fact.predicate)
+    ):
         return "moment_feeling"
     if coming_progressive(fact):
         return "coming_progressive"
@@ -396,6 +410,185 @@ def vague_open_value(value: str) -> bool:
         return False
     head = [w for w in words if w not in _VAGUE_MODIFIERS and not w.endswith(("'s", "’s"))]
     return bool(head) and all(w in _VAGUE_NOUNS for w in head)
+
+
+# an outcome named by a noun that says nothing of what it was: "got good advice", "had a setback",
+# "got the win", "had an unexpected adventure", "got some possible leads"
+_OUTCOME_VERBS = frozenset("got gets had has receives received gained gains".split())
+_OUTCOME_NOUNS = frozenset(
+    "advice lead leads setback setbacks adventure adventures win wins loss losses feedback compliment "
+    "compliments news support help response responses result results idea ideas boost surprise "
+    "surprises experience experiences chance chances opportunity opportunities luck praise "
+    "encouragement update updates tip tips suggestion suggestions insight insights perspective "
+    "perspectives challenge challenges moment moments day days week weeks night time times".split()
+)
+_OUTCOME_MODIFIERS = _VAGUE_MODIFIERS | frozenset(
+    "possible unexpected useful helpful solid valuable positive negative small minor major bad rough "
+    "tough huge big first second final total sudden".split()
+)
+
+
+def _head_words(value: str) -> list[str]:
+    """The value's words before its first preposition (after the first word), casefolded."""
+    words = [w.casefold() for w in value.split()]
+    cut = next((i for i, w in enumerate(words) if w in _PREPOSITIONS and i > 0), len(words))
+    return words[:cut]
+
+
+def _has_tail(value: str) -> bool:
+    """A preposition after the first word: what follows it says which ("a setback at work")."""
+    return len(_head_words(value)) < len(value.split())
+
+
+def vague_outcome(predicate: str, value: str) -> bool:
+    """ "got good advice", "got some possible leads", "had a setback", "got the win", "had an
+    unexpected adventure": an open fact of getting or
+    having whose head is an outcome noun (``_OUTCOME_NOUNS``) with only vague words before it says
+    that something happened, not what. "got a promotion", "had an accident" name it; a tail after a
+    preposition says which ("had a setback at work", "got feedback from the editor")."""
+    if predicate not in _OUTCOME_VERBS or _has_tail(value):
+        return False
+    head = [w for w in _head_words(value) if w not in _OUTCOME_MODIFIERS and not w.endswith(("'s", "’s"))]
+    return bool(head) and all(w in _OUTCOME_NOUNS for w in head)
+
+
+_PEOPLE_NOUNS = frozenset(
+    "people person folks folk guys guy girls girl kids kid children child investors investor friends "
+    "friend members member players player artists artist fans fan owners owner volunteers volunteer "
+    "parents locals local strangers stranger others someone somebody everyone everybody ones one "
+    "mentors mentor coaches coach students student teens teen teenagers adults families family "
+    "neighbors neighbours neighbor neighbour gamers gamer dancers dancer writers writer leaders leader "
+    "veterans veteran attendees participants women woman men man ladies lady".split()
+)
+_MEETING = frozenset({"met", "meets", "meet"})
+
+
+def unnamed_people(predicate: str, value: str) -> bool:
+    """ "met some investors", "met new people", "met other dog owners", "met a guy": a meeting with
+    nobody named (no capitalised word, no possessor) and a person noun at its head names no one the
+    graph can hold. "met Sarah", "met Dana's mentor", "met a guy at the conference" (where) stay."""
+    if predicate not in _MEETING or _has_tail(value):
+        return False
+    if any(w[:1].isupper() or w.endswith(("'s", "’s")) for w in value.split()):
+        return False
+    words = _head_words(value)
+    return bool(words) and words[-1] in _PEOPLE_NOUNS
+
+
+_PLACE_NOUNS = frozenset(
+    "place places spot spots city town country area neighborhood neighbourhood village countryside "
+    "location locations venue suburbs suburb region state island".split()
+)
+_PLACE_FACTS = frozenset(
+    {"lives_in", "visited", "attended", "tried", "tries", "goes_to", "explores", "finds"}
+)
+_PLACE_IN_NAME = re.compile(
+    r"^(?:(?:a|an|the|this|that|some|one)\s+)?(?:[a-z-]+\s+){0,2}(?:place|spot|area)\s+in\s+"
+    r"(?:the\s+)?(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3})$"
+)
+
+
+def generic_place(predicate: str, value: str) -> bool:
+    """ "lives in the city", "lives in a small town", "tried a new spot in town", "visited a cool
+    place": a place fact whose head is a generic place noun with only vague words before it, and
+    no name after it, names no place. "visited a place in London" is read as London first
+    (``place_in_name``)."""
+    if predicate not in _PLACE_FACTS:
+        return False
+    if any(w[:1].isupper() for w in value.split()):
+        return False
+    head = [w for w in _head_words(value) if w not in _OUTCOME_MODIFIERS | {"small", "local", "nearby"}]
+    return (
+        bool(head)
+        and head[-1] in _PLACE_NOUNS
+        and all(w in _PLACE_NOUNS or w in _VAGUE_MODIFIERS for w in head)
+    )
+
+
+def place_in_name(fact: ExtractedFact) -> ExtractedFact:
+    """ "visited a place in London", "visited a cool spot in Kyoto": the named place is the value
+    (London, Kyoto); the generic noun before it says nothing more."""
+    if fact.predicate not in ("visited", "attended"):
+        return fact
+    m = _PLACE_IN_NAME.match(fact.literal.strip())
+    if m is None:
+        return fact
+    return _with_value(fact, m.group("name"))
+
+
+# what one is only in some field the sentence does not name: "I'm still a newbie", "I'm a beginner"
+_STANDING_NOUNS = frozenset(
+    "newbie newbies beginner beginners rookie rookies novice novices amateur amateurs pro pros "
+    "natural expert experts noob noobs fan fans fanatic addict nerd geek junkie mess wreck "
+    "veteran".split()
+)
+_STANDING_WORDS = frozenset(
+    "a an the still just total complete real such bit kind sort of little big huge true now already "
+    "also really very so".split()
+)
+
+
+def bare_standing(predicate: str, value: str) -> bool:
+    """ "is a newbie", "is still a beginner", "is a total pro", "is a huge fan": a standing with
+    no field says nothing ("is an expert hiker", "is a total movie fan", "is a fan of jazz" say
+    which)."""
+    if predicate != "is":
+        return False
+    words = [w.casefold().strip(".,!") for w in value.split()]
+    head = [w for w in words if w not in _STANDING_WORDS]
+    return len(head) == 1 and head[0] in _STANDING_NOUNS
+
+
+_ORIGIN_GROUP = (
+    r"(?:friends?|people|folks|guys|girls|ladies|members?|kids|colleagues|coworkers|buddies|mates|"
+    r"group|gang|crew|someone|somebody|neighbou?rs|family|families|volunteers|team(?:mates)?|"
+    r"peeps|pals?)"
+)
+
+
+def named_by_origin(predicate: str, value: str, quote: str) -> bool:
+    """ "community work with my friends from church", "hiking with some guys from the gym": the
+    place only says where the people come from, not where the speaker went, so it is no event
+    there ("got back from church", "went to church" are)."""
+    if predicate not in ("attended", "visited") or not quote or not value.strip():
+        return False
+    place = re.escape(value.strip())
+    owner = r"(?:(?:the|my|our|a|his|her|their)\s+)?"
+    if re.search(rf"\b{_ORIGIN_GROUP}\s+(?:\w+\s+)?from\s+{owner}{place}\b", quote, re.IGNORECASE) is None:
+        return False
+    went = rf"\b(?:to|at|in|into|back from|home from|out of|left|leave|visit(?:ed|ing)?)\s+{owner}{place}\b"
+    return re.search(went, quote, re.IGNORECASE) is None
+
+
+# one common noun said with "a"/"an" and nothing else names no particular one: "picked up a book",
+# "went on a tour", "played a top team", "watched a movie"
+_INDEFINITE_NOUNS = frozenset(
+    "book tour game movie film show class trip team song story match course thing place spot event "
+    "meal dish drink".split()
+)
+
+
+def indefinite_generic(predicate: str, value: str, quote: str) -> bool:
+    """An open fact whose value is one generic count noun (``_INDEFINITE_NOUNS``), with only vague
+    words before it, said in the quote after "a"/"an" ("picks up book" of "picked up a book",
+    "goes on tour" of "went on a tour", "plays top team" of "played a top team"): which one is not
+    said. "reads fantasy novel", "plays Catan" say which."""
+    words = [w.casefold() for w in value.split()]
+    if predicate.startswith(("was_", "is_", "got_")):
+        return False  # a passive says the deed: "was drafted by a team"
+    if not words or words[-1] not in _INDEFINITE_NOUNS:
+        return False
+    if not all(w in _OUTCOME_MODIFIERS | {"top"} for w in words[:-1]):
+        return False
+    said = r"\s+".join(re.escape(w) for w in value.split())
+    return re.search(rf"\b(?:a|an)\s+{said}\b", quote, re.IGNORECASE) is not None
+
+
+# a want of the moment, no lasting fact: "I'm craving pastries", "I'm dying for pizza"
+def passing_want(predicate: str) -> bool:
+    """ "craves pastries", "dies for pizza" (of "I'm dying for some pizza"): a craving now."""
+    first = predicate.split("_")[0]
+    return first in ("craves", "crave", "craving") or predicate.startswith(("dies_for", "is_dying_for"))
 
 
 _POINTING = frozenset("this that these those there here".split())
@@ -610,7 +803,7 @@ def cut_torn_examples(fact: ExtractedFact) -> ExtractedFact:
 _QUANTITY = re.compile(
     r"^(?:(?:a|an)\s+)?(?:few|couple(?:\s+of)?|bunch\s+of|handful\s+of|lots?\s+of|tons?\s+of|"
     r"loads?\s+of|plenty\s+of|number\s+of|pile\s+of|whole\s+bunch\s+of|(?:so\s+|too\s+)?many|"
-    r"several|some\s+of|some)\s+",
+    r"several|some\s+of|some|(?:[\w-]+'s\s+)?(?:fair\s+)?share\s+of)\s+",
     re.IGNORECASE,
 )
 # finding, trying or getting "a few" of something names no particular one: "found a few parks",
@@ -749,7 +942,7 @@ def gate_facts(facts: list[ExtractedFact], speakers: Speakers) -> list[Extracted
         g = (
             None
             if g is None
-            else drop_quantity(cut_torn_examples(drop_time_tail(as_plan(cut_glued_dash(g)))))
+            else drop_quantity(cut_torn_examples(drop_time_tail(as_plan(place_in_name(cut_glued_dash(g))))))
         )
         if g is None:
             if TRACE is not None:
