@@ -238,8 +238,7 @@ class _Run:
         if isinstance(source, IndexSource):
             async with source.indexes.acquire(self.group_id, source.state) as index:
                 if index is not None and index.fields.speakers is not None:
-                    speakers = index.fields.speakers
-                    held = [_index_held(index, speakers, ids, t) if t else set() for t in (terms, roles)]
+                    held = _index_held(index, index.fields.speakers, ids, (terms, roles))
         if held is None:
             rows = await self.s.store.read(FOCUS_SPEAKERS, group_id=self.group_id, episode_ids=ids)
             held = [held_in_rows(rows, t) if t else set() for t in (terms, roles)]
@@ -351,18 +350,17 @@ class _Run:
         )
 
 
-def _index_held(index: TenantIndex, speakers: Speakers, ids: list[str], terms: tuple[str, ...]) -> set[Key]:
-    """``focus.held_in_rows`` over the tenant index: the episodes whose speaker terms hold one of
-    ``terms``."""
-    codes = speakers.holding(set(terms))
-    if not codes:
-        return set()
+def _index_held(
+    index: TenantIndex, speakers: Speakers, ids: list[str], term_sets: tuple[tuple[str, ...], ...]
+) -> list[set[Key]]:
+    """``focus.held_in_rows`` over the tenant index, for each of ``term_sets``: the episodes whose
+    speaker terms hold one of its terms. The candidates' slots are looked up once for all sets."""
+    wanted = [speakers.holding(set(terms)) if terms else set() for terms in term_sets]
+    if not any(wanted):
+        return [set() for _ in term_sets]
     slots = slots_of(index.targets["episode"].slots.index, ids)
-    return {
-        ("episode", i)
-        for i, slot in zip(ids, slots, strict=True)
-        if slot is not None and speakers.code_of(slot) in codes
-    }
+    told = [(i, speakers.code_of(slot)) for i, slot in zip(ids, slots, strict=True) if slot is not None]
+    return [{("episode", i) for i, code in told if code in codes} for codes in wanted]
 
 
 def _features(hit: Hit) -> Features:

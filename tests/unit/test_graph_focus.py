@@ -138,7 +138,7 @@ def test_the_index_and_the_rows_centre_alike() -> None:
     for query in queries:
         terms = focus_terms(query)
         assert idx.fields.speakers is not None
-        assert _index_held(idx, idx.fields.speakers, ids, terms) == held_in_rows(rows, terms), query
+        assert _index_held(idx, idx.fields.speakers, ids, (terms,))[0] == held_in_rows(rows, terms), query
 
 
 def test_a_snapshot_from_before_speakers_has_none() -> None:
