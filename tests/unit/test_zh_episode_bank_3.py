@@ -2,9 +2,10 @@
 characters, ASCII punctuation, negations, plans, corrections), written from scratch, run in both
 ingestion orders through the rules extractor and ``resolve_slot`` (``zh_temporal_kit``).
 
-Found and not yet fixed (kept out of the bank until fixed): 2021年底 resolves to 1 January 2021
-(年底/年末 are the year's end); 从那以后就住在X了 gives nothing; a fragment answering a question in
-the same episode (你现在住哪？——杭州，去年搬的) gives nothing.
+Found by this bank and fixed (``test_zh_classes_3``): 2021年底 resolved to 1 January 2021 (年底/年末
+are December); 从那以后就住在X了 gave nothing; a fragment answering a question in the same episode
+(你现在住哪？——杭州，去年搬的) gave nothing. A row may end with dates and the value (a, b or None)
+holding at each.
 """
 
 from __future__ import annotations
@@ -37,12 +38,25 @@ ROWS = [
     (("{s}是{a}。", "{p}前年转岗当{b}了。"), "job_title", "b"),
     (("{s}住在{a}。", "{p}外派到{b}了。"), "lives_in", "b"),
     (("{s}住在{a}。", "{p}回老家{b}了。"), "lives_in", "b"),
+    (("{s}2021年底搬到了{a}。",), "lives_in", "a", ((day(2021, 11), None), (day(2021, 12, 2), "a"))),
+    (
+        ("{s}住在{a}。", "{p}2023年末搬到了{b}。"),
+        "lives_in",
+        "b",
+        ((day(2023, 11), "a"), (day(2023, 12, 2), "b")),
+    ),
+    (
+        ("{s}住在{a}。", "{p}去年年底搬到了{b}。"),
+        "lives_in",
+        "b",
+        ((day(2023, 11), "a"), (day(2023, 12, 2), "b")),
+    ),
 ]
 
 
 def _cases() -> list[Case]:
     out = []
-    for tpl, pred, shape in ROWS:
+    for tpl, pred, shape, *held in ROWS:
         for who in WHO:
             a, b = P[pred]
             texts = [t.format(s=who[0] if k == 0 else who[1], p=who[1], a=a, b=b) for k, t in enumerate(tpl)]
@@ -50,7 +64,8 @@ def _cases() -> list[Case]:
             want = {"a": (a, (a,)), "b": (b, (a, b)), "-": (None, (a,)), "B": (b, (b,)), "A": (a, (a,))}[
                 shape
             ]
-            out.append(Case(eps, who[2], pred, want[0], want[1]))
+            dated = tuple((when, {"a": a, "b": b, None: None}[v]) for when, v in (held[0] if held else ()))
+            out.append(Case(eps, who[2], pred, want[0], want[1], dated))
     return out
 
 

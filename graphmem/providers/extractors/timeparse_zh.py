@@ -146,6 +146,30 @@ _MONTH_PART = {"初": 1, "上旬": 1, "中": 15, "中旬": 15, "下旬": 21, "�
 _YEAR_PART = {"初": 1, "中": 7, "底": 12, "末": 12}
 
 
+# 年中 not in 年中秋 (the festival) / 年中国 (China); 年初 not in 年初一 (a lunar day)
+_YEAR_PART_RE = r"(?P<part>初(?![一二三四五六七八九十])|中(?![秋国文])|底|末)"
+_MONTH_PART_RE = r"(?P<part>初(?![一二三四五六七八九十])|上旬|中旬|下旬|中(?![秋国文])|底|末)"
+
+
+def _zh_year_part(m: re.Match[str], ref: datetime) -> datetime | None:
+    """2021年底 / 2021年年末 / 二〇二〇年初 / 2019年中: that year's December, January or July (the
+    English "end of 2021", "start of 2021", "middle of 2019")."""
+    year = _zh_group(m, "year")
+    return None if year is None else make_date(year, _YEAR_PART[m.group("part")], 1)
+
+
+def _zh_month_part(m: re.Match[str], ref: datetime) -> datetime | None:
+    """3月底 / 2021年3月初 / 去年5月中旬: that month's part (初 the 1st, 中 the 15th, 底 the 28th);
+    with no year, the latest such month not ahead."""
+    month, day = _zh_group(m, "m"), _MONTH_PART[m.group("part")]
+    if month is None or not 1 <= month <= 12:
+        return None
+    year, word = _zh_group(m, "year"), m.groupdict().get("w")
+    if word:
+        year = ref.year + _ZH_YEAR_WORDS[word]
+    return make_date(year, month, day) if year is not None else past_date(ref, month, day)
+
+
 def _zh_week(m: re.Match[str], ref: datetime) -> datetime | None:
     weeks = {"上上": -2, "上": -1, "这": 0, "本": 0, "下": 1}[m.group("rel")]
     if not m.group("wd"):
@@ -305,7 +329,12 @@ ZH_RULES: tuple[TimeRule, ...] = (
     TimeRule(r"(?P<rel>上上|上|这|本)个?月(?P<part>初|上旬|中旬|下旬|底|末)", _zh_month_rel),
     TimeRule(rf"(?P<rel>上上|上|这|本)个?月(?:(?P<d>{_ZN})[日号])?{_ZH_TOD}", _zh_month_rel),
     TimeRule(rf"(?P<rel>下)个?月(?:(?P<d>{_ZN})[日号])?{_ZH_TOD}", _zh_month_rel, future=True),
+    TimeRule(
+        rf"(?:(?P<w>大前年|前年|去年|今年)|(?P<year>{_ZH_YEAR})年)?(?P<m>{_ZN})月份?{_MONTH_PART_RE}",
+        _zh_month_part,
+    ),
     TimeRule(r"(?P<w>大前年|前年|去年|今年)年?(?P<part>初|中|底|末)", _zh_year_rel),
+    TimeRule(rf"(?P<year>{_ZH_YEAR})年年?{_YEAR_PART_RE}", _zh_year_part),
     TimeRule(
         rf"(?P<w>大前年|前年|去年|今年)(?:(?P<m>{_ZN})月份?(?:(?P<d>{_ZN})[日号])?)?{_ZH_TOD}",
         _zh_year_rel,

@@ -1,0 +1,79 @@
+"""Classes found by the third Chinese episode bank (``test_zh_episode_bank_3``), each with several
+phrasings and near misses.
+
+1. Parts of a numbered year or month: 2021年底 / 2021年末 is December (the English "end of 2021"),
+   2021年初 January, 2021年中 July; 3月底 / 2021年3月初 / 去年5月中旬 a part of that month. Near
+   misses: 2021年中秋 (the festival) and 2021年初一 (a lunar day) stay the bare year.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from graphmem.providers.extractors.timeparse import find_times
+from tests.unit.zh_temporal_kit import SPEAKER, Said, day, extract, timeline
+
+REF = datetime(2024, 9, 15, 10, 0, tzinfo=UTC)
+
+
+def _d(year: int, month: int, d: int = 1) -> datetime:
+    return datetime(year, month, d, tzinfo=UTC)
+
+
+YEAR_PARTS = [
+    ("我2021年底搬到了杭州", "2021年底", _d(2021, 12)),
+    ("我2021年末搬到了杭州", "2021年末", _d(2021, 12)),
+    ("我2021年年底搬到了杭州", "2021年年底", _d(2021, 12)),
+    ("我二〇二一年底搬到了杭州", "二〇二一年底", _d(2021, 12)),
+    ("我2020年初进了华为", "2020年初", _d(2020, 1)),
+    ("我2019年中搬到了南京", "2019年中", _d(2019, 7)),
+    ("我去年年底搬到了杭州", "去年年底", _d(2023, 12)),
+    ("我前年年初搬到了杭州", "前年年初", _d(2022, 1)),
+    ("我今年年中搬到了杭州", "今年年中", _d(2024, 7)),
+    ("我3月底搬到了杭州", "3月底", _d(2024, 3, 28)),
+    ("我十二月底搬到了杭州", "十二月底", _d(2023, 12, 28)),
+    ("我2021年3月初搬到了杭州", "2021年3月初", _d(2021, 3, 1)),
+    ("我去年5月中旬搬到了杭州", "去年5月中旬", _d(2023, 5, 15)),
+    ("我上个月底搬到了杭州", "上个月底", _d(2024, 8, 28)),
+]
+
+
+@pytest.mark.parametrize(("text", "phrase", "when"), YEAR_PARTS)
+def test_parts_of_a_numbered_year_or_month(text: str, phrase: str, when: datetime) -> None:
+    """Regression: 2021年底 was read as 2021年 (1 January), 3月底 as 3月 (1 March)."""
+    (found,) = find_times(text, REF)
+    assert (found.text, found.when) == (phrase, when)
+
+
+@pytest.mark.parametrize(
+    ("text", "phrase"),
+    [
+        ("我2021年中秋搬到了杭州", "2021年"),
+        ("我2021年初一搬到了杭州", "2021年"),
+        ("我2021年搬到了杭州", "2021年"),
+    ],
+)
+def test_not_a_part_of_the_year(text: str, phrase: str) -> None:
+    """年中秋 is the festival and 年初一 a lunar day: the year alone is the time."""
+    (found,) = find_times(text, REF)
+    assert (found.text, found.when) == (phrase, _d(2021, 1))
+
+
+def test_a_year_end_move_dates_the_state_and_orders_it() -> None:
+    """我住在南京 (2022) then 2023年底搬到了杭州 (said 2024): 南京 holds until December 2023."""
+    said = (Said("我住在南京。", day(2022, 3)), Said("我2023年底搬到了杭州。", day(2024, 9)))
+    for episodes in (list(said), list(said)[::-1]):
+        got = timeline(episodes, "lives_in", SPEAKER)
+        assert (got.current, got.history) == ("杭州", ["南京", "杭州"])
+        assert got.at(day(2023, 11)) == "南京"
+        assert got.at(day(2023, 12, 2)) == "杭州"
+
+
+@pytest.mark.parametrize(
+    "text", ["我2021年底搬到了杭州。", "我2021年末搬到了杭州。", "2021年底我搬到了杭州。"]
+)
+def test_a_year_end_fact(text: str) -> None:
+    (fact,) = extract(text, day(2024, 9)).facts
+    assert (fact.predicate, fact.literal, fact.valid_from) == ("lives_in", "杭州", _d(2021, 12))
