@@ -227,6 +227,10 @@ def rewrite(text: str, context: EnContext) -> str:
         text = text[: m.start()] + f"{m.group('verb')} to {context.place}" + text[m.end() :]
     if context.person is not None and (m := _PRONOUN.match(text)) is not None:
         return _their_values(context.person + text[m.end() :], context)
+    if context.person is not None and (m := _TIMED_PRONOUN.match(text)) is not None:
+        # "Now he lives in B", "Two years later she joined B": the time kept, the person named
+        lead = m.group("lead") if m.group("lead").strip(", ") else ""  # ", he": a time cut before
+        return _their_values(lead + context.person + text[m.end() :], context)
     if context.last is None:
         return _employer_now(text)
     last = context.last
@@ -267,6 +271,17 @@ def _left(verb: str, slot: str, value: str) -> str:
 
 
 _PRONOUN = re.compile(r"^(?:(?:And|But|So|Then),? (?:he|she|He|She)|He|She)\b")
+# a sentence-initial time phrase before the pronoun: "Now he ...", "Two years later, she ...",
+# "Last month he ...", "In 2021 she ...", "These days he ..."; a time phrase that ``timeparse``
+# cut leaves a lower-case "he" / ", she" opening the sentence ("In March he moved" → "he moved")
+_TIMED_PRONOUN = re.compile(
+    r"^(?P<lead>(?:(?:And|But|So) )?(?:Now|Nowadays|Today|These days|Later|Soon after|Eventually|"
+    r"Since then|After that|Last (?:year|month|week|spring|summer|autumn|fall|winter)|"
+    r"In (?:\d{4}|(?:January|February|March|April|May|June|July|August|September|October|"
+    r"November|December))|"
+    r"(?:(?:A|An|One|Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|A few|Several|\d+) "
+    r"(?:years?|months?|weeks?|days?) (?:later|after(?:wards)?|on))),? |,? ?(?=[hs]))(?:he|she)\b"
+)
 
 
 def _their_values(text: str, context: EnContext) -> str:
