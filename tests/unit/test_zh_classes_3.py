@@ -4,6 +4,8 @@ phrasings and near misses.
 1. Parts of a numbered year or month: 2021年底 / 2021年末 is December (the English "end of 2021"),
    2021年初 January, 2021年中 July; 3月底 / 2021年3月初 / 去年5月中旬 a part of that month. Near
    misses: 2021年中秋 (the festival) and 2021年初一 (a lunar day) stay the bare year.
+2. "Since then" (从那以后 / 自那之后 / 从此 / 此后 / 打那以后, traditional 從那以後) is an undated
+   succession word like 后来: its 以后 is no plan. Near miss: 以后 alone stays ahead (a plan).
 """
 
 from __future__ import annotations
@@ -77,3 +79,40 @@ def test_a_year_end_move_dates_the_state_and_orders_it() -> None:
 def test_a_year_end_fact(text: str) -> None:
     (fact,) = extract(text, day(2024, 9)).facts
     assert (fact.predicate, fact.literal, fact.valid_from) == ("lives_in", "杭州", _d(2021, 12))
+
+
+SINCE_THEN = [
+    ("我从那以后就住在杭州了。", "李娜", "lives_in", "杭州"),
+    ("从那以后我就住在杭州了。", "李娜", "lives_in", "杭州"),
+    ("我從那以後就住在杭州了。", "李娜", "lives_in", "杭州"),
+    ("自那以后我在华为上班。", "李娜", "works_at", "华为"),
+    ("自那之后张伟一直在华为上班。", "张伟", "works_at", "华为"),
+    ("我从此就住在杭州了。", "李娜", "lives_in", "杭州"),
+    ("从此以后我住在杭州。", "李娜", "lives_in", "杭州"),
+    ("我打那以后就在腾讯上班了。", "李娜", "works_at", "腾讯"),
+]
+
+
+@pytest.mark.parametrize(("text", "subject", "predicate", "value"), SINCE_THEN)
+def test_since_then_is_a_succession_word(text: str, subject: str, predicate: str, value: str) -> None:
+    """Regression: 从那以后就住在X了 gave nothing (its 以后 read as a plan) while 后来 worked."""
+    got = [(f.subject, f.predicate, f.literal, f.claim) for f in extract(text, REF).facts]
+    assert got == [(subject, predicate, value, "assert")]
+
+
+def test_since_then_after_a_stay_in_one_sentence() -> None:
+    """我在南京待了三年，从那以后就住在杭州了: as with 后来, 南京 came first and 杭州 holds now."""
+    said = [Said("我在南京待了三年，从那以后就住在杭州了。", day(2024, 9))]
+    got = timeline(said, "lives_in", SPEAKER)
+    assert (got.current, got.history) == ("杭州", ["南京", "杭州"])
+
+
+def test_since_then_ends_a_state() -> None:
+    (fact,) = extract("我从那以后就不在腾讯上班了。", REF).facts
+    assert (fact.predicate, fact.literal, fact.claim) == ("works_at", "腾讯", "end")
+
+
+def test_later_alone_is_still_a_plan() -> None:
+    """以后 with no 那 before it is ahead: a plan, not a state."""
+    facts = extract("我以后住在杭州。", REF).facts
+    assert [f.predicate for f in facts] == ["plans"]

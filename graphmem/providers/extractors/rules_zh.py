@@ -227,6 +227,12 @@ _SINCE_LEFT = re.compile(
     r"|^(?:自从|自打)(?=搬|来|到|去|入职|加入|住|进)"
 )
 
+# 从那以后 / 自那之后 / 从此 / 此后 / 打那以后: "since then", an undated succession word read as 后来
+# (its 以后 is no plan: 以后 alone is ahead, 从那以后 behind)
+_SINCE_THEN = re.compile(
+    r"(?:从|自|打|自从|打从)那(?:以后|之后|往后|以来|时候?起|天起)|从此(?:以后|之后)?|自此|此后"
+)
+
 
 # a correction marker said inside a clause without punctuation around it (我住在南京不对是苏州):
 # it is a clause of its own, so the claim before it is the one it retracts
@@ -301,7 +307,7 @@ def _open_end_with_successor(claims: list[Claim]) -> list[Claim]:
 
 
 def _parse_zh(sentence: str, context: ZhContext | None) -> ParsedSentence:
-    text = _SINCE_LEFT.sub("", re.sub(r"\s+", "", sentence).rstrip(_END))
+    text = _SINCE_LEFT.sub("", _SINCE_THEN.sub("后来", re.sub(r"\s+", "", sentence).rstrip(_END)))
     if not text or _HYPOTHETICAL.search(text):
         return ParsedSentence()
     asks = sentence.rstrip().endswith(("？", "?"))
