@@ -209,10 +209,6 @@ STRUCTURES = _structures()
 # structures that fail and are not fixed here (design notes, ninth session): (class, last
 # episode's template, told by the speaker); the session ran out of time before the class fixes
 KNOWN: set[tuple[str, str, bool]] = {
-    ("a state said otherwise", "<I've|{S} has> got an apartment in {A}.", True),
-    ("a state said otherwise", "<I've|{S} has> got an apartment in {A}.", False),
-    ("a state said otherwise, then a change", "<I|{S}> moved to {B}.", True),
-    ("a state said otherwise, then a change", "<I|{S}> moved to {B}.", False),
     ("a question answered", "You asked where <I|{S}> <live|lives> now: {B}, since May.", True),
     ("a question answered", "You asked where <I|{S}> <live|lives> now: {B}, since May.", False),
     ("a question answered", "You asked where <I|{S}> <work|works> now. It's {B}.", True),

@@ -58,3 +58,33 @@ def test_a_pronoun_after_a_time_phrase_with_no_named_person_gives_nobody_the_val
 
 def test_a_new_name_after_the_time_phrase_keeps_its_own_value() -> None:
     assert ("lives_in", "Denver", "assert") not in _facts("Sam lives in Leeds. Now Shelly lives in Denver.")
+
+
+# --------------------------------------------------------------- "have got" a dwelling
+
+
+@pytest.mark.parametrize(
+    ("text", "subject", "place"),
+    [
+        ("I've got an apartment in Leeds.", "Dana", "Leeds"),
+        ("I have got a flat in Buenos Aires.", "Dana", "Buenos Aires"),
+        ("Sam has got an apartment in Cape Town.", "Sam", "Cape Town"),
+        ("We've got a house in Bristol.", "Dana", "Bristol"),
+    ],
+)
+def test_have_got_a_dwelling_in_a_place_is_living_there(text: str, subject: str, place: str) -> None:
+    assert ("lives_in", place, "assert") in _facts(text, subject)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I've got a holiday flat in Leeds.",  # not the home
+        "I've got an apartment in Leeds for my daughter.",  # someone else's
+        "I've got a friend in Leeds.",  # not a dwelling
+        "I've got a meeting in Leeds.",
+        "I might have got a flat in Leeds.",
+    ],
+)
+def test_have_got_something_else_in_a_place_is_not_living_there(text: str) -> None:
+    assert ("lives_in", "Leeds", "assert") not in _facts(text, "Dana")

@@ -767,7 +767,9 @@ def _residence(verb: Token, lemma: str, tense: str, subject: str | None, hooks: 
                 ]
                 named = next((o for o in inner if o.pos_ == "PROPN"), None)
                 if named is not None and (
-                    obj.lemma_.lower() in _RESIDENCE_NOUNS or lemma in ("settle", "find", "rent", "close")
+                    obj.lemma_.lower() in _RESIDENCE_NOUNS
+                    or lemma in ("settle", "find", "rent", "close")
+                    or _have_got(verb, obj, lemma, tense)
                 ):
                     place = named
                     break
@@ -780,6 +782,27 @@ def _residence(verb: Token, lemma: str, tense: str, subject: str | None, hooks: 
     value = hooks.phrase(place)
     past = lemma == "be" and tense == "past"  # "Seattle was home for a decade"
     return [Claim("lives_in", value, subject=fact_subject, object_kind="place", past=past)] if value else []
+
+
+# a dwelling held for someone else or for a while, not the home: "a holiday flat in Nice"
+_NOT_HOME = frozenset(
+    "holiday vacation second summer weekend rental investment buy-to-let spare guest beach ski "
+    "office studio".split()
+)
+
+
+def _have_got(verb: Token, obj: Token, lemma: str, tense: str) -> bool:
+    """ "I've got an apartment in Leeds", "Sam has got a flat in X": "have got" is possession in
+    the present, a dwelling held now (not "got a flat" in the past, nor "a holiday flat", nor one
+    "for my daughter")."""
+    return (
+        lemma == "get"
+        and tense == "perfect"
+        and obj.lemma_.lower() in ("apartment", "flat", "place", "house")
+        and not any(c.lower_ in _NOT_HOME for c in obj.children if c.dep_ in ("amod", "compound"))
+        and not any(p.lower_ == "for" for p in verb.children if p.dep_ == "prep")
+        and not any(p.lower_ == "for" for p in obj.children if p.dep_ == "prep")
+    )
 
 
 def _living(verb: Token, lemma: str, tense: str, subject: str | None, hooks: Hooks) -> list[Claim] | None:
