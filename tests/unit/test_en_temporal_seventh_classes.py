@@ -88,3 +88,32 @@ def test_have_got_a_dwelling_in_a_place_is_living_there(text: str, subject: str,
 )
 def test_have_got_something_else_in_a_place_is_not_living_there(text: str) -> None:
     assert ("lives_in", "Leeds", "assert") not in _facts(text, "Dana")
+
+
+# --------------------------------------------------------------- "gave up on" a change
+
+
+@pytest.mark.parametrize(
+    ("text", "subject", "fact"),
+    [
+        ("I gave up on becoming a nurse.", "Dana", ("job_title", "nurse")),
+        ("Sam gave up on becoming a data analyst.", "Sam", ("job_title", "data analyst")),
+        ("I gave up on moving to Leeds.", "Dana", ("lives_in", "Leeds")),
+        ("Sam has given up on joining Globex.", "Sam", ("works_at", "Globex")),
+        ("I've given up on the idea of moving to Cape Town.", "Dana", ("lives_in", "Cape Town")),
+    ],
+)
+def test_a_change_given_up_on_did_not_happen(text: str, subject: str, fact: tuple[str, str]) -> None:
+    assert (*fact, "assert") not in _facts(text, subject)
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("I gave up being a nurse.", ("job_title", "nurse", "end")),  # a state given up: an end
+        ("I gave up on becoming a nurse and became a chef.", ("job_title", "chef", "assert")),
+        ("I gave up smoking and moved to Leeds.", ("lives_in", "Leeds", "assert")),
+    ],
+)
+def test_beside_a_change_given_up_on_what_happened_is_read(text: str, fact: tuple[str, str, str]) -> None:
+    assert fact in _facts(text, "Dana")

@@ -491,6 +491,8 @@ def frame_claims(
     other readers go on). ``subject`` is the clause's resolved subject (SPEAKER for "I"); when
     ``resolved`` is false only the frames whose fact is about the object ("Google hired me") read."""
     tense = tense or _tense(verb)
+    if _given_up_on(verb):
+        return []  # "I gave up on becoming a nurse", "gave up on moving to X": a plan dropped
     if tense == "base" and _counterfactual(verb) and _frame_of(verb):
         return []  # "we'd have moved to X if ...": a frame's verb, and it did not happen
     if tense in ("future", "base"):
@@ -554,6 +556,25 @@ def frame_claims(
         for c in claims:
             c.kind, c.before = "end", False
     return claims
+
+
+_GIVE_UP_ON = frozenset("give abandon drop".split())
+
+
+def _given_up_on(verb: Token) -> bool:
+    """A change verb as the gerund of "gave up on" ("I gave up on becoming a nurse", "Sam has
+    given up on moving to Leeds", "abandoned the plan of joining X"): the change was planned and
+    dropped, it did not happen. A state given up ("gave up on being a nurse") is left to the end
+    readers."""
+    if verb.tag_ != "VBG" or verb.dep_ != "pcomp" or verb.lemma_.lower() in _STATES:
+        return False
+    prep = verb.head
+    if prep.lower_ not in ("on", "of"):
+        return False
+    head = prep.head
+    if head.pos_ == "NOUN" and head.lemma_.lower() in ("plan", "idea", "dream", "hope", "thought"):
+        head = head.head  # "gave up the idea of moving to Leeds"
+    return head.lemma_.lower() in _GIVE_UP_ON and (head.lemma_.lower() != "give" or _has_word(head, "up"))
 
 
 def _lemma(verb: Token) -> str:
