@@ -116,3 +116,36 @@ def test_later_alone_is_still_a_plan() -> None:
     """以后 with no 那 before it is ahead: a plan, not a state."""
     facts = extract("我以后住在杭州。", REF).facts
     assert [f.predicate for f in facts] == ["plans"]
+
+
+ANSWERS = [
+    ("你现在住哪？——杭州，去年搬的。", "lives_in", "杭州"),
+    ("你现在住哪？杭州，去年搬的。", "lives_in", "杭州"),
+    ("你在哪上班？——华为，前年进的。", "works_at", "华为"),
+    ("您在哪里工作？——在腾讯。", "works_at", "腾讯"),
+]
+
+
+@pytest.mark.parametrize(("text", "predicate", "value"), ANSWERS)
+def test_a_bare_answer_takes_the_questions_slot(text: str, predicate: str, value: str) -> None:
+    """3. A bare value answering a question to the listener in the same text is the speaker's
+    (its 去年…的 time is not yet its start: open)."""
+    got = [(f.subject, f.predicate, f.literal) for f in extract(text, REF).facts]
+    assert got == [(SPEAKER, predicate, value)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "你现在住哪？——杭州吧。",
+        "你现在住哪？——杭州吗？",
+        "杭州，去年搬的。",
+        "你妈妈住哪？——杭州。",
+        "你现在住哪？——老家。",
+        "你现在住哪？——不知道。",
+        "你好吗？——杭州。",
+    ],
+)
+def test_not_a_bare_answer(text: str) -> None:
+    """A hedge, a question back, no question, a question about someone else, a home, no value."""
+    assert extract(text, REF).facts == []

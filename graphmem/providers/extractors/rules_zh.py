@@ -252,6 +252,7 @@ class ZhContext:
     person: str | None = None
     claims: list[Claim] = field(default_factory=list)
     spelled: dict[str, str] = field(default_factory=dict)  # simplified → as a traditional text spells it
+    asked: str | None = None  # 你现在住哪？: the slot the next sentence may answer with a bare value
 
 
 def parse_zh(sentence: str, context: ZhContext | None = None) -> ParsedSentence:
@@ -260,7 +261,13 @@ def parse_zh(sentence: str, context: ZhContext | None = None) -> ParsedSentence:
     A sentence in traditional characters is read in simplified ones (``rules_zh_hant``) and its
     values and names are given back as it spells them."""
     simple = simplified(sentence)
+    asked, context_asked = _asked(simple), context.asked if context is not None else None
     parsed = _parse_zh(simple, context)
+    answer = _answer(simple, context_asked) if context_asked else None
+    if answer is not None:
+        parsed.claims.insert(0, answer)
+    if context is not None:
+        context.asked = asked
     parsed.claims = _open_end_with_successor(parsed.claims)
     if context is not None:
         named = [
@@ -287,6 +294,53 @@ def parse_zh(sentence: str, context: ZhContext | None = None) -> ParsedSentence:
         ]
         parsed.replaces = spell(parsed.replaces)
     return parsed
+
+
+# a question to the listener about where they live or work (你现在住哪？/ 您在哪里上班？), the slot
+# a bare value in the next sentence of the same text answers (——杭州，去年搬的。)
+_ASKED = (
+    (
+        re.compile(
+            r"^(?:那|请问|对了)?[，,]?(?:你|您)(?:现在|目前|如今|最近)?(?:住|住在|家住|家在)(?:哪|哪里|哪儿|什么地方)"
+        ),
+        "lives_in",
+    ),
+    (
+        re.compile(
+            r"^(?:那|请问|对了)?[，,]?(?:你|您)(?:现在|目前|如今|最近)?在(?:哪|哪里|哪儿|哪家公司|什么公司|哪个公司)"
+            r"(?:上班|工作|高就|做事)"
+        ),
+        "works_at",
+    ),
+)
+_ANSWER_LEAD = re.compile(r"^[—\-－–~～:：「」“”\"'‘’\s]+")
+_NAME_FLAGS = frozenset("ns nr nrt nt nz n j".split())
+
+
+def _asked(sentence: str) -> str | None:
+    if not sentence.rstrip().endswith(("？", "?")):
+        return None
+    return next((pred for pattern, pred in _ASKED if pattern.match(sentence.strip())), None)
+
+
+def _answer(sentence: str, predicate: str) -> Claim | None:
+    """——杭州，去年搬的。after 你现在住哪？(or ——在华为，前年进的。after 你在哪上班？): the bare value
+    opening the sentence is the speaker's answer, the question giving its slot; the sentence's time
+    (去年…的) is its start. A question back (杭州吗？), a hedge (杭州吧) or a clause with a verb is no
+    bare answer."""
+    text = _ANSWER_LEAD.sub("", sentence.strip()).rstrip(_END)
+    if not text or sentence.rstrip().endswith(("？", "?")):
+        return None
+    first = re.split(r"[，,、；;。！!]", text, maxsplit=1)[0]
+    if predicate == "works_at":
+        first = first.removeprefix("在")
+    toks = tokens(first)
+    if not toks or len(toks) > 3 or any(t.flag not in _NAME_FLAGS for t in toks) or first[-1] in "吧吗呢":
+        return None
+    value = clean(first, place=True)
+    if value is None or not well_formed(value) or _homely(value):
+        return None
+    return Claim(predicate, value)
 
 
 def _open_end_with_successor(claims: list[Claim]) -> list[Claim]:
