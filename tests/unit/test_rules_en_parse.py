@@ -174,8 +174,10 @@ def test_negated_hypothetical_and_question_clauses_give_nothing(text: str) -> No
 def test_plans_and_hedges_are_inferred() -> None:
     (plan,) = facts("I'm going to learn the guitar.")
     assert (plan.predicate, plan.value, plan.source_kind) == ("plans", "learn the guitar", "inferred")
-    (hedge,) = facts("I might paint a mural.")
-    assert (hedge.predicate, hedge.source_kind) == ("paints", "inferred")
+    (hedge,) = facts("I might paint a mural.")  # a hedged deed: a possible plan, not an activity
+    assert (hedge.predicate, hedge.value, hedge.source_kind) == ("plans", "paint a mural", "inferred")
+    (state,) = facts("I might be allergic to cats.")
+    assert (state.predicate, state.source_kind) == ("is_allergic_to", "inferred")
 
 
 MOVES: list[tuple[str, str, str, str]] = [

@@ -557,8 +557,10 @@ def _conditional_or_habitual(verb: Token) -> bool:
 
 
 def _plan(verb: Token) -> str | None:
-    """ "I'm going to paint", "I will visit Rome", "I plan to learn X": the planned verb phrase."""
-    future = any(c.lower_ in ("will", "'ll", "shall", "wo") for c in _auxes(verb))
+    """ "I'm going to paint", "I will visit Rome", "I plan to learn X": the planned verb phrase.
+    A hedged deed ("I might adopt a kitten", "We may move to Lyon") is a possible plan, not the
+    state it would bring about: the caller marks every plan ``inferred``."""
+    future = any(c.lower_ in ("will", "'ll", "shall", "wo") or c.lower_ in _HEDGE_AUX for c in _auxes(verb))
     target = verb
     if verb.lemma_ in _PLAN_VERBS or (verb.lemma_ == "go" and verb.tag_ == "VBG"):
         if verb.tag_ == "VBG" and any(c.lower_ in ("was", "were", "had", "'d") for c in _auxes(verb)):
