@@ -409,20 +409,8 @@ class TenantIndexes:
         return index, False, await self._save(index) if save else False
 
     async def _build(self, group_id: str, state: GroupState) -> TenantIndex:
-        index = TenantIndex(
-            group_id,
-            self.dimension,
-            self.ann_threshold,
-            state.seq,
-            state.created_at,
-            vector_precision=self.vector_precision,
-        )
-        if _nodes(state) <= PAGE:  # a small group: one round trip, one thread hand-off
-            rows = await snapshot.load_small(self.store, group_id=group_id, limit=PAGE)
-            if all(len(found) < PAGE for found in rows.values()):  # else more than counted: page
-                await asyncio.to_thread(_apply_all, index, rows)
-                return index
-            index = TenantIndex(
+        def empty() -> TenantIndex:
+            return TenantIndex(
                 group_id,
                 self.dimension,
                 self.ann_threshold,
@@ -430,6 +418,14 @@ class TenantIndexes:
                 state.created_at,
                 vector_precision=self.vector_precision,
             )
+
+        index = empty()
+        if _nodes(state) <= PAGE:  # a small group: one round trip, one thread hand-off
+            rows = await snapshot.load_small(self.store, group_id=group_id, limit=PAGE)
+            if all(len(found) < PAGE for found in rows.values()):  # else more than counted: page
+                await asyncio.to_thread(_apply_all, index, rows)
+                return index
+            index = empty()
         room = asyncio.Semaphore(PAGES_HELD)
         applying = asyncio.Lock()  # one apply at a time: the index is not thread-safe
         async with asyncio.TaskGroup() as labels:  # the three labels are read side by side
